@@ -1,0 +1,81 @@
+package org.weft.adi;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The abstract device: point-to-point message passing between the processes of one job, addressed by
+ * world rank and separated by context id. The device-independent layer ({@code mpi}, {@code org.weft.core})
+ * builds communicators, groups, datatypes and collectives on these calls and on nothing else.
+ *
+ * <h2>Lifecycle</h2>
+ * A {@link DeviceProvider} opens the device with a {@link WorldConfig}; after {@code open} returns, every rank
+ * of the world is reachable. {@link #finish()} is collective ({@code MPI_Finalize}): it returns when all ranks
+ * called it, then releases every resource. {@link #abort} ends the whole job.
+ *
+ * <h2>Buffers</h2>
+ * Message data is a contiguous {@link MemorySegment} (a heap array segment or a native one); bytes go on the
+ * wire as they are in memory, which the layer above keeps little-endian. A send may read its segment, and a
+ * receive may write its segment, until the request is complete.
+ *
+ * <h2>Threading</h2>
+ * Every method may be called by any thread at any time ({@code MPI_THREAD_MULTIPLE}). Requests complete either
+ * during {@link #progress()} on a caller's thread or on a module's own delivery thread; {@link #await} covers
+ * both and backs off through the device's idle strategy.
+ *
+ * <h2>Errors</h2>
+ * Invalid arguments the device can see (rank outside the world, negative tag) raise {@link DeviceException} with
+ * the MPI error class; errors of a message (truncation) are reported in the request's status.
+ */
+public interface Device {
+    /** This process's rank in the world. */
+    int rank();
+
+    /** Number of processes in the world. */
+    int size();
+
+    /** {@code MPI_Get_processor_name}: the host this rank runs on. */
+    String processorName();
+
+    /** Starts sending {@code data} to world rank {@code dest}, with {@code tag} in {@code context}. */
+    DeviceRequest isend(MemorySegment data, int dest, int tag, int context, SendMode mode);
+
+    /**
+     * Starts a receive into {@code buffer} from world rank {@code source} (or {@link Ranks#ANY_SOURCE}) with
+     * {@code tag} (or {@link Ranks#ANY_TAG}) in {@code context}. A longer message is truncated to the buffer
+     * and completes with {@link ErrorClass#ERR_TRUNCATE}.
+     */
+    DeviceRequest irecv(MemorySegment buffer, int source, int tag, int context);
+
+    /** {@code MPI_Iprobe}: a matching message that has arrived, left in place; {@code null} if none. */
+    ProbeResult iprobe(int source, int tag, int context);
+
+    /** {@code MPI_Improbe}: takes a matching message out of matching; {@code null} if none has arrived. */
+    DeviceMessage improbe(int source, int tag, int context);
+
+    /** {@code MPI_Imrecv}: receives a message returned by {@link #improbe}. */
+    DeviceRequest imrecv(DeviceMessage message, MemorySegment buffer);
+
+    /**
+     * {@code MPI_Cancel}: cancels a receive that has not matched yet (it then completes as cancelled) and
+     * returns true; returns false when the request has matched or is a send (sends are not cancellable here).
+     */
+    boolean cancel(DeviceRequest request);
+
+    /** One bounded progress pass over the communication modules; returns the amount of work done. */
+    int progress();
+
+    /** Makes progress until {@code request} is complete, backing off when there is nothing to do. */
+    default void await(DeviceRequest request) {
+        await(request::isComplete);
+    }
+
+    /** Makes progress until {@code done} is true, backing off through the idle strategy. */
+    void await(BooleanSupplier done);
+
+    /** Ends the whole job with {@code code}; does not return. */
+    void abort(int code, String message);
+
+    /** {@code MPI_Finalize}: collective; returns when every rank finished, after all resources are released. */
+    void finish();
+}

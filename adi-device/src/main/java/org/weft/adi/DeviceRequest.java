@@ -1,0 +1,73 @@
+package org.weft.adi;
+
+/**
+ * One pending operation of the device and, once complete, its status.
+ *
+ * <p>Lifecycle: the device creates the request, some thread (the caller's progress pass or a module's own
+ * delivery thread) calls {@link #complete} exactly once, and the owner reads the status after
+ * {@link #isComplete()} returned true. Completion is published through a volatile write, so status fields
+ * written before {@code complete} are visible to any thread that saw {@code isComplete() == true}.
+ *
+ * <p>Status fields: {@code source} is the sender's world rank, {@code byteCount} the bytes placed in
+ * the receive buffer, {@code error} an {@link ErrorClass} ({@code SUCCESS} when none).
+ */
+public class DeviceRequest {
+    private volatile boolean complete;
+    private int source = Ranks.ANY_SOURCE;
+    private int tag = Ranks.ANY_TAG;
+    private long byteCount;
+    private int error = ErrorClass.SUCCESS;
+    private boolean cancelled;
+
+    /** A request that is complete from the start (e.g. an operation on {@code PROC_NULL}). */
+    public static DeviceRequest completed(int source, int tag) {
+        DeviceRequest request = new DeviceRequest();
+        request.complete(source, tag, 0, ErrorClass.SUCCESS);
+        return request;
+    }
+
+    public final boolean isComplete() {
+        return complete;
+    }
+
+    /** Records the status and publishes completion; called once by the device. */
+    public void complete(int source, int tag, long byteCount, int error) {
+        this.source = source;
+        this.tag = tag;
+        this.byteCount = byteCount;
+        this.error = error;
+        this.complete = true;
+        onComplete();
+    }
+
+    /** Completes the request as cancelled ({@code MPI_Cancel} succeeded). */
+    public void completeCancelled() {
+        this.cancelled = true;
+        this.complete = true;
+        onComplete();
+    }
+
+    /** Hook for devices that wake waiters on completion. */
+    protected void onComplete() {
+    }
+
+    public final int source() {
+        return source;
+    }
+
+    public final int tag() {
+        return tag;
+    }
+
+    public final long byteCount() {
+        return byteCount;
+    }
+
+    public final int error() {
+        return error;
+    }
+
+    public final boolean isCancelled() {
+        return cancelled;
+    }
+}

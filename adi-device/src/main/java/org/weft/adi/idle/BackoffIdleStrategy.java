@@ -1,0 +1,54 @@
+package org.weft.adi.idle;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Spin, then yield, then park for growing periods up to a ceiling. On a machine with fewer cores than ranks a
+ * waiter must give its core to the rank it waits for, so spinning is short by default; a completion that
+ * happens on another thread should {@link LockSupport#unpark} the waiter to cut the park short.
+ */
+public final class BackoffIdleStrategy implements IdleStrategy {
+    private final long maxSpins;
+    private final long maxYields;
+    private final long minParkNanos;
+    private final long maxParkNanos;
+    private long spins;
+    private long yields;
+    private long parkNanos;
+
+    public BackoffIdleStrategy(long maxSpins, long maxYields, long minParkNanos, long maxParkNanos) {
+        this.maxSpins = maxSpins;
+        this.maxYields = maxYields;
+        this.minParkNanos = minParkNanos;
+        this.maxParkNanos = maxParkNanos;
+        reset();
+    }
+
+    /** Defaults suited to more ranks than cores: a little spinning, some yields, parks up to 1 ms. */
+    public static BackoffIdleStrategy oversubscribed() {
+        return new BackoffIdleStrategy(100, 50, 1_000, 1_000_000);
+    }
+
+    @Override
+    public void idle(int workCount) {
+        if (workCount > 0) {
+            reset();
+        } else if (spins < maxSpins) {
+            spins++;
+            Thread.onSpinWait();
+        } else if (yields < maxYields) {
+            yields++;
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(parkNanos);
+            parkNanos = Math.min(parkNanos << 1, maxParkNanos);
+        }
+    }
+
+    @Override
+    public void reset() {
+        spins = 0;
+        yields = 0;
+        parkNanos = minParkNanos;
+    }
+}

@@ -1,0 +1,56 @@
+package org.weft.mm.spi;
+
+/**
+ * One communication method. A module moves remote service requests (RSRs: endpoint id, handler id, bytes)
+ * between processes and hands arriving ones to {@link ModuleContext#inbound()}; it knows nothing of MPI.
+ *
+ * <h2>Lifecycle</h2>
+ * <ol>
+ *   <li>{@link #unavailabilityCause} is asked first; a module that cannot run here says why
+ *       (as Netty's {@code Epoll.unavailabilityCause()}) and is left out of the job, which goes on.</li>
+ *   <li>{@link #init} once; afterwards {@link #localDescriptor()} tells peers how to reach this process.</li>
+ *   <li>{@link #connect} for each peer the selection policy tries, in table order; {@code null} means
+ *       "not applicable" and the policy tries the next method.</li>
+ *   <li>{@link CommObject#send} and {@link #poll()} while the job runs.</li>
+ *   <li>{@link #shutdown()} once, after the finalize barrier: no RSR is in flight any more.</li>
+ * </ol>
+ *
+ * <h2>Threading</h2>
+ * {@code connect}, {@code send} and {@code poll} may be called from any thread, concurrently. Arriving RSRs are
+ * delivered either during {@link #poll()} on the caller's thread or on a thread of the module's own (a Netty
+ * event loop); RSRs from one sender are delivered in the order they were sent, one at a time.
+ *
+ * <h2>Return codes</h2>
+ * {@link #poll()} returns the work it did (RSRs delivered), zero when there was none; modules that deliver on
+ * their own threads return 0. {@link CommObject#send} returns a {@link SendStatus}: back-pressure is a return
+ * value, not an exception.
+ */
+public interface CommModule {
+    /** The method's name as users write it in {@code --methods}: {@code self}, {@code tcp}, ... */
+    String name();
+
+    /** {@code null} when the module can run in this process, else a sentence saying why it cannot. */
+    String unavailabilityCause(ModuleContext context);
+
+    /** Starts the module (listening sockets, mapped files); called once. */
+    void init(ModuleContext context) throws Exception;
+
+    /** How peers reach this process by this method; valid after {@link #init}. */
+    Descriptor localDescriptor();
+
+    /**
+     * A communication object that reaches {@code peerRank} through {@code remote}, or {@code null} when this
+     * method does not apply to that peer (another host for shared memory, another job for native MPI).
+     * Repeated calls for the same peer return the same object. Must not block on the network.
+     */
+    CommObject connect(int peerRank, Descriptor remote);
+
+    /** Largest payload sent eagerly (with its envelope) by this method; larger ones use rendezvous. */
+    long eagerLimit();
+
+    /** Delivers arrived RSRs on the caller's thread, at most a bounded number; returns how many. */
+    int poll();
+
+    /** Releases everything; called once after the finalize barrier. */
+    void shutdown();
+}

@@ -1,0 +1,21 @@
+package org.weft.mm.spi;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+/**
+ * A link to one peer by one method, shared by every startpoint that reaches that peer by that method.
+ * Thread-safe: concurrent senders are serialised inside, and RSRs sent by one thread arrive in order.
+ */
+public interface CommObject {
+    /**
+     * Sends one RSR to {@code endpointId}/{@code handlerId} on the peer: {@code header} (from its position to its
+     * limit) followed by {@code payload}. When the result is {@link SendStatus#SENT} the module no longer needs
+     * either buffer (it has copied or written them); when it is {@link SendStatus#BACK_PRESSURED} it took nothing
+     * and the caller retries later.
+     */
+    SendStatus send(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload);
+
+    /** The name of the method this object belongs to. */
+    String methodName();
+}
