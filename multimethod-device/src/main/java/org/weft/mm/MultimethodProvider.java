@@ -1,10 +1,15 @@
 package org.weft.mm;
 
 import org.weft.adi.Device;
+import org.weft.adi.DeviceException;
+import org.weft.adi.ErrorClass;
 import org.weft.adi.DeviceProvider;
 import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.Bootstrap;
 import org.weft.adi.bootstrap.SingletonBootstrap;
+import org.weft.adi.bootstrap.SocketBootstrap;
+
+import java.io.IOException;
 
 /** Registers the multimethod device with {@link java.util.ServiceLoader}. */
 public final class MultimethodProvider implements DeviceProvider {
@@ -22,6 +27,11 @@ public final class MultimethodProvider implements DeviceProvider {
         if (config.isSingleton()) {
             return new SingletonBootstrap();
         }
-        throw new UnsupportedOperationException("socket bootstrap not merged yet");
+        try {
+            return SocketBootstrap.connect(config);
+        } catch (IOException e) {
+            throw new DeviceException(ErrorClass.ERR_INTERN, "cannot join the job through the bootstrap service at "
+                    + config.bootstrapAddress() + ": " + e.getMessage(), e);
+        }
     }
 }
