@@ -42,14 +42,18 @@ final class Frames {
             frame.writeIntLE(size - LENGTH_FIELD);
             frame.writeShortLE(endpointId);
             frame.writeShortLE(handlerId);
-            // One segment view over the rest of the frame; both copies go through it, so that neither the caller's
-            // header position nor the payload's element type matters. internalNioBuffer is the buffer's own cached
-            // view (no garbage), safe because nobody else holds this fresh buffer yet.
-            int bodyLength = size - HEADER_LENGTH;
-            if (bodyLength > 0) {
-                MemorySegment body = MemorySegment.ofBuffer(frame.internalNioBuffer(HEADER_LENGTH, bodyLength));
-                MemorySegment.copy(MemorySegment.ofBuffer(header), 0, body, 0, headerLength);
-                MemorySegment.copy(payload, 0, body, headerLength, payload.byteSize());
+            // The header goes through Netty's bulk copy, which advances the source: put its position back, so the
+            // caller's buffer is left as it was. The payload may be a heap segment over any primitive array, which
+            // no ByteBuffer API takes: copy it through a segment view of the frame's own cached NIO buffer
+            // (internalNioBuffer: no garbage; safe because nobody else holds this fresh buffer yet).
+            int headerStart = header.position();
+            frame.writeBytes(header);
+            header.position(headerStart);
+            int payloadLength = size - HEADER_LENGTH - headerLength;
+            if (payloadLength > 0) {
+                MemorySegment target = MemorySegment.ofBuffer(frame.internalNioBuffer(frame.writerIndex(),
+                        payloadLength));
+                MemorySegment.copy(payload, 0, target, 0, payloadLength);
             }
             frame.writerIndex(size);
             return frame;
