@@ -1,0 +1,279 @@
+package org.weft.adi.bootstrap;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.weft.adi.WorldConfig;
+import org.weft.adi.bootstrap.BootstrapProtocol.Frame;
+
+/**
+ * The bootstrap client of a rank started by {@code weftrun}: one TCP connection to the launcher's bootstrap
+ * service (wire format in {@link BootstrapProtocol}).
+ *
+ * <p>{@link #connect} proves the job secret and registers the rank. A daemon <em>watcher</em> thread then owns
+ * the reading side: it hands collective answers to the caller and, when the launcher says the job is over
+ * (another rank failed or aborted) or the connection is lost without this rank having closed it, calls the
+ * {@code onJobEnd} callback once. For a real process that callback is {@link #haltOnJobEnd}: a rank whose job is
+ * over, or whose launcher vanished, must not live on.
+ *
+ * <p>Threading: collectives ({@link #allGather}, {@link #barrier}) are called by one thread at a time, in the
+ * same order on every rank; {@link #abort} and {@link #close} may be called from any thread.
+ */
+public final class SocketBootstrap implements Bootstrap {
+    private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
+    private static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+    /** How long {@link #abort} waits for the launcher to end the job before ending it here. */
+    private static final long ABORT_CONFIRM_MILLIS = 10_000;
+    /** How long {@link #close} waits for the service to close its side after BYE. */
+    private static final long CLOSE_LINGER_MILLIS = 2_000;
+    /** Put in the reply queue to wake a waiting collective when the job ends. */
+    private static final Frame JOB_OVER = new Frame((byte) 0, new byte[0]);
+
+    private final int rank;
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+    private final Consumer<String> onJobEnd;
+    private final BlockingQueue<Frame> replies = new LinkedBlockingQueue<>();
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private final CountDownLatch endedLatch = new CountDownLatch(1);
+    private volatile boolean closing;
+    private volatile String endReason;
+    private Thread watcher;
+
+    private SocketBootstrap(int rank, Socket socket, DataInputStream in, DataOutputStream out,
+                            Consumer<String> onJobEnd) {
+        this.rank = rank;
+        this.socket = socket;
+        this.in = in;
+        this.out = out;
+        this.onJobEnd = onJobEnd;
+    }
+
+    /** Connects with the default for real processes: on job end print one line and halt. */
+    public static SocketBootstrap connect(WorldConfig config) throws IOException {
+        return connect(config, haltOnJobEnd(config.rank()));
+    }
+
+    /**
+     * Connects to {@code config.bootstrapAddress()}, proves {@code config.secret()} and registers
+     * {@code config.rank()}.
+     *
+     * @param onJobEnd called once, on the watcher thread, with a one-line reason when the job ends under this
+     *                 rank (launcher's order or lost connection); not called after {@link #close}
+     * @throws IOException when the service cannot be reached or refuses this rank
+     */
+    public static SocketBootstrap connect(WorldConfig config, Consumer<String> onJobEnd) throws IOException {
+        if (config.bootstrapAddress() == null) {
+            throw new IllegalArgumentException("a singleton world has no bootstrap service");
+        }
+        InetSocketAddress address = parseAddress(config.bootstrapAddress());
+        Socket socket = new Socket();
+        try {
+            socket.setTcpNoDelay(true);
+            socket.connect(address, CONNECT_TIMEOUT_MILLIS);
+            socket.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
+            DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+            DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+            handshake(config, in, out);
+            socket.setSoTimeout(0);
+            SocketBootstrap client = new SocketBootstrap(config.rank(), socket, in, out, onJobEnd);
+            client.startWatcher();
+            return client;
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    private static void handshake(WorldConfig config, DataInputStream in, DataOutputStream out)
+            throws IOException {
+        Frame challenge = BootstrapProtocol.read(in, BootstrapProtocol.MAX_HANDSHAKE_FRAME);
+        if (challenge.type() != BootstrapProtocol.CHALLENGE) {
+            throw new IOException("not a Weft bootstrap service at " + config.bootstrapAddress());
+        }
+        byte[] nonce = BootstrapProtocol.nonceOf(challenge.body());
+        byte[] proof = BootstrapProtocol.proof(config.secret(), nonce);
+        BootstrapProtocol.write(out, BootstrapProtocol.HELLO,
+                BootstrapProtocol.hello(config.rank(), config.size(), proof));
+        Frame welcome;
+        try {
+            welcome = BootstrapProtocol.read(in, BootstrapProtocol.MAX_HANDSHAKE_FRAME);
+        } catch (EOFException e) {
+            throw new IOException("the bootstrap service at " + config.bootstrapAddress() + " refused rank "
+                    + config.rank() + " (wrong job secret, rank or size)", e);
+        }
+        if (welcome.type() != BootstrapProtocol.WELCOME) {
+            throw new IOException("unexpected frame type " + welcome.type() + " in the bootstrap handshake");
+        }
+    }
+
+    /** Parses {@code host:port}, also {@code [v6-address]:port}. */
+    static InetSocketAddress parseAddress(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new IllegalArgumentException("bootstrap address '" + hostPort + "' is not host:port");
+        }
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new InetSocketAddress(host, Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    /** The default {@code onJobEnd} of a real rank process: one line on stderr, then halt with status 1. */
+    public static Consumer<String> haltOnJobEnd(int rank) {
+        return reason -> {
+            System.err.println("weft: rank " + rank + ": " + reason + "; stopping");
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+        };
+    }
+
+    private void startWatcher() {
+        watcher = new Thread(this::watch, "weft-bootstrap-watcher-rank-" + rank);
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /** The watcher's loop: the only reader of the socket once registered. */
+    private void watch() {
+        try {
+            while (true) {
+                Frame frame = BootstrapProtocol.read(in, BootstrapProtocol.MAX_FRAME);
+                switch (frame.type()) {
+                    case BootstrapProtocol.GATHERED, BootstrapProtocol.RELEASED -> replies.add(frame);
+                    case BootstrapProtocol.JOB_END -> {
+                        endJob("the launcher ended the job: " + BootstrapProtocol.messageOf(frame.body()));
+                        return;
+                    }
+                    default -> {
+                        endJob("protocol error: unexpected frame type " + frame.type() + " from the launcher");
+                        return;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            if (!closing) {
+                endJob("lost the connection to the launcher (" + e.getMessage() + ")");
+            }
+        }
+    }
+
+    /** Ends the job under this rank, once: wakes a waiting collective, then runs the callback. */
+    private void endJob(String reason) {
+        if (ended.compareAndSet(false, true)) {
+            endReason = reason;
+            replies.add(JOB_OVER);
+            endedLatch.countDown();
+            onJobEnd.accept(reason);
+        }
+    }
+
+    @Override
+    public byte[][] allGather(byte[] card) throws IOException {
+        send(BootstrapProtocol.ALLGATHER, card);
+        return BootstrapProtocol.cardsOf(awaitReply(BootstrapProtocol.GATHERED).body());
+    }
+
+    @Override
+    public void barrier() throws IOException {
+        send(BootstrapProtocol.BARRIER, new byte[0]);
+        awaitReply(BootstrapProtocol.RELEASED);
+    }
+
+    private void send(byte type, byte[] body) throws IOException {
+        if (ended.get()) {
+            throw new IOException("the job has ended: " + endReason);
+        }
+        if (closing) {
+            throw new IOException("this bootstrap client is closed");
+        }
+        synchronized (out) {
+            BootstrapProtocol.write(out, type, body);
+        }
+    }
+
+    private Frame awaitReply(byte expected) throws IOException {
+        Frame frame;
+        try {
+            frame = replies.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting for the other ranks");
+        }
+        if (frame == JOB_OVER) {
+            replies.add(JOB_OVER); // later calls fail the same way
+            throw new IOException("the job has ended: " + endReason);
+        }
+        if (frame.type() != expected) {
+            throw new IOException("bootstrap answer of type " + frame.type() + " where " + expected
+                    + " was expected: collectives called out of order");
+        }
+        return frame;
+    }
+
+    /**
+     * Asks the launcher to end the job and waits (bounded) until it does, which runs {@code onJobEnd}; if the
+     * launcher cannot be told or does not answer in time, runs {@code onJobEnd} itself. Returns only if
+     * {@code onJobEnd} returns (it halts a real process).
+     */
+    @Override
+    public void abort(int code, String message) {
+        try {
+            synchronized (out) {
+                BootstrapProtocol.write(out, BootstrapProtocol.ABORT,
+                        BootstrapProtocol.codeAndMessage(code, message == null ? "" : message));
+            }
+            if (endedLatch.await(ABORT_CONFIRM_MILLIS, TimeUnit.MILLISECONDS)) {
+                return;
+            }
+            endJob("MPI_Abort(" + code + "): the launcher did not end the job in time");
+        } catch (IOException e) {
+            endJob("MPI_Abort(" + code + "): cannot reach the launcher (" + e.getMessage() + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            endJob("MPI_Abort(" + code + "): interrupted while waiting for the launcher");
+        }
+    }
+
+    /** Leaves the job cleanly: tells the launcher this rank is done (BYE), then closes the connection. */
+    @Override
+    public void close() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        try {
+            if (!ended.get()) {
+                synchronized (out) {
+                    BootstrapProtocol.write(out, BootstrapProtocol.BYE, new byte[0]);
+                }
+                socket.shutdownOutput();
+                // let the service read BYE and close its side first, so our close cannot reset the connection
+                watcher.join(CLOSE_LINGER_MILLIS);
+            }
+        } catch (IOException e) {
+            // the launcher is gone already; nothing left to tell it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.weft.mm;
+
+import org.weft.mm.select.SelectionPolicy;
+import org.weft.mm.spi.CommModule;
+import org.weft.mm.spi.MalformedRsrException;
+import org.weft.mm.spi.RsrSink;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One process of the job as Nexus saw it: its endpoints with their handler tables, the communication modules it
+ * runs, and startpoints to every peer once the business cards have been exchanged. Arriving RSRs from every
+ * module come here ({@link RsrSink}) and run the addressed endpoint's handler.
+ */
+public final class Context implements RsrSink {
+    private final int rank;
+    private final int size;
+    private final List<Endpoint> endpoints = new ArrayList<>();
+    private volatile List<CommModule> modules = List.of();
+    private volatile Startpoint[] startpoints;
+
+    public Context(int rank, int size) {
+        this.rank = rank;
+        this.size = size;
+    }
+
+    /** Records the modules that started, in selection order; RSRs may arrive from now on. */
+    public void start(List<CommModule> running) {
+        modules = List.copyOf(running);
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    /** The modules this context runs, in the order selection tries them. */
+    public List<CommModule> modules() {
+        return modules;
+    }
+
+    /** Creates the next endpoint; all endpoints are created before the context meets its peers. */
+    public Endpoint createEndpoint() {
+        Endpoint endpoint = new Endpoint(endpoints.size());
+        endpoints.add(endpoint);
+        return endpoint;
+    }
+
+    /** This context's descriptor table: one descriptor per running module, in selection order. */
+    public DescriptorTable localTable() {
+        return new DescriptorTable(modules.stream().map(CommModule::localDescriptor).toList());
+    }
+
+    /** Builds a startpoint to endpoint {@code endpointId} of every rank from their descriptor tables. */
+    public void meet(DescriptorTable[] tables, int endpointId) {
+        SelectionPolicy policy = new SelectionPolicy(modules);
+        Startpoint[] points = new Startpoint[tables.length];
+        for (int r = 0; r < tables.length; r++) {
+            points[r] = new Startpoint(r, endpointId, tables[r], policy);
+        }
+        startpoints = points;
+    }
+
+    public Startpoint startpoint(int peer) {
+        return startpoints[peer];
+    }
+
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public void deliver(int sourceRank, int endpointId, int handlerId, ByteBuffer body) {
+        // Peers may send before this context has met them all (they finished the exchange first): an RSR needs
+        // only the endpoint table here; replies, which need startpoints, follow local receives posted later.
+        if (sourceRank < 0 || sourceRank >= size) {
+            throw new MalformedRsrException("RSR from unknown rank " + sourceRank);
+        }
+        if (endpointId < 0 || endpointId >= endpoints.size()) {
+            throw new MalformedRsrException("RSR for unknown endpoint " + endpointId);
+        }
+        endpoints.get(endpointId).run(sourceRank, handlerId, body);
+    }
+}

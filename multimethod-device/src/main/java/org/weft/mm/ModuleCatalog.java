@@ -1,0 +1,50 @@
+package org.weft.mm;
+
+import org.weft.adi.param.Parameter;
+import org.weft.mm.module.self.SelfModule;
+import org.weft.mm.select.MethodOrder;
+import org.weft.mm.spi.CommModule;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** The communication modules Weft knows, by method name, and the parameters they declare. */
+public final class ModuleCatalog {
+    private static final Map<String, Supplier<CommModule>> MODULES = new LinkedHashMap<>();
+    private static final List<Parameter<?>> PARAMETERS = new ArrayList<>();
+
+    static {
+        MODULES.put("self", SelfModule::new);
+        PARAMETERS.add(MethodOrder.METHODS);
+        PARAMETERS.addAll(SelfModule.PARAMETERS);
+    }
+
+    private ModuleCatalog() {
+    }
+
+    /** The names of the methods this build has, in default order. */
+    public static List<String> known() {
+        return MethodOrder.DEFAULT.stream().filter(MODULES::containsKey).toList();
+    }
+
+    /** Every parameter the device and its modules declare (for {@code weftrun --info}). */
+    public static List<Parameter<?>> parameters() {
+        return List.copyOf(PARAMETERS);
+    }
+
+    /**
+     * New, uninitialised modules for {@code order}. Methods of the default order this build lacks are skipped;
+     * a method the user named that Weft does not know is an error.
+     */
+    public static List<CommModule> create(List<String> order, boolean userChosen) {
+        List<String> unknown = MethodOrder.unknown(order, known());
+        if (userChosen && !unknown.isEmpty()) {
+            throw new IllegalArgumentException("methods: unknown method(s) " + unknown + "; this Weft has "
+                    + known());
+        }
+        return order.stream().filter(MODULES::containsKey).map(name -> MODULES.get(name).get()).toList();
+    }
+}

@@ -1,0 +1,288 @@
+package org.weft.mm;
+
+import org.weft.adi.Device;
+import org.weft.adi.DeviceException;
+import org.weft.adi.DeviceMessage;
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.ProbeResult;
+import org.weft.adi.Ranks;
+import org.weft.adi.SendMode;
+import org.weft.adi.WorldConfig;
+import org.weft.adi.bootstrap.Bootstrap;
+import org.weft.adi.param.Parameters;
+import org.weft.mm.progress.ProgressEngine;
+import org.weft.mm.progress.Waiters;
+import org.weft.mm.proto.PointToPoint;
+import org.weft.mm.select.Link;
+import org.weft.mm.select.MethodOrder;
+import org.weft.mm.spi.CommModule;
+import org.weft.mm.spi.ModuleContext;
+import org.weft.mm.spi.RsrSink;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The ADI implemented by the multimethod device: a {@link Context} with one endpoint whose <em>enqueue
+ * message</em> handler is MPI point-to-point ({@link PointToPoint}), the modules the user's method order allows
+ * and that can run here, and the progress engine that polls them.
+ */
+public final class MultimethodDevice implements Device {
+    private final WorldConfig config;
+    private final Bootstrap bootstrap;
+    private final String hostName;
+    private final Context context;
+    private final PointToPoint pointToPoint;
+    private final ProgressEngine progress;
+    private final Map<String, String> unavailable;
+    private volatile boolean finished;
+
+    private MultimethodDevice(WorldConfig config, Bootstrap bootstrap, String hostName, Context context,
+                              PointToPoint pointToPoint, ProgressEngine progress, Map<String, String> unavailable) {
+        this.config = config;
+        this.bootstrap = bootstrap;
+        this.hostName = hostName;
+        this.context = context;
+        this.pointToPoint = pointToPoint;
+        this.progress = progress;
+        this.unavailable = unavailable;
+    }
+
+    /** Starts the modules, meets the other ranks through {@code bootstrap} and returns the ready device. */
+    public static MultimethodDevice open(WorldConfig config, Bootstrap bootstrap) {
+        Parameters parameters = Parameters.of(config.parameters());
+        String methods = parameters.get(MethodOrder.METHODS);
+        boolean userChosen = !methods.equals(MethodOrder.METHODS.defaultValue());
+        String hostName = localHostName();
+        Waiters waiters = new Waiters();
+        Context context = new Context(config.rank(), config.size());
+        PointToPoint pointToPoint = new PointToPoint(context, waiters);
+        Endpoint mpi = context.createEndpoint();
+        mpi.register(PointToPoint.ENQUEUE_MESSAGE, pointToPoint);
+
+        ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters, context);
+        Map<String, String> unavailable = new LinkedHashMap<>();
+        List<CommModule> running = new ArrayList<>();
+        for (CommModule module : ModuleCatalog.create(MethodOrder.parse(methods), userChosen)) {
+            String cause = module.unavailabilityCause(moduleContext);
+            if (cause == null) {
+                cause = start(module, moduleContext);
+            }
+            if (cause == null) {
+                running.add(module);
+            } else {
+                unavailable.put(module.name(), cause);
+            }
+        }
+        if (running.isEmpty()) {
+            throw new DeviceException(ErrorClass.ERR_INTERN, "no communication method can run: " + unavailable);
+        }
+        context.start(running);
+        try {
+            byte[][] cards = bootstrap.allGather(context.localTable().encode());
+            DescriptorTable[] tables = new DescriptorTable[cards.length];
+            for (int r = 0; r < cards.length; r++) {
+                tables[r] = DescriptorTable.decode(cards[r]);
+            }
+            context.meet(tables, mpi.id());
+        } catch (IOException e) {
+            throw new DeviceException(ErrorClass.ERR_INTERN, "bootstrap: cannot exchange descriptor tables", e);
+        }
+        return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint,
+                new ProgressEngine(running, waiters), unavailable);
+    }
+
+    private static String start(CommModule module, ModuleContext moduleContext) {
+        try {
+            module.init(moduleContext);
+            return null;
+        } catch (Exception e) {
+            return "init failed: " + e;
+        }
+    }
+
+    private static String localHostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+
+    @Override
+    public int rank() {
+        return config.rank();
+    }
+
+    @Override
+    public int size() {
+        return config.size();
+    }
+
+    @Override
+    public String processorName() {
+        return hostName;
+    }
+
+    @Override
+    public DeviceRequest isend(MemorySegment data, int dest, int tag, int contextId, SendMode mode) {
+        checkOpen();
+        if (dest == Ranks.PROC_NULL) {
+            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
+        }
+        checkRank(dest, false);
+        if (tag < 0 || tag > Ranks.TAG_UB) {
+            throw new DeviceException(ErrorClass.ERR_TAG, "invalid tag " + tag + " for a send");
+        }
+        return pointToPoint.isend(data, dest, tag, contextId, mode);
+    }
+
+    @Override
+    public DeviceRequest irecv(MemorySegment buffer, int source, int tag, int contextId) {
+        checkOpen();
+        if (source == Ranks.PROC_NULL) {
+            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
+        }
+        checkEnvelope(source, tag);
+        return pointToPoint.irecv(buffer, source, tag, contextId);
+    }
+
+    @Override
+    public ProbeResult iprobe(int source, int tag, int contextId) {
+        checkOpen();
+        checkEnvelope(source, tag);
+        progress.poll();
+        return pointToPoint.iprobe(source, tag, contextId);
+    }
+
+    @Override
+    public DeviceMessage improbe(int source, int tag, int contextId) {
+        checkOpen();
+        checkEnvelope(source, tag);
+        progress.poll();
+        return pointToPoint.improbe(source, tag, contextId);
+    }
+
+    @Override
+    public DeviceRequest imrecv(DeviceMessage message, MemorySegment buffer) {
+        checkOpen();
+        return pointToPoint.imrecv(message, buffer);
+    }
+
+    @Override
+    public boolean cancel(DeviceRequest request) {
+        return pointToPoint.cancel(request);
+    }
+
+    @Override
+    public int progress() {
+        return progress.poll();
+    }
+
+    @Override
+    public void await(BooleanSupplier done) {
+        progress.await(done);
+    }
+
+    @Override
+    public void abort(int code, String message) {
+        bootstrap.abort(code, "rank " + rank() + ": " + message);
+        // The launcher kills the job; if it cannot, do not linger.
+        try {
+            Thread.sleep(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Runtime.getRuntime().halt(code == 0 ? 1 : code);
+    }
+
+    @Override
+    public void finish() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        try {
+            bootstrap.barrier();
+        } catch (IOException e) {
+            throw new UncheckedIOException("bootstrap: finalize barrier failed", e);
+        } finally {
+            for (CommModule module : context.modules()) {
+                module.shutdown();
+            }
+            bootstrap.close();
+        }
+    }
+
+    /** The method each peer uses so far ({@code null} where the peer was never addressed), by world rank. */
+    public String[] methodsByPeer() {
+        String[] methods = new String[context.size()];
+        for (int r = 0; r < methods.length; r++) {
+            Link link = context.startpoint(r).selectedLink();
+            methods[r] = link == null ? null : link.module().name();
+        }
+        return methods;
+    }
+
+    /** Methods of the requested order that could not run here, with the reason. */
+    public Map<String, String> unavailableMethods() {
+        return Map.copyOf(unavailable);
+    }
+
+    /** The method that reaches {@code peer}, selecting it now if needed. */
+    public String methodTo(int peer) {
+        return context.startpoint(peer).link().module().name();
+    }
+
+    private void checkOpen() {
+        if (finished) {
+            throw new DeviceException(ErrorClass.ERR_OTHER, "the device is finalized");
+        }
+    }
+
+    private void checkRank(int rank, boolean anyAllowed) {
+        if ((rank < 0 || rank >= size()) && !(anyAllowed && rank == Ranks.ANY_SOURCE)) {
+            throw new DeviceException(ErrorClass.ERR_RANK, "invalid rank " + rank + " (world size " + size() + ")");
+        }
+    }
+
+    private void checkEnvelope(int source, int tag) {
+        checkRank(source, true);
+        if ((tag < 0 && tag != Ranks.ANY_TAG) || tag > Ranks.TAG_UB) {
+            throw new DeviceException(ErrorClass.ERR_TAG, "invalid tag " + tag + " for a receive");
+        }
+    }
+
+    /** What every module of this process learns at init. */
+    private record ProcessModuleContext(WorldConfig config, String hostName, Parameters parameters,
+                                        RsrSink inbound) implements ModuleContext {
+        @Override
+        public int rank() {
+            return config.rank();
+        }
+
+        @Override
+        public int size() {
+            return config.size();
+        }
+
+        @Override
+        public String jobId() {
+            return config.jobId();
+        }
+
+        @Override
+        public String secret() {
+            return config.secret();
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package org.weft.mm.match;
+
+import org.weft.adi.DeviceRequest;
+import org.weft.mm.progress.Waiters;
+
+import java.lang.foreign.MemorySegment;
+
+/** A receive: what it matches, where its data goes, and (during rendezvous) the id the sender answers to. */
+public final class RecvRequest extends DeviceRequest {
+    final int source;
+    final int tag;
+    final int context;
+    private final MemorySegment buffer;
+    private final Waiters waiters;
+    private long id;
+    private int matchedSource;
+    private int matchedTag;
+
+    public RecvRequest(MemorySegment buffer, int source, int tag, int context, Waiters waiters) {
+        this.buffer = buffer;
+        this.source = source;
+        this.tag = tag;
+        this.context = context;
+        this.waiters = waiters;
+    }
+
+    public MemorySegment buffer() {
+        return buffer;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public void id(long id) {
+        this.id = id;
+    }
+
+    /** Remembers the envelope a rendezvous matched, for when its data arrives. */
+    public void matched(int source, int tag) {
+        this.matchedSource = source;
+        this.matchedTag = tag;
+    }
+
+    public int matchedSource() {
+        return matchedSource;
+    }
+
+    public int matchedTag() {
+        return matchedTag;
+    }
+
+    @Override
+    protected void onComplete() {
+        waiters.wakeAll();
+    }
+}

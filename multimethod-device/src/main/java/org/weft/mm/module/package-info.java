@@ -1,0 +1,2 @@
+/** The communication modules, one package each: self, tcp (and later shm, nativempi, relay). */
+package org.weft.mm.module;

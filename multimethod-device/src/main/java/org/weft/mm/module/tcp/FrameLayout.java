@@ -1,0 +1,66 @@
+package org.weft.mm.module.tcp;
+
+/**
+ * The bytes of the {@code tcp} wire protocol. All integers are little-endian, whatever the hosts' order.
+ *
+ * <pre>
+ * Every frame:
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |          length (int32): number of bytes after this field      |
+ *  +-------------------------------+-------------------------------+
+ *  |       endpointId (u16)        |        handlerId (u16)        |
+ *  +-------------------------------+-------------------------------+
+ *  |                   body (length - 4 bytes)                    ...
+ *  +---------------------------------------------------------------+
+ *
+ * An RSR frame's body is the sender's header bytes followed by its payload bytes, as given to send().
+ *
+ * Control frames have endpointId 0xFFFF (no RSR endpoint has that id):
+ *
+ * HELLO (handlerId 1), the first frame on every connection, from the connecting side:
+ *  +---------------------------------------------------------------+
+ *  |                     magic "WEFT" (4 ASCII bytes)              |
+ *  +-------------------------------+-------------------------------+
+ *  |    protocol version (u16)     |                               |
+ *  +-------------------------------+                               +
+ *  |               sender's world rank (int32)                     |
+ *  +-------------------------------+-------------------------------+
+ *  |     jobId length (u16)        |  jobId (UTF-8)               ...
+ *  +-------------------------------+-------------------------------+
+ *  |     secret length (u16)       |  secret (UTF-8)              ...
+ *  +-------------------------------+-------------------------------+
+ *
+ * BYE (handlerId 2, empty body): "I am shutting down", sent on every connection (either direction) before a
+ * deliberate close, so that the other side takes the close that follows as normal and says nothing.
+ * </pre>
+ *
+ * A frame whose total size (length field included) exceeds {@code tcp_max_frame} closes the connection.
+ */
+final class FrameLayout {
+    /** Size of the length field. */
+    static final int LENGTH_FIELD = 4;
+    /** Offset of endpointId and handlerId within the bytes after the length field. */
+    static final int ENDPOINT_OFFSET = 0;
+    static final int HANDLER_OFFSET = 2;
+    /** Bytes after the length field that precede the body. */
+    static final int IDS_LENGTH = 4;
+    /** Length field + ids: the bytes before the body. */
+    static final int HEADER_LENGTH = LENGTH_FIELD + IDS_LENGTH;
+
+    /** The largest endpoint id an RSR may use; 0xFFFF is kept for control frames. */
+    static final int MAX_ENDPOINT_ID = 0xFFFE;
+    static final int MAX_HANDLER_ID = 0xFFFF;
+
+    static final int CONTROL_ENDPOINT = 0xFFFF;
+    static final int HELLO_HANDLER = 1;
+    static final int BYE_HANDLER = 2;
+
+    /** "WEFT" read as a little-endian int32. */
+    static final int MAGIC = 'W' | 'E' << 8 | 'F' << 16 | 'T' << 24;
+    static final int PROTOCOL_VERSION = 1;
+
+    private FrameLayout() {
+    }
+}

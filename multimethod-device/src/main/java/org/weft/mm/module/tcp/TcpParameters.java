@@ -1,0 +1,40 @@
+package org.weft.mm.module.tcp;
+
+import java.util.List;
+import org.weft.adi.param.Parameter;
+
+/** Every tunable of the {@code tcp} module, declared once; the launcher lists {@link #ALL}. */
+public final class TcpParameters {
+    /**
+     * The address peers are told to dial. The server listens on the wildcard address, so any address of this host
+     * works; {@code 127.0.0.1} is right while all ranks share one host, and the launcher sets this parameter per
+     * host once jobs span hosts (the module cannot know here which of the host's addresses the peers can reach).
+     */
+    public static final Parameter<String> IF_ADDRESS = Parameter.string("tcp_if_address", "127.0.0.1",
+            "address advertised to peers in the tcp descriptor (the server binds the wildcard address)");
+
+    public static final Parameter<Long> SNDBUF = Parameter.bytes("tcp_sndbuf", 0,
+            "SO_SNDBUF of tcp sockets; 0 keeps the OS default (autotuning)");
+
+    public static final Parameter<Long> RCVBUF = Parameter.bytes("tcp_rcvbuf", 0,
+            "SO_RCVBUF of tcp sockets; 0 keeps the OS default (autotuning)");
+
+    public static final Parameter<Long> EAGER_LIMIT = Parameter.bytes("tcp_eager_limit", 64 * 1024,
+            "largest payload sent eagerly with its envelope over tcp; larger ones use rendezvous");
+
+    public static final Parameter<Long> MAX_FRAME = Parameter.bytes("tcp_max_frame", (1L << 30) + 64 * 1024,
+            "largest tcp frame accepted (length field included); a longer one closes the connection");
+
+    public static final Parameter<Integer> HANDSHAKE_TIMEOUT = Parameter.integer("tcp_handshake_timeout", 5000,
+            "ms", "time an accepted tcp connection has to present a valid HELLO before it is closed");
+
+    public static final Parameter<Integer> CONNECT_TIMEOUT = Parameter.integer("tcp_connect_timeout", 10000,
+            "ms", "time allowed to establish an outgoing tcp connection before the link is declared dead");
+
+    /** All of the above, in the order {@code weftrun --info} shows them. */
+    public static final List<Parameter<?>> ALL = List.of(IF_ADDRESS, SNDBUF, RCVBUF, EAGER_LIMIT, MAX_FRAME,
+            HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT);
+
+    private TcpParameters() {
+    }
+}

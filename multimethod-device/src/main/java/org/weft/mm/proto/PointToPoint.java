@@ -1,0 +1,289 @@
+package org.weft.mm.proto;
+
+import org.weft.adi.DeviceException;
+import org.weft.adi.DeviceMessage;
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.ProbeResult;
+import org.weft.adi.SendMode;
+import org.weft.mm.Context;
+import org.weft.mm.RsrHandler;
+import org.weft.mm.Startpoint;
+import org.weft.mm.match.MatchingEngine;
+import org.weft.mm.match.RecvRequest;
+import org.weft.mm.match.UnexpectedMessage;
+import org.weft.mm.progress.Waiters;
+import org.weft.mm.spi.MalformedRsrException;
+import org.weft.mm.spi.SendStatus;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * MPI point-to-point over RSRs. The sender side picks eager (envelope and data in one RSR) up to the selected
+ * method's eager limit and rendezvous (RTS, then DATA after the receiver's CTS) above it; the receiving side is
+ * the <em>enqueue message</em> handler, which matches arrivals against posted receives through the one
+ * {@link MatchingEngine} or queues them as unexpected.
+ *
+ * <p>Threading: arrivals run on whichever thread a module delivers on; the engine's monitor orders each
+ * look-up-then-insert against the others. Data is copied outside the monitor, into a receive already removed
+ * from the posted queue.
+ */
+public final class PointToPoint implements RsrHandler {
+    /** The handler id of <em>enqueue message</em> on the MPI endpoint. */
+    public static final int ENQUEUE_MESSAGE = 0;
+
+    private static final MemorySegment NO_PAYLOAD = MemorySegment.ofArray(new byte[0]);
+
+    private final Context context;
+    private final Waiters waiters;
+    private final MatchingEngine engine = new MatchingEngine();
+    private final ConcurrentHashMap<Long, SendRequest> sendsAwaitingReceiver = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, RecvRequest> receivesAwaitingData = new ConcurrentHashMap<>();
+    private final AtomicLong requestIds = new AtomicLong();
+    private final ThreadLocal<ByteBuffer> headers = ThreadLocal.withInitial(
+            () -> ByteBuffer.allocate(MessageHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN));
+
+    public PointToPoint(Context context, Waiters waiters) {
+        this.context = context;
+        this.waiters = waiters;
+    }
+
+    public DeviceRequest isend(MemorySegment data, int dest, int tag, int ctx, SendMode mode) {
+        SendRequest request = new SendRequest(data, dest, tag, waiters);
+        Startpoint peer = context.startpoint(dest);
+        long length = data.byteSize();
+        if (length <= peer.link().module().eagerLimit()) {
+            boolean sync = mode == SendMode.SYNCHRONOUS;
+            long id = sync ? awaitReceiver(request) : 0;
+            send(peer, header(MessageHeader.EAGER, sync ? MessageHeader.FLAG_SYNC : 0, ctx, tag, length, id, 0),
+                    data, () -> sendsAwaitingReceiver.remove(id));
+            if (!sync) {
+                request.completeSent();
+            }
+        } else {
+            long id = awaitReceiver(request);
+            send(peer, header(MessageHeader.RTS, (byte) 0, ctx, tag, length, id, 0), NO_PAYLOAD,
+                    () -> sendsAwaitingReceiver.remove(id));
+        }
+        return request;
+    }
+
+    public DeviceRequest irecv(MemorySegment buffer, int source, int tag, int ctx) {
+        RecvRequest request = new RecvRequest(buffer, source, tag, ctx, waiters);
+        UnexpectedMessage arrived;
+        synchronized (engine) {
+            arrived = engine.takeUnexpected(source, tag, ctx);
+            if (arrived == null) {
+                engine.addPosted(request);
+            }
+        }
+        if (arrived != null) {
+            receiveMatched(request, arrived);
+        }
+        return request;
+    }
+
+    public ProbeResult iprobe(int source, int tag, int ctx) {
+        synchronized (engine) {
+            UnexpectedMessage m = engine.findUnexpected(source, tag, ctx);
+            return m == null ? null : new ProbeResult(m.source(), m.tag(), m.byteCount());
+        }
+    }
+
+    public DeviceMessage improbe(int source, int tag, int ctx) {
+        synchronized (engine) {
+            return engine.takeUnexpected(source, tag, ctx);
+        }
+    }
+
+    public DeviceRequest imrecv(DeviceMessage message, MemorySegment buffer) {
+        UnexpectedMessage m = (UnexpectedMessage) message;
+        RecvRequest request = new RecvRequest(buffer, m.source(), m.tag(), m.context(), waiters);
+        receiveMatched(request, m);
+        return request;
+    }
+
+    public boolean cancel(DeviceRequest request) {
+        if (!(request instanceof RecvRequest receive)) {
+            return false;
+        }
+        boolean removed;
+        synchronized (engine) {
+            removed = engine.removePosted(receive);
+        }
+        if (removed) {
+            receive.completeCancelled();
+        }
+        return removed;
+    }
+
+    /** <em>Enqueue message</em>: runs for every point-to-point RSR that arrives. */
+    @Override
+    public void handle(int source, ByteBuffer body) {
+        if (body.remaining() < MessageHeader.LENGTH) {
+            throw new MalformedRsrException("message RSR shorter than its header: " + body.remaining() + " bytes");
+        }
+        switch (MessageHeader.kind(body)) {
+            case MessageHeader.EAGER -> onEager(source, body);
+            case MessageHeader.RTS -> onRequestToSend(source, body);
+            case MessageHeader.CTS -> onClearToSend(body);
+            case MessageHeader.DATA -> onData(body);
+            case MessageHeader.SYNC_ACK -> takeAwaitingSend(MessageHeader.senderRequest(body)).completeSent();
+            default -> throw new MalformedRsrException("unknown message kind " + MessageHeader.kind(body));
+        }
+    }
+
+    private void onEager(int source, ByteBuffer body) {
+        int ctx = MessageHeader.context(body);
+        int tag = MessageHeader.tag(body);
+        long senderRequest = MessageHeader.senderRequest(body);
+        boolean sync = (MessageHeader.flags(body) & MessageHeader.FLAG_SYNC) != 0;
+        ByteBuffer payload = payload(body);
+        RecvRequest receive;
+        synchronized (engine) {
+            receive = engine.takePosted(source, tag, ctx);
+            if (receive == null) {
+                byte[] copy = new byte[payload.remaining()];
+                payload.get(copy);
+                engine.addUnexpected(UnexpectedMessage.eager(source, tag, ctx, copy, senderRequest, sync));
+            }
+        }
+        if (receive != null) {
+            copyInto(receive, source, tag, MemorySegment.ofBuffer(payload));
+            if (sync) {
+                reply(source, MessageHeader.SYNC_ACK, senderRequest, 0);
+            }
+        }
+    }
+
+    private void onRequestToSend(int source, ByteBuffer body) {
+        int ctx = MessageHeader.context(body);
+        int tag = MessageHeader.tag(body);
+        long length = MessageHeader.messageLength(body);
+        long senderRequest = MessageHeader.senderRequest(body);
+        RecvRequest receive;
+        synchronized (engine) {
+            receive = engine.takePosted(source, tag, ctx);
+            if (receive == null) {
+                engine.addUnexpected(UnexpectedMessage.rendezvous(source, tag, ctx, length, senderRequest));
+            }
+        }
+        if (receive != null) {
+            clearToSend(receive, source, tag, senderRequest);
+        }
+    }
+
+    private void onClearToSend(ByteBuffer body) {
+        SendRequest send = takeAwaitingSend(MessageHeader.senderRequest(body));
+        long receiverRequest = MessageHeader.receiverRequest(body);
+        Startpoint peer = context.startpoint(send.dest);
+        ByteBuffer header = header(MessageHeader.DATA, (byte) 0, 0, send.tag, send.data.byteSize(), 0,
+                receiverRequest);
+        if (peer.send(ENQUEUE_MESSAGE, header, send.data) == SendStatus.SENT) {
+            send.completeSent();
+        } else {
+            send.complete(send.dest, send.tag, 0, ErrorClass.ERR_OTHER);
+        }
+    }
+
+    private void onData(ByteBuffer body) {
+        RecvRequest receive = receivesAwaitingData.remove(MessageHeader.receiverRequest(body));
+        if (receive == null) {
+            throw new MalformedRsrException("DATA for unknown receive " + MessageHeader.receiverRequest(body));
+        }
+        copyInto(receive, receive.matchedSource(), receive.matchedTag(), MemorySegment.ofBuffer(payload(body)));
+    }
+
+    /** Completes the receive side of a match made from the unexpected queue or a matched probe. */
+    private void receiveMatched(RecvRequest receive, UnexpectedMessage m) {
+        if (m.isRendezvous()) {
+            clearToSend(receive, m.source(), m.tag(), m.senderRequest());
+            return;
+        }
+        copyInto(receive, m.source(), m.tag(), MemorySegment.ofArray(m.eagerData()));
+        if (m.isSynchronous()) {
+            reply(m.source(), MessageHeader.SYNC_ACK, m.senderRequest(), 0);
+        }
+    }
+
+    private void clearToSend(RecvRequest receive, int source, int tag, long senderRequest) {
+        long id = requestIds.incrementAndGet();
+        receive.id(id);
+        receive.matched(source, tag);
+        receivesAwaitingData.put(id, receive);
+        if (!reply(source, MessageHeader.CTS, senderRequest, id)) {
+            receivesAwaitingData.remove(id);
+            receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
+        }
+    }
+
+    /** Copies a message into the receive's buffer, truncating (and saying so) when it does not fit. */
+    private static void copyInto(RecvRequest receive, int source, int tag, MemorySegment data) {
+        long capacity = receive.buffer().byteSize();
+        long length = data.byteSize();
+        long n = Math.min(capacity, length);
+        MemorySegment.copy(data, 0, receive.buffer(), 0, n);
+        receive.complete(source, tag, n, length > capacity ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+    }
+
+    private boolean reply(int peer, byte kind, long senderRequest, long receiverRequest) {
+        ByteBuffer header = header(kind, (byte) 0, 0, 0, 0, senderRequest, receiverRequest);
+        SendStatus status = context.startpoint(peer).send(ENQUEUE_MESSAGE, header, NO_PAYLOAD);
+        if (status != SendStatus.SENT) {
+            System.err.println("weft: rank " + context.rank() + ": protocol reply to rank " + peer + " failed: "
+                    + status);
+        }
+        return status == SendStatus.SENT;
+    }
+
+    private long awaitReceiver(SendRequest request) {
+        long id = requestIds.incrementAndGet();
+        sendsAwaitingReceiver.put(id, request);
+        return id;
+    }
+
+    private SendRequest takeAwaitingSend(long id) {
+        SendRequest send = sendsAwaitingReceiver.remove(id);
+        if (send == null) {
+            throw new MalformedRsrException("reply for unknown send request " + id);
+        }
+        return send;
+    }
+
+    private void send(Startpoint peer, ByteBuffer header, MemorySegment payload, Runnable undo) {
+        SendStatus status = peer.send(ENQUEUE_MESSAGE, header, payload);
+        if (status != SendStatus.SENT) {
+            undo.run();
+            throw new DeviceException(ErrorClass.ERR_OTHER, "rank " + peer.rank() + " cannot be reached by "
+                    + peer.link().module().name() + " (" + status + ")");
+        }
+    }
+
+    private ByteBuffer header(byte kind, byte flags, int ctx, int tag, long length, long senderRequest,
+                              long receiverRequest) {
+        return MessageHeader.write(headers.get(), kind, flags, ctx, tag, length, senderRequest, receiverRequest);
+    }
+
+    private static ByteBuffer payload(ByteBuffer body) {
+        long length = MessageHeader.messageLength(body);
+        int start = body.position() + MessageHeader.LENGTH;
+        int remaining = body.limit() - start;
+        if (MessageHeader.kind(body) == MessageHeader.DATA || MessageHeader.kind(body) == MessageHeader.EAGER) {
+            if (length != remaining) {
+                throw new MalformedRsrException("payload of " + remaining + " bytes, header says " + length);
+            }
+        }
+        return body.slice(start, remaining).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Posted receives and unexpected messages now, for diagnostics and tests. */
+    public int[] queueLengths() {
+        synchronized (engine) {
+            return new int[] {engine.postedCount(), engine.unexpectedCount()};
+        }
+    }
+}

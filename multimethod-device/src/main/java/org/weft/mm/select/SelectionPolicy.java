@@ -1,0 +1,40 @@
+package org.weft.mm.select;
+
+import org.weft.mm.DescriptorTable;
+import org.weft.mm.spi.CommModule;
+import org.weft.mm.spi.CommObject;
+import org.weft.mm.spi.Descriptor;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Picks the method for a peer (STYLE.md #4): walk this process's modules in the user's order, skip those the
+ * peer's table does not offer, and take the first whose {@code connect} says it applies. The caller caches the
+ * result per peer.
+ */
+public final class SelectionPolicy {
+    private final List<CommModule> modulesInOrder;
+
+    public SelectionPolicy(List<CommModule> modulesInOrder) {
+        this.modulesInOrder = List.copyOf(modulesInOrder);
+    }
+
+    /** The link to {@code peer}; throws with every method's reason when none applies. */
+    public Link select(int peer, DescriptorTable table) {
+        List<String> tried = new ArrayList<>();
+        for (CommModule module : modulesInOrder) {
+            Descriptor descriptor = table.find(module.name());
+            if (descriptor == null) {
+                tried.add(module.name() + ": not offered by rank " + peer);
+                continue;
+            }
+            CommObject object = module.connect(peer, descriptor);
+            if (object != null) {
+                return new Link(module, object);
+            }
+            tried.add(module.name() + ": not applicable");
+        }
+        throw new IllegalStateException("no communication method reaches rank " + peer + " " + tried);
+    }
+}

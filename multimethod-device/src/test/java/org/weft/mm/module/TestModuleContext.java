@@ -1,0 +1,10 @@
+package org.weft.mm.module;
+
+import org.weft.adi.param.Parameters;
+import org.weft.mm.spi.ModuleContext;
+import org.weft.mm.spi.RsrSink;
+
+/** A {@link ModuleContext} for one rank of a test job that lives inside one JVM. */
+public record TestModuleContext(int rank, int size, String jobId, String secret, String hostName,
+        Parameters parameters, RsrSink inbound) implements ModuleContext {
+}

@@ -1,0 +1,337 @@
+package org.weft.mm.module.tcp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.weft.adi.param.Parameter;
+import org.weft.adi.param.Parameters;
+import org.weft.mm.module.CommModuleConformanceTest;
+import org.weft.mm.module.ModuleTestJob;
+import org.weft.mm.module.RecordingSink;
+import org.weft.mm.module.TestModuleContext;
+import org.weft.mm.spi.CommModule;
+import org.weft.mm.spi.CommObject;
+import org.weft.mm.spi.Descriptor;
+import org.weft.mm.spi.SendStatus;
+
+/**
+ * The module test kit on {@link TcpModule}, plus what only tcp has: real sockets that strangers can reach. The
+ * strangers here are plain {@link Socket}s on the loopback address writing bytes by hand.
+ */
+class TcpModuleTest extends CommModuleConformanceTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    /** Every module's one-line reports; each line starts with "weft tcp (rank R): ". */
+    private final ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+
+    @Override
+    protected CommModule newModule(int rank) {
+        return new TcpModule(log::add);
+    }
+
+    @Override
+    protected Map<String, String> parameters() {
+        return Map.of("tcp_handshake_timeout", "1000", "tcp_max_frame", "8m");
+    }
+
+    @Test
+    void aStrangerSendingGarbageIsClosedAndPeersStillWork() throws Exception {
+        ModuleTestJob job = startJob(2);
+        try (Socket stranger = dial(job, 0)) {
+            stranger.getOutputStream().write("GET / HTTP/1.1\r\nHost: weft\r\n\r\n".getBytes());
+            assertClosedByPeer(stranger);
+            awaitLog("weft tcp (rank 0): closing connection from /127.0.0.1:" + stranger.getLocalPort());
+        }
+        job.send(job.link(1, 0), 1, 1, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[] {42}));
+        job.awaitDelivered(0, 1, WAIT);
+        assertEquals(1, job.sink(0).received().getFirst().source());
+    }
+
+    @Test
+    void aFirstFrameThatIsNotAHelloClosesTheConnection() throws Exception {
+        ModuleTestJob job = startJob(2);
+        try (Socket stranger = dial(job, 0)) {
+            stranger.getOutputStream().write(rsrFrame(1, 1, new byte[] {1, 2, 3, 4}));
+            assertClosedByPeer(stranger);
+        }
+        awaitLog("first frame is not a HELLO");
+        assertEquals(0, job.sink(0).count());
+    }
+
+    @Test
+    void aStrangerThatSaysNothingIsClosedAfterTheHandshakeTimeout() throws Exception {
+        ModuleTestJob job = startJob(2);
+        try (Socket stranger = dial(job, 0)) {
+            long start = System.nanoTime();
+            assertClosedByPeer(stranger);
+            long waitedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(waitedMillis >= 900, "closed after " + waitedMillis + " ms, before the 1000 ms timeout");
+        }
+        awaitLog("no valid HELLO within 1000 ms");
+    }
+
+    @Test
+    void aPeerWithTheWrongSecretIsClosedAndNothingIsDelivered() throws Exception {
+        ModuleTestJob job = startJob(2);
+        TcpModule intruder = new TcpModule(log::add);
+        intruder.init(new TestModuleContext(1, 2, ModuleTestJob.JOB_ID, "not-the-secret", "localhost",
+                new Parameters(parameters(), Map.of()), new RecordingSink()));
+        try {
+            CommObject link = intruder.connect(0, job.descriptor(0));
+            awaitFailed(link);
+        } finally {
+            intruder.shutdown();
+        }
+        awaitLog("weft tcp (rank 0): closing connection from /127.0.0.1:");
+        assertTrue(log.stream().anyMatch(l -> l.endsWith("wrong job secret")), String.join("\n", log));
+        assertEquals(0, job.sink(0).count(), "nothing from an unproven connection reaches a handler");
+    }
+
+    @Test
+    void aHelloOfAnotherJobIsClosed() throws Exception {
+        ModuleTestJob job = startJob(2);
+        try (Socket stranger = dial(job, 0)) {
+            stranger.getOutputStream().write(hello(new Hello(FrameLayout.PROTOCOL_VERSION, 1, "other-job",
+                    ModuleTestJob.SECRET)));
+            stranger.getOutputStream().write(rsrFrame(1, 1, new byte[] {1}));
+            assertClosedByPeer(stranger);
+        }
+        awaitLog("HELLO for another job");
+        assertEquals(0, job.sink(0).count());
+    }
+
+    @Test
+    void aFrameLongerThanTheMaximumClosesTheConnection() throws Exception {
+        ModuleTestJob job = startJob(2);
+        try (Socket peer = dial(job, 0)) {
+            peer.getOutputStream().write(validHello(1));
+            ByteBuffer tooLong = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            tooLong.putInt(9 << 20).putShort((short) 1).putShort((short) 1);
+            peer.getOutputStream().write(tooLong.array());
+            assertClosedByPeer(peer);
+        }
+        awaitLog("TooLongFrameException");
+        assertEquals(0, job.sink(0).count());
+    }
+
+    @Test
+    void anRsrTheSinkRejectsClosesOnlyThatConnection() throws Exception {
+        ModuleTestJob job = startJob(3);
+        job.sink(0).rejectHandlers(handler -> handler == 666);
+        CommObject bad = job.link(1, 0);
+        CommObject good = job.link(2, 0);
+        job.send(bad, 1, 1, seq(0), MemorySegment.ofArray(new byte[0]));
+        job.send(good, 1, 1, seq(0), MemorySegment.ofArray(new byte[0]));
+        job.awaitDelivered(0, 2, WAIT);
+
+        job.send(bad, 1, 666, seq(1), MemorySegment.ofArray(new byte[0]));
+        bad.send(1, 1, seq(2), MemorySegment.ofArray(new byte[0])); // may or may not be taken: it must not arrive
+        awaitFailed(bad);
+        awaitLog("weft tcp (rank 0): closing connection from rank 1");
+        assertTrue(log.stream().anyMatch(l -> l.contains("MalformedRsrException")), String.join("\n", log));
+
+        for (int i = 1; i <= 100; i++) {
+            job.send(good, 1, 1, seq(i), MemorySegment.ofArray(new byte[0]));
+        }
+        job.awaitDelivered(0, 102, WAIT);
+        List<RecordingSink.Rsr> got = job.sink(0).received();
+        assertEquals(1, got.stream().filter(r -> r.source() == 1).count(), "only rank 1's RSR before the bad one");
+        assertEquals(101, got.stream().filter(r -> r.source() == 2).count());
+    }
+
+    @Test
+    void aHandMadeStreamIsReadAsTheLayoutSaysAndItsLossIsReportedOnce() throws Exception {
+        ModuleTestJob job = startJob(3);
+        try (Socket peer = dial(job, 0)) {
+            peer.getOutputStream().write(validHello(2));
+            peer.getOutputStream().write(rsrFrame(513, 65535, new byte[] {10, 20, 30}));
+            job.awaitDelivered(0, 1, WAIT);
+        } // closed without a BYE, as a crashed process would
+        RecordingSink.Rsr rsr = job.sink(0).received().getFirst();
+        assertEquals(2, rsr.source());
+        assertEquals(513, rsr.endpoint());
+        assertEquals(65535, rsr.handler());
+        assertEquals(List.of((byte) 10, (byte) 20, (byte) 30), List.of(rsr.body()[0], rsr.body()[1], rsr.body()[2]));
+        awaitLog("weft tcp (rank 0): connection from rank 2 (/127.0.0.1:");
+        LockSupport.parkNanos(100_000_000);
+        assertEquals(1, log.size(), "one line, not more: " + log);
+        assertTrue(log.peek().endsWith("closed unexpectedly"), log.peek());
+    }
+
+    @Test
+    void aNormalExitSaysNothing() throws Exception {
+        ModuleTestJob job = startJob(3);
+        for (int from = 0; from < 3; from++) {
+            for (int to = 0; to < 3; to++) {
+                if (from != to) {
+                    job.send(job.link(from, to), 1, 1, seq(from), MemorySegment.ofArray(new byte[100]));
+                }
+            }
+        }
+        for (int rank = 0; rank < 3; rank++) {
+            job.awaitDelivered(rank, 2, WAIT);
+        }
+        job.module(2).shutdown(); // one rank leaves first, while the others still run
+        LockSupport.parkNanos(200_000_000);
+        job.close();
+        assertEquals(List.of(), List.copyOf(log));
+    }
+
+    @Test
+    void aLinkToAPortNobodyListensOnFailsWithOneLine() throws Exception {
+        ModuleTestJob job = startJob(2);
+        int deadPort;
+        try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            deadPort = closed.getLocalPort();
+        }
+        CommObject link = job.module(0).connect(1, new TcpAddress("127.0.0.1", deadPort).toDescriptor());
+        awaitFailed(link);
+        awaitLog("weft tcp (rank 0): cannot connect to rank 1 at 127.0.0.1:" + deadPort);
+        assertEquals(1, log.size(), String.join("\n", log));
+    }
+
+    @Test
+    void theDescriptorAdvertisesTcpIfAddressAndAnEphemeralPort() throws Exception {
+        ModuleTestJob job = startJob(1);
+        TcpAddress address = TcpAddress.of(job.descriptor(0));
+        assertEquals("127.0.0.1", address.host());
+        assertTrue(address.port() > 0);
+        assertEquals(address, TcpAddress.of(address.toDescriptor()));
+
+        try (ModuleTestJob named = ModuleTestJob.start(1, rank -> new TcpModule(log::add),
+                Map.of("tcp_if_address", "localhost"))) {
+            assertEquals("localhost", TcpAddress.of(named.descriptor(0)).host());
+        }
+        assertThrows(IllegalArgumentException.class, () -> TcpAddress.of(new Descriptor("tcp", new byte[] {1})));
+        assertThrows(IllegalArgumentException.class, () -> TcpAddress.of(new Descriptor("shm", new byte[8])));
+    }
+
+    @Test
+    void sendRefusesIdsOutsideTheWireAndFramesOverTheMaximum() throws Exception {
+        ModuleTestJob job = startJob(2);
+        CommObject link = job.link(0, 1);
+        MemorySegment empty = MemorySegment.ofArray(new byte[0]);
+        assertThrows(IllegalArgumentException.class, () -> link.send(0xFFFF, 1, ByteBuffer.allocate(0), empty));
+        assertThrows(IllegalArgumentException.class, () -> link.send(-1, 1, ByteBuffer.allocate(0), empty));
+        assertThrows(IllegalArgumentException.class, () -> link.send(1, 0x10000, ByteBuffer.allocate(0), empty));
+        assertThrows(IllegalArgumentException.class,
+                () -> link.send(1, 1, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[8 << 20])));
+        job.send(link, 0xFFFE, 0xFFFF, ByteBuffer.allocate(0), empty);
+        job.awaitDelivered(1, 1, WAIT);
+    }
+
+    @Test
+    void everyParameterIsDeclaredOnceWithUnitAndDoc() {
+        Set<String> names = new HashSet<>();
+        for (Parameter<?> p : TcpParameters.ALL) {
+            assertTrue(names.add(p.name()), "declared twice: " + p.name());
+            assertTrue(p.name().startsWith("tcp_"), p.name());
+            assertTrue(!p.doc().isBlank(), p.name());
+        }
+        assertEquals(Set.of("tcp_if_address", "tcp_sndbuf", "tcp_rcvbuf", "tcp_eager_limit", "tcp_max_frame",
+                "tcp_handshake_timeout", "tcp_connect_timeout"), names);
+        assertEquals(64 * 1024L, TcpParameters.EAGER_LIMIT.defaultValue());
+    }
+
+    @Test
+    void eagerLimitAndSocketBuffersComeFromParameters() throws Exception {
+        try (ModuleTestJob job = ModuleTestJob.start(2, rank -> new TcpModule(log::add),
+                Map.of("tcp_eager_limit", "16k", "tcp_sndbuf", "256k", "tcp_rcvbuf", "256k"))) {
+            assertEquals(16 * 1024, job.module(0).eagerLimit());
+            job.send(job.link(0, 1), 1, 1, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[1 << 20]));
+            job.awaitDelivered(1, 1, WAIT);
+        }
+        TcpModule module = new TcpModule(log::add);
+        var bad = new TestModuleContext(0, 1, "j", "s", "h", new Parameters(Map.of("tcp_max_frame", "4g"), Map.of()),
+                new RecordingSink());
+        assertTrue(module.unavailabilityCause(bad).contains("tcp_max_frame"));
+    }
+
+    // --- helpers ---
+
+    private static Socket dial(ModuleTestJob job, int rank) throws IOException {
+        Socket socket = new Socket(InetAddress.getLoopbackAddress(), TcpAddress.of(job.descriptor(rank)).port());
+        socket.setSoTimeout(5000);
+        return socket;
+    }
+
+    /** Reads until the module closes the connection; fails if it is still open after the socket's timeout. */
+    private static void assertClosedByPeer(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        try {
+            while (in.read() >= 0) {
+                // a BYE or nothing: only the end matters
+            }
+        } catch (SocketTimeoutException e) {
+            fail("the module did not close the connection");
+        } catch (IOException reset) {
+            // closed with unread data: a reset is a close too
+        }
+    }
+
+    private void awaitLog(String fragment) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (log.stream().noneMatch(line -> line.contains(fragment))) {
+            if (System.nanoTime() > deadline) {
+                fail("no log line containing '" + fragment + "'; log:\n" + String.join("\n", log));
+            }
+            LockSupport.parkNanos(5_000_000);
+        }
+    }
+
+    private static void awaitFailed(CommObject link) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (link.send(1, 1, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[0])) != SendStatus.FAILED) {
+            if (System.nanoTime() > deadline) {
+                fail("the link still takes sends");
+            }
+            LockSupport.parkNanos(10_000_000);
+        }
+    }
+
+    private static ByteBuffer seq(int n) {
+        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, n);
+    }
+
+    private static byte[] validHello(int rank) {
+        return hello(new Hello(FrameLayout.PROTOCOL_VERSION, rank, ModuleTestJob.JOB_ID, ModuleTestJob.SECRET));
+    }
+
+    private static byte[] hello(Hello hello) {
+        ByteBuf frame = Frames.hello(UnpooledByteBufAllocator.DEFAULT, hello);
+        try {
+            return ByteBufUtil.getBytes(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** An RSR frame written from the layout in {@link FrameLayout}, independently of {@link Frames}. */
+    private static byte[] rsrFrame(int endpointId, int handlerId, byte[] body) {
+        ByteBuffer frame = ByteBuffer.allocate(8 + body.length).order(ByteOrder.LITTLE_ENDIAN);
+        frame.putInt(4 + body.length).putShort((short) endpointId).putShort((short) handlerId).put(body);
+        return frame.array();
+    }
+}

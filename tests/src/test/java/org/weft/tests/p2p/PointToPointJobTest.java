@@ -1,0 +1,49 @@
+package org.weft.tests.p2p;
+
+import org.junit.jupiter.api.Test;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.BadInput;
+import org.weft.tests.programs.CancelRecv;
+import org.weft.tests.programs.SyncSend;
+import org.weft.tests.programs.WildcardOrdering;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Point-to-point semantics in real jobs: separate JVMs launched by {@code weftrun}, talking TCP. */
+class PointToPointJobTest {
+    private static WeftrunJob.Result run(int np, Class<?> program, String... args) throws Exception {
+        String[] argv = new String[3 + args.length];
+        argv[0] = "-np";
+        argv[1] = Integer.toString(np);
+        argv[2] = program.getName();
+        System.arraycopy(args, 0, argv, 3, args.length);
+        WeftrunJob.Result result = WeftrunJob.of(argv).start();
+        assertEquals(0, result.exitCode(), () -> "exit code; output:\n" + result.output());
+        return result;
+    }
+
+    @Test
+    void wildcardReceivesKeepEachSendersOrderAcrossTheRendezvousThreshold() throws Exception {
+        WeftrunJob.Result result = run(4, WildcardOrdering.class, "60");
+        assertTrue(result.stdout().contains("ORDER OK 180 messages"), result.output());
+    }
+
+    @Test
+    void badArgumentsGiveTheirErrorClassAndTheJobGoesOn() throws Exception {
+        WeftrunJob.Result result = run(3, BadInput.class);
+        assertTrue(result.stdout().contains("BADINPUT OK"), result.output());
+    }
+
+    @Test
+    void synchronousSendWaitsForTheMatchingReceive() throws Exception {
+        WeftrunJob.Result result = run(2, SyncSend.class);
+        assertTrue(result.stdout().contains("SSEND OK"), result.output());
+    }
+
+    @Test
+    void cancelledReceiveCompletesAsCancelled() throws Exception {
+        WeftrunJob.Result result = run(2, CancelRecv.class);
+        assertTrue(result.stdout().contains("CANCEL OK"), result.output());
+    }
+}

@@ -1,0 +1,31 @@
+package org.weft.tests.programs;
+
+import mpi.MPI;
+
+/**
+ * One rank dies after {@code MPI.Init} while the others wait for a message that never comes.
+ * Arguments: {@code RANK HOW} where HOW is {@code halt} ({@code Runtime.halt(3)}), {@code throw} (an uncaught
+ * exception) or {@code kill} (SIGKILL to itself).
+ */
+public final class DieAfterInit {
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        int victim = Integer.parseInt(args[0]);
+        int rank = MPI.COMM_WORLD.getRank();
+        MPI.COMM_WORLD.barrier();
+        if (rank == victim) {
+            switch (args[1]) {
+                case "halt" -> Runtime.getRuntime().halt(3);
+                case "throw" -> throw new IllegalStateException("rank " + rank + " fails on purpose");
+                case "kill" -> new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid()))
+                        .start().waitFor();
+                default -> throw new IllegalArgumentException(args[1]);
+            }
+        }
+        MPI.COMM_WORLD.recv(new int[1], 1, MPI.INT, MPI.ANY_SOURCE, 1);
+        MPI.Finalize();
+    }
+
+    private DieAfterInit() {
+    }
+}
