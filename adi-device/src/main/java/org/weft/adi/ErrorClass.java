@@ -2,7 +2,7 @@ package org.weft.adi;
 
 /**
  * MPI error classes, with the values of Open MPI 4.1 ({@code mpi.h}), so that programs which print or
- * compare error classes see the numbers they know. {@code mpi.MPI} re-exports them.
+ * compare error classes see the numbers they know (checked against Open MPI 4.1's {@code mpi.h}). {@code mpi.MPI} re-exports them.
  */
 public final class ErrorClass {
     public static final int SUCCESS = 0;
@@ -37,27 +37,28 @@ public final class ErrorClass {
     public static final int ERR_FILE_IN_USE = 29;
     public static final int ERR_FILE = 30;
     public static final int ERR_INFO_KEY = 31;
-    public static final int ERR_INFO_VALUE = 32;
-    public static final int ERR_INFO_NOKEY = 33;
-    public static final int ERR_IO = 34;
-    public static final int ERR_KEYVAL = 35;
-    public static final int ERR_LOCKTYPE = 36;
-    public static final int ERR_NAME = 37;
-    public static final int ERR_NO_MEM = 38;
-    public static final int ERR_NOT_SAME = 39;
-    public static final int ERR_NO_SPACE = 40;
-    public static final int ERR_NO_SUCH_FILE = 41;
-    public static final int ERR_PORT = 42;
-    public static final int ERR_QUOTA = 43;
-    public static final int ERR_READ_ONLY = 44;
-    public static final int ERR_RMA_CONFLICT = 45;
-    public static final int ERR_RMA_SYNC = 46;
-    public static final int ERR_SERVICE = 47;
-    public static final int ERR_SIZE = 48;
-    public static final int ERR_SPAWN = 49;
-    public static final int ERR_UNSUPPORTED_DATAREP = 50;
-    public static final int ERR_UNSUPPORTED_OPERATION = 51;
-    public static final int ERR_WIN = 52;
+    public static final int ERR_INFO_NOKEY = 32;
+    public static final int ERR_INFO_VALUE = 33;
+    public static final int ERR_INFO = 34;
+    public static final int ERR_IO = 35;
+    public static final int ERR_KEYVAL = 36;
+    public static final int ERR_LOCKTYPE = 37;
+    public static final int ERR_NAME = 38;
+    public static final int ERR_NO_MEM = 39;
+    public static final int ERR_NOT_SAME = 40;
+    public static final int ERR_NO_SPACE = 41;
+    public static final int ERR_NO_SUCH_FILE = 42;
+    public static final int ERR_PORT = 43;
+    public static final int ERR_QUOTA = 44;
+    public static final int ERR_READ_ONLY = 45;
+    public static final int ERR_RMA_CONFLICT = 46;
+    public static final int ERR_RMA_SYNC = 47;
+    public static final int ERR_SERVICE = 48;
+    public static final int ERR_SIZE = 49;
+    public static final int ERR_SPAWN = 50;
+    public static final int ERR_UNSUPPORTED_DATAREP = 51;
+    public static final int ERR_UNSUPPORTED_OPERATION = 52;
+    public static final int ERR_WIN = 53;
     public static final int ERR_SYSRESOURCE = -2;
     public static final int ERR_LASTCODE = 92;
 

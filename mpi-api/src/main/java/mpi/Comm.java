@@ -1,0 +1,861 @@
+package mpi;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+import java.util.function.Supplier;
+
+import org.weft.adi.DeviceException;
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.Ranks;
+import org.weft.adi.SendMode;
+import org.weft.core.RuntimeBinding;
+import org.weft.core.coll.algo.DisseminationBarrier;
+import org.weft.core.comm.Communicator;
+import org.weft.core.datatype.BufferMapping;
+import org.weft.core.error.MpiErrors;
+import org.weft.core.p2p.Arguments;
+import org.weft.core.p2p.PointToPoint;
+
+/**
+ * A communicator ({@code MPI_Comm}). {@link MPI#COMM_WORLD} and {@link MPI#COMM_SELF} resolve the calling
+ * thread's runtime on each call (see {@code org.weft.core.RuntimeBinding}); other communicators hold their core
+ * communicator directly. Point-to-point, barrier, error handlers, names and predefined attributes are
+ * implemented; the other operations raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler.
+ */
+public class Comm implements Freeable, Cloneable {
+    /** {@code MPI_COMM_TYPE_SHARED}. */
+    public static final int TYPE_SHARED = 0;
+
+    static final int NOT_PREDEFINED = 0;
+    static final int WORLD = 1;
+    static final int SELF = 2;
+
+    private static final DisseminationBarrier BARRIER = new DisseminationBarrier();
+
+    private final Communicator communicator;
+    private final int predefined;
+
+    /** A predefined communicator ({@link #WORLD} or {@link #SELF}) resolved per thread. */
+    Comm(int predefined) {
+        this.communicator = null;
+        this.predefined = predefined;
+    }
+
+    /** A communicator bound to one core communicator (null: {@code MPI_COMM_NULL}). */
+    Comm(Communicator communicator) {
+        this.communicator = communicator;
+        this.predefined = NOT_PREDEFINED;
+    }
+
+    /** The core communicator; {@code ERR_OTHER} before Init/after Finalize, {@code ERR_COMM} if null or freed. */
+    final Communicator core() throws MPIException {
+        Communicator c = communicator;
+        if (c == null) {
+            if (predefined == NOT_PREDEFINED) {
+                throw Errors.plain("MPI communicator", ErrorClass.ERR_COMM, "the communicator is MPI_COMM_NULL");
+            }
+            try {
+                c = predefined == WORLD ? RuntimeBinding.runtime().world() : RuntimeBinding.runtime().self();
+            } catch (DeviceException e) {
+                throw Errors.plain("MPI", e);
+            }
+        }
+        if (c.isFreed()) {
+            throw Errors.plain("MPI communicator", ErrorClass.ERR_COMM, "the communicator has been freed");
+        }
+        return c;
+    }
+
+    /** {@link #dup()}, with errors as unchecked exceptions (Open MPI's behaviour). */
+    @Override
+    public Comm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e.getMessage(), e);
+        }
+    }
+
+    /** {@code MPI_Comm_dup}. */
+    public Comm dup() throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Comm_dup");
+    }
+
+    /** {@code MPI_Comm_idup}. */
+    public Comm iDup() throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Comm_idup");
+    }
+
+    /** {@code MPI_Comm_dup_with_info}. */
+    public Comm dupWithInfo(Info info) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Comm_dup_with_info");
+    }
+
+    /** The request of the last {@link #iDup()}; Weft has none yet, so a null request. */
+    public final Request getRequest() {
+        return MPI.REQUEST_NULL;
+    }
+
+    /** {@code MPI_Comm_size}. */
+    public final int getSize() throws MPIException {
+        return core().size();
+    }
+
+    /** {@code MPI_Comm_rank}. */
+    public final int getRank() throws MPIException {
+        return core().rank();
+    }
+
+    /** {@code MPI_Comm_compare}: {@code MPI.IDENT}, {@code CONGRUENT}, {@code SIMILAR} or {@code UNEQUAL}. */
+    public static int compare(Comm comm1, Comm comm2) throws MPIException {
+        return comm1.core().compare(comm2.core());
+    }
+
+    /** {@code MPI_Comm_free}: {@code ERR_COMM} for {@code COMM_WORLD}/{@code COMM_SELF}, which stay usable. */
+    public final void free() throws MPIException {
+        Communicator c = core();
+        try {
+            c.free();
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Comm_free", e);
+        }
+    }
+
+    /** True for {@code MPI_COMM_NULL} and freed communicators. */
+    public final boolean isNull() {
+        if (predefined != NOT_PREDEFINED) {
+            return false;
+        }
+        return communicator == null || communicator.isFreed();
+    }
+
+    /** {@code MPI_Comm_set_info}. */
+    public final void setInfo(Info info) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Comm_set_info");
+    }
+
+    /** {@code MPI_Comm_get_info}. */
+    public final Info getInfo() throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Comm_get_info");
+    }
+
+    /** {@code MPI_Comm_disconnect}. */
+    public final void disconnect() throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Comm_disconnect");
+    }
+
+    /** {@code MPI_Comm_group}. */
+    public final Group getGroup() throws MPIException {
+        Communicator c = core();
+        return new Group(c.group(), c.device().rank());
+    }
+
+    /** {@code MPI_Comm_test_inter}. */
+    public final boolean isInter() throws MPIException {
+        core();
+        return false;
+    }
+
+    /** {@code MPI_Intercomm_create}. */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
+            throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Intercomm_create");
+    }
+
+    // ---------------------------------------------------------------- point-to-point, blocking
+
+    /** {@code MPI_Send}: {@code buf} is a Java array or a buffer (addressed from index 0). */
+    public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("MPI_Send", buf, count, type, dest, tag, SendMode.STANDARD);
+    }
+
+    /** {@code MPI_Recv}: bytes past the received message are left untouched. */
+    public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
+        Communicator c = core();
+        try {
+            MemorySegment segment = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
+            DeviceRequest r = PointToPoint.irecv(c, segment, source, tag);
+            c.device().await(r);
+            return received(c, buf, segment, r);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Recv", e);
+        }
+    }
+
+    /** {@code MPI_Sendrecv}. */
+    public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+                                 Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
+            throws MPIException {
+        Communicator c = core();
+        try {
+            MemorySegment out = BufferMapping.forSend(sendbuf, sendcount, Datatype.descriptorOf(sendtype));
+            MemorySegment in = BufferMapping.forReceive(recvbuf, recvcount, Datatype.descriptorOf(recvtype));
+            return exchange(c, out, dest, sendtag, recvbuf, in, source, recvtag);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Sendrecv", e);
+        }
+    }
+
+    /** {@code MPI_Sendrecv_replace}: the message sent is a copy, so the buffer can receive at once. */
+    public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
+                                        int recvtag) throws MPIException {
+        Communicator c = core();
+        try {
+            MemorySegment view = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
+            MemorySegment out = MemorySegment.ofArray(new byte[(int) view.byteSize()]).copyFrom(view);
+            MemorySegment in = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
+            return exchange(c, out, dest, sendtag, buf, in, source, recvtag);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Sendrecv_replace", e);
+        }
+    }
+
+    private static Status exchange(Communicator c, MemorySegment out, int dest, int sendtag, Object recvbuf,
+                                   MemorySegment in, int source, int recvtag) {
+        Arguments.checkDestination(c, dest);
+        Arguments.checkSendTag(sendtag);
+        DeviceRequest recv = PointToPoint.irecv(c, in, source, recvtag);
+        DeviceRequest send = PointToPoint.isend(c, out, dest, sendtag, SendMode.STANDARD);
+        c.device().await(send);
+        c.device().await(recv);
+        return received(c, recvbuf, in, recv);
+    }
+
+    /** Status of a completed receive; copies back staged data; raises the status error. */
+    private static Status received(Communicator c, Object buf, MemorySegment segment, DeviceRequest r) {
+        BufferMapping.finishReceive(buf, segment, r.byteCount());
+        Status status = Status.of(r, c);
+        if (status.getError() != ErrorClass.SUCCESS) {
+            throw Request.statusError(status);
+        }
+        return status;
+    }
+
+    /** {@code MPI_Bsend}: through the buffer attached with {@link MPI#attachBuffer}. */
+    public final void bSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        Communicator c = core();
+        try {
+            PointToPoint.ibsend(c, BufferMapping.forSend(buf, count, Datatype.descriptorOf(type)), dest, tag);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Bsend", e);
+        }
+    }
+
+    /** {@code MPI_Ssend}: returns once the receiver matched the message. */
+    public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("MPI_Ssend", buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
+    }
+
+    /** {@code MPI_Rsend}. */
+    public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        blockingSend("MPI_Rsend", buf, count, type, dest, tag, SendMode.READY);
+    }
+
+    private void blockingSend(String call, Object buf, int count, Datatype type, int dest, int tag, SendMode mode)
+            throws MPIException {
+        Communicator c = core();
+        try {
+            DeviceRequest r = PointToPoint.isend(c, BufferMapping.forSend(buf, count, Datatype.descriptorOf(type)),
+                    dest, tag, mode);
+            c.device().await(r);
+            if (r.error() != ErrorClass.SUCCESS) {
+                throw MpiErrors.error(r.error(), "the send failed");
+            }
+        } catch (DeviceException e) {
+            throw Errors.raise(c, call, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- point-to-point, nonblocking
+
+    /** {@code MPI_Isend}: a direct buffer (or a heap buffer, whose array Weft uses in place). */
+    public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonblockingSend("MPI_Isend", buf, count, type, dest, tag, SendMode.STANDARD);
+    }
+
+    /** {@code MPI_Ibsend}: complete at once, the data having been copied to the attached buffer. */
+    public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        Communicator c = core();
+        try {
+            return new Request(c, PointToPoint.ibsend(c,
+                    BufferMapping.forSend(buf, count, Datatype.descriptorOf(type)), dest, tag));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Ibsend", e);
+        }
+    }
+
+    /** {@code MPI_Issend}. */
+    public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonblockingSend("MPI_Issend", buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
+    }
+
+    /** {@code MPI_Irsend}. */
+    public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return nonblockingSend("MPI_Irsend", buf, count, type, dest, tag, SendMode.READY);
+    }
+
+    private Request nonblockingSend(String call, Buffer buf, int count, Datatype type, int dest, int tag,
+                                    SendMode mode) throws MPIException {
+        Communicator c = core();
+        try {
+            return new Request(c, PointToPoint.isend(c,
+                    BufferMapping.forSend(buf, count, Datatype.descriptorOf(type)), dest, tag, mode));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, call, e);
+        }
+    }
+
+    /** {@code MPI_Irecv}. */
+    public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
+        Communicator c = core();
+        try {
+            return new Request(c, PointToPoint.irecv(c,
+                    BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type)), source, tag));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Irecv", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- persistent requests
+
+    /** {@code MPI_Send_init}. */
+    public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) throws MPIException {
+        return sendInit("MPI_Send_init", buf, count, type, dest, tag, SendMode.STANDARD);
+    }
+
+    /** {@code MPI_Bsend_init}. */
+    public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        Communicator c = core();
+        try {
+            MemorySegment data = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
+            Arguments.checkDestination(c, dest);
+            Arguments.checkSendTag(tag);
+            return new Prequest(c, () -> PointToPoint.ibsend(c, data, dest, tag));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Bsend_init", e);
+        }
+    }
+
+    /** {@code MPI_Ssend_init}. */
+    public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        return sendInit("MPI_Ssend_init", buf, count, type, dest, tag, SendMode.SYNCHRONOUS);
+    }
+
+    /** {@code MPI_Rsend_init}. */
+    public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag)
+            throws MPIException {
+        return sendInit("MPI_Rsend_init", buf, count, type, dest, tag, SendMode.READY);
+    }
+
+    private Prequest sendInit(String call, Buffer buf, int count, Datatype type, int dest, int tag, SendMode mode)
+            throws MPIException {
+        Communicator c = core();
+        try {
+            MemorySegment data = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
+            Arguments.checkDestination(c, dest);
+            Arguments.checkSendTag(tag);
+            return new Prequest(c, () -> PointToPoint.isend(c, data, dest, tag, mode));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, call, e);
+        }
+    }
+
+    /** {@code MPI_Recv_init}. */
+    public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
+        Communicator c = core();
+        try {
+            MemorySegment data = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
+            Arguments.checkSource(c, source);
+            Arguments.checkReceiveTag(tag);
+            Supplier<DeviceRequest> starter = () -> PointToPoint.irecv(c, data, source, tag);
+            return new Prequest(c, starter);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Recv_init", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- pack
+
+    /** {@code MPI_Pack}: copies {@code incount} items to {@code outbuf} at {@code position}; new position. */
+    public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
+            throws MPIException {
+        Communicator c = core();
+        try {
+            MemorySegment in = BufferMapping.forSend(inbuf, incount, Datatype.descriptorOf(type));
+            if (outbuf == null || position < 0 || position + in.byteSize() > outbuf.length) {
+                throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "the pack buffer is too small");
+            }
+            MemorySegment.ofArray(outbuf).asSlice(position, in.byteSize()).copyFrom(in);
+            return position + (int) in.byteSize();
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Pack", e);
+        }
+    }
+
+    /** {@code MPI_Unpack}: copies {@code outcount} items from {@code inbuf} at {@code position}; new position. */
+    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type)
+            throws MPIException {
+        Communicator c = core();
+        try {
+            MemorySegment out = BufferMapping.forReceive(outbuf, outcount, Datatype.descriptorOf(type));
+            if (inbuf == null || position < 0 || position + out.byteSize() > inbuf.length) {
+                throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "the packed data is shorter than requested");
+            }
+            out.copyFrom(MemorySegment.ofArray(inbuf).asSlice(position, out.byteSize()));
+            BufferMapping.finishReceive(outbuf, out, out.byteSize());
+            return position + (int) out.byteSize();
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Unpack", e);
+        }
+    }
+
+    /** {@code MPI_Pack_size}: bytes needed to pack {@code incount} items. */
+    public final int packSize(int incount, Datatype type) throws MPIException {
+        Communicator c = core();
+        if (incount < 0) {
+            throw Errors.raise(c, "MPI_Pack_size", MpiErrors.error(ErrorClass.ERR_COUNT, "negative count"));
+        }
+        return incount * Datatype.checkedByteSize(type, "MPI_Pack_size");
+    }
+
+    // ---------------------------------------------------------------- probe
+
+    /** {@code MPI_Iprobe}: the status of a matching message, or {@code null} if none has arrived. */
+    public final Status iProbe(int source, int tag) throws MPIException {
+        Communicator c = core();
+        try {
+            var found = PointToPoint.iprobe(c, source, tag);
+            if (found == null) {
+                c.device().progress();
+                found = PointToPoint.iprobe(c, source, tag);
+            }
+            return found == null ? null : Status.of(found, c);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Iprobe", e);
+        }
+    }
+
+    /** {@code MPI_Probe}: waits for a matching message and returns its status. */
+    public final Status probe(int source, int tag) throws MPIException {
+        Communicator c = core();
+        try {
+            return Status.of(PointToPoint.probe(c, source, tag), c);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Probe", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- attributes, topology, errors, names
+
+    /** {@code MPI_Comm_create_keyval}. */
+    public static int createKeyval() throws MPIException {
+        throw Errors.unsupported("MPI_Comm_create_keyval");
+    }
+
+    /** {@code MPI_Comm_free_keyval}. */
+    public static void freeKeyval(int keyval) throws MPIException {
+        throw Errors.unsupported("MPI_Comm_free_keyval");
+    }
+
+    /** {@code MPI_Comm_set_attr}. */
+    public final void setAttr(int keyval, Object value) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Comm_set_attr");
+    }
+
+    /**
+     * {@code MPI_Comm_get_attr} for the predefined attributes ({@code MPI.TAG_UB}, {@code HOST}, {@code IO},
+     * {@code WTIME_IS_GLOBAL}, {@code APPNUM}, {@code LASTUSEDCODE}, {@code UNIVERSE_SIZE}); {@code ERR_KEYVAL}
+     * for other keyvals.
+     */
+    public final Object getAttr(int keyval) throws MPIException {
+        Communicator c = core();
+        return switch (keyval) {
+            case MPI.TAG_UB -> Ranks.TAG_UB;
+            case MPI.HOST -> Ranks.PROC_NULL;
+            case MPI.IO -> Ranks.ANY_SOURCE;
+            case MPI.WTIME_IS_GLOBAL -> Boolean.FALSE;
+            case MPI.APPNUM -> null;
+            case MPI.LASTUSEDCODE -> ErrorClass.ERR_LASTCODE;
+            case MPI.UNIVERSE_SIZE -> c.device().size();
+            default -> throw Errors.raise(c, "MPI_Comm_get_attr",
+                    MpiErrors.error(ErrorClass.ERR_KEYVAL, "invalid keyval " + keyval));
+        };
+    }
+
+    /** {@code MPI_Comm_delete_attr}. */
+    public final void deleteAttr(int keyval) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Comm_delete_attr");
+    }
+
+    /** {@code MPI_Topo_test}: {@code MPI.UNDEFINED} for a communicator without topology. */
+    public final int getTopology() throws MPIException {
+        core();
+        return Ranks.UNDEFINED;
+    }
+
+    /** {@code MPI_Abort}: ends every process of the job with {@code errorcode}. */
+    public final void abort(int errorcode) throws MPIException {
+        Communicator c = core();
+        c.device().abort(errorcode, "MPI_Abort was called on " + c.name() + " by rank " + c.rank()
+                + " with error code " + errorcode);
+    }
+
+    /** {@code MPI_Comm_set_errhandler}. */
+    public final void setErrhandler(Errhandler errhandler) throws MPIException {
+        Communicator c = core();
+        if (errhandler == null) {
+            throw Errors.raise(c, "MPI_Comm_set_errhandler", MpiErrors.error(ErrorClass.ERR_ARG,
+                    "the error handler is null"));
+        }
+        c.setErrorMode(errhandler.mode());
+    }
+
+    /** {@code MPI_Comm_get_errhandler}. */
+    public final Errhandler getErrhandler() throws MPIException {
+        return Errhandler.of(core().errorMode());
+    }
+
+    /** {@code MPI_Comm_call_errhandler}: applies this communicator's handler to {@code errorCode}. */
+    public void callErrhandler(int errorCode) throws MPIException {
+        Communicator c = core();
+        throw Errors.raise(c, "MPI_Comm_call_errhandler", MpiErrors.error(errorCode,
+                "error raised by the program through callErrhandler"));
+    }
+
+    /** {@code MPI_Barrier}: dissemination over point-to-point in the collective context. */
+    public final void barrier() throws MPIException {
+        Communicator c = core();
+        try {
+            BARRIER.barrier(c);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Barrier", e);
+        }
+    }
+
+    /** {@code MPI_Comm_set_name}. */
+    public final void setName(String name) throws MPIException {
+        core().setName(name);
+    }
+
+    /** {@code MPI_Comm_get_name}: {@code MPI_COMM_WORLD} and {@code MPI_COMM_SELF} for the predefined ones. */
+    public final String getName() throws MPIException {
+        return core().name();
+    }
+
+    /** {@code MPI_Reduce_local}. */
+    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op)
+            throws MPIException {
+        throw Errors.unsupported("MPI_Reduce_local");
+    }
+
+    /** {@code MPI_Ibarrier} (not implemented in Weft yet). */
+    public final Request iBarrier() throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ibarrier");
+    }
+
+    /** {@code MPI_Bcast} (not implemented in Weft yet). */
+    public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Bcast");
+    }
+
+    /** {@code MPI_Ibcast} (not implemented in Weft yet). */
+    public final Request iBcast(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ibcast");
+    }
+
+    /** {@code MPI_Gather} (not implemented in Weft yet). */
+    public final void gather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Gather");
+    }
+
+    /** {@code MPI_Gather} (not implemented in Weft yet). */
+    public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Gather");
+    }
+
+    /** {@code MPI_Igather} (not implemented in Weft yet). */
+    public final Request iGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Igather");
+    }
+
+    /** {@code MPI_Igather} (not implemented in Weft yet). */
+    public final Request iGather(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Igather");
+    }
+
+    /** {@code MPI_Gatherv} (not implemented in Weft yet). */
+    public final void gatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Gatherv");
+    }
+
+    /** {@code MPI_Gatherv} (not implemented in Weft yet). */
+    public final void gatherv(Object buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Gatherv");
+    }
+
+    /** {@code MPI_Gatherv} (not implemented in Weft yet). */
+    public final void gatherv(Object buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Gatherv");
+    }
+
+    /** {@code MPI_Igatherv} (not implemented in Weft yet). */
+    public final Request iGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Igatherv");
+    }
+
+    /** {@code MPI_Igatherv} (not implemented in Weft yet). */
+    public final Request iGatherv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Igatherv");
+    }
+
+    /** {@code MPI_Igatherv} (not implemented in Weft yet). */
+    public final Request iGatherv(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Igatherv");
+    }
+
+    /** {@code MPI_Scatter} (not implemented in Weft yet). */
+    public final void scatter(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Scatter");
+    }
+
+    /** {@code MPI_Scatter} (not implemented in Weft yet). */
+    public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Scatter");
+    }
+
+    /** {@code MPI_Iscatter} (not implemented in Weft yet). */
+    public final Request iScatter(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iscatter");
+    }
+
+    /** {@code MPI_Iscatter} (not implemented in Weft yet). */
+    public final Request iScatter(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iscatter");
+    }
+
+    /** {@code MPI_Scatterv} (not implemented in Weft yet). */
+    public final void scatterv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int count, Datatype type2, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Scatterv");
+    }
+
+    /** {@code MPI_Scatterv} (not implemented in Weft yet). */
+    public final void scatterv(Object buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Scatterv");
+    }
+
+    /** {@code MPI_Scatterv} (not implemented in Weft yet). */
+    public final void scatterv(Object buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Scatterv");
+    }
+
+    /** {@code MPI_Iscatterv} (not implemented in Weft yet). */
+    public final Request iScatterv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int count, Datatype type2, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iscatterv");
+    }
+
+    /** {@code MPI_Iscatterv} (not implemented in Weft yet). */
+    public final Request iScatterv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iscatterv");
+    }
+
+    /** {@code MPI_Iscatterv} (not implemented in Weft yet). */
+    public final Request iScatterv(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iscatterv");
+    }
+
+    /** {@code MPI_Allgather} (not implemented in Weft yet). */
+    public final void allGather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Allgather");
+    }
+
+    /** {@code MPI_Allgather} (not implemented in Weft yet). */
+    public final void allGather(Object buf, int count, Datatype type) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Allgather");
+    }
+
+    /** {@code MPI_Iallgather} (not implemented in Weft yet). */
+    public final Request iAllGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iallgather");
+    }
+
+    /** {@code MPI_Iallgather} (not implemented in Weft yet). */
+    public final Request iAllGather(java.nio.Buffer buf, int count, Datatype type) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iallgather");
+    }
+
+    /** {@code MPI_Allgatherv} (not implemented in Weft yet). */
+    public final void allGatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Allgatherv");
+    }
+
+    /** {@code MPI_Allgatherv} (not implemented in Weft yet). */
+    public final void allGatherv(Object buf, int[] counts, int[] displs, Datatype type) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Allgatherv");
+    }
+
+    /** {@code MPI_Iallgatherv} (not implemented in Weft yet). */
+    public final Request iAllGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iallgatherv");
+    }
+
+    /** {@code MPI_Iallgatherv} (not implemented in Weft yet). */
+    public final Request iAllGatherv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iallgatherv");
+    }
+
+    /** {@code MPI_Alltoall} (not implemented in Weft yet). */
+    public final void allToAll(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Alltoall");
+    }
+
+    /** {@code MPI_Ialltoall} (not implemented in Weft yet). */
+    public final Request iAllToAll(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ialltoall");
+    }
+
+    /** {@code MPI_Alltoallv} (not implemented in Weft yet). */
+    public final void allToAllv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Alltoallv");
+    }
+
+    /** {@code MPI_Ialltoallv} (not implemented in Weft yet). */
+    public final Request iAllToAllv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ialltoallv");
+    }
+
+    /** {@code MPI_Alltoallw} (not implemented in Weft yet). */
+    public final void allToAllw(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype[] types, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype[] types2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Alltoallw");
+    }
+
+    /** {@code MPI_Ialltoallw} (not implemented in Weft yet). */
+    public final Request iAllToAllw(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype[] types, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype[] types2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ialltoallw");
+    }
+
+    /** {@code MPI_Neighbor_allgather} (not implemented in Weft yet). */
+    public final void neighborAllGather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Neighbor_allgather");
+    }
+
+    /** {@code MPI_Ineighbor_allgather} (not implemented in Weft yet). */
+    public final Request iNeighborAllGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ineighbor_allgather");
+    }
+
+    /** {@code MPI_Neighbor_allgatherv} (not implemented in Weft yet). */
+    public final void neighborAllGatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Neighbor_allgatherv");
+    }
+
+    /** {@code MPI_Ineighbor_allgatherv} (not implemented in Weft yet). */
+    public final Request iNeighborAllGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ineighbor_allgatherv");
+    }
+
+    /** {@code MPI_Neighbor_alltoall} (not implemented in Weft yet). */
+    public final void neighborAllToAll(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Neighbor_alltoall");
+    }
+
+    /** {@code MPI_Ineighbor_alltoall} (not implemented in Weft yet). */
+    public final Request iNeighborAllToAll(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ineighbor_alltoall");
+    }
+
+    /** {@code MPI_Neighbor_alltoallv} (not implemented in Weft yet). */
+    public final void neighborAllToAllv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Neighbor_alltoallv");
+    }
+
+    /** {@code MPI_Ineighbor_alltoallv} (not implemented in Weft yet). */
+    public final Request iNeighborAllToAllv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ineighbor_alltoallv");
+    }
+
+    /** {@code MPI_Reduce} (not implemented in Weft yet). */
+    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Reduce");
+    }
+
+    /** {@code MPI_Reduce} (not implemented in Weft yet). */
+    public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Reduce");
+    }
+
+    /** {@code MPI_Ireduce} (not implemented in Weft yet). */
+    public final Request iReduce(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ireduce");
+    }
+
+    /** {@code MPI_Ireduce} (not implemented in Weft yet). */
+    public final Request iReduce(java.nio.Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ireduce");
+    }
+
+    /** {@code MPI_Allreduce} (not implemented in Weft yet). */
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Allreduce");
+    }
+
+    /** {@code MPI_Allreduce} (not implemented in Weft yet). */
+    public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Allreduce");
+    }
+
+    /** {@code MPI_Iallreduce} (not implemented in Weft yet). */
+    public final Request iAllReduce(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iallreduce");
+    }
+
+    /** {@code MPI_Iallreduce} (not implemented in Weft yet). */
+    public final Request iAllReduce(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Iallreduce");
+    }
+
+    /** {@code MPI_Reduce_scatter} (not implemented in Weft yet). */
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] counts, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Reduce_scatter");
+    }
+
+    /** {@code MPI_Reduce_scatter} (not implemented in Weft yet). */
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Reduce_scatter");
+    }
+
+    /** {@code MPI_Ireduce_scatter} (not implemented in Weft yet). */
+    public final Request iReduceScatter(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int[] counts, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ireduce_scatter");
+    }
+
+    /** {@code MPI_Ireduce_scatter} (not implemented in Weft yet). */
+    public final Request iReduceScatter(java.nio.Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ireduce_scatter");
+    }
+
+    /** {@code MPI_Reduce_scatter_block} (not implemented in Weft yet). */
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Reduce_scatter_block");
+    }
+
+    /** {@code MPI_Reduce_scatter_block} (not implemented in Weft yet). */
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Reduce_scatter_block");
+    }
+
+    /** {@code MPI_Ireduce_scatter_block} (not implemented in Weft yet). */
+    public final Request iReduceScatterBlock(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ireduce_scatter_block");
+    }
+
+    /** {@code MPI_Ireduce_scatter_block} (not implemented in Weft yet). */
+    public final Request iReduceScatterBlock(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        throw Errors.unsupported(core(), "MPI_Ireduce_scatter_block");
+    }
+
+    // GENERATED-STUBS
+}

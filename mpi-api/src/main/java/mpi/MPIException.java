@@ -1,0 +1,39 @@
+package mpi;
+
+import org.weft.adi.ErrorClass;
+
+/** An MPI error: {@link #getErrorClass()} is the MPI error class ({@code MPI.ERR_*}). */
+public final class MPIException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    private final int errorCode;
+    private final int errorClass;
+
+    /** An error with a message and error class {@code MPI.ERR_UNKNOWN}. */
+    public MPIException(String message) {
+        this(ErrorClass.ERR_UNKNOWN, message);
+    }
+
+    /** An error caused by {@code cause}, with error class {@code MPI.ERR_UNKNOWN}. */
+    public MPIException(Throwable cause) {
+        super(cause);
+        this.errorCode = ErrorClass.ERR_UNKNOWN;
+        this.errorClass = ErrorClass.ERR_UNKNOWN;
+    }
+
+    MPIException(int errorClass, String message) {
+        super(message);
+        this.errorCode = errorClass;
+        this.errorClass = errorClass;
+    }
+
+    /** The error code ({@code MPI_Error_code}); in Weft equal to the error class. */
+    public int getErrorCode() {
+        return errorCode;
+    }
+
+    /** The MPI error class ({@code MPI_Error_class}). */
+    public int getErrorClass() {
+        return errorClass;
+    }
+}

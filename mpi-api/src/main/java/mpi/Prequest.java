@@ -1,0 +1,58 @@
+package mpi;
+
+import java.util.function.Supplier;
+
+import org.weft.adi.DeviceException;
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.core.comm.Communicator;
+
+/**
+ * A persistent request ({@code MPI_Send_init}, {@code MPI_Recv_init}, …): arguments are checked and the buffer
+ * mapped once; each {@link #start()} starts the operation again. Stays valid (not null) until freed.
+ */
+public final class Prequest extends Request {
+    private final Supplier<DeviceRequest> starter;
+    private boolean freed;
+
+    Prequest(Communicator comm, Supplier<DeviceRequest> starter) {
+        super(comm, null);
+        this.starter = starter;
+    }
+
+    @Override
+    boolean isPersistentAndLive() {
+        return !freed;
+    }
+
+    /** {@code MPI_Request_free}. */
+    @Override
+    public void free() throws MPIException {
+        freed = true;
+        active = null;
+    }
+
+    /** {@code MPI_Start}: {@code ERR_REQUEST} if the request is freed or still active. */
+    public void start() throws MPIException {
+        if (freed) {
+            throw Errors.raise(comm, "MPI_Start", new DeviceException(ErrorClass.ERR_REQUEST,
+                    "the persistent request has been freed"));
+        }
+        if (active != null) {
+            throw Errors.raise(comm, "MPI_Start", new DeviceException(ErrorClass.ERR_REQUEST,
+                    "the persistent request is still active (wait for it before starting it again)"));
+        }
+        try {
+            active = starter.get();
+        } catch (DeviceException e) {
+            throw Errors.raise(comm, "MPI_Start", e);
+        }
+    }
+
+    /** {@code MPI_Startall}. */
+    public static void startAll(Prequest[] requests) throws MPIException {
+        for (Prequest r : requests) {
+            r.start();
+        }
+    }
+}

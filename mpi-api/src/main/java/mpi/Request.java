@@ -1,0 +1,322 @@
+package mpi;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.weft.adi.Device;
+import org.weft.adi.DeviceException;
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.Ranks;
+import org.weft.core.comm.Communicator;
+
+/**
+ * A nonblocking operation ({@code MPI_Request}). A completed non-persistent request becomes null
+ * ({@link #isNull()}); a persistent one ({@link Prequest}) becomes inactive and stays valid until freed.
+ * Like MPI requests, one request is used by one thread at a time.
+ */
+public class Request implements Freeable {
+    /** The communicator of the operation: its device, error handler and rank translation. */
+    Communicator comm;
+    /** The pending device operation; null when the request is null or inactive. */
+    DeviceRequest active;
+
+    /** {@code MPI_REQUEST_NULL}. */
+    Request() {
+    }
+
+    Request(Communicator comm, DeviceRequest active) {
+        this.comm = comm;
+        this.active = active;
+    }
+
+    /** True for a persistent request that has not been freed (it is never null while it lives). */
+    boolean isPersistentAndLive() {
+        return false;
+    }
+
+    /**
+     * {@code MPI_Request_free}: the operation, if still pending, completes in the background. Freeing a null
+     * request does nothing (as Open MPI's bindings).
+     */
+    public void free() throws MPIException {
+        active = null;
+    }
+
+    /** {@code MPI_Cancel}: cancels a receive that has not matched yet; wait for the request afterwards. */
+    public final void cancel() throws MPIException {
+        DeviceRequest r = active;
+        if (r != null && !r.isComplete()) {
+            try {
+                comm.device().cancel(r);
+            } catch (DeviceException e) {
+                throw Errors.raise(comm, "MPI_Cancel", e);
+            }
+        }
+    }
+
+    /** True for {@code MPI_REQUEST_NULL}: a completed, freed or never started non-persistent request. */
+    public final boolean isNull() {
+        return active == null && !isPersistentAndLive();
+    }
+
+    /** {@code MPI_Wait}: waits for completion and returns the status. */
+    public final Status waitStatus() throws MPIException {
+        DeviceRequest r = active;
+        if (r == null) {
+            return Status.empty();
+        }
+        if (!r.isComplete()) {
+            comm.device().await(r);
+        }
+        return finish("MPI_Wait");
+    }
+
+    /** {@code MPI_Wait}. */
+    public final void waitFor() throws MPIException {
+        waitStatus();
+    }
+
+    /** {@code MPI_Test} with status: the status if complete, else {@code null}. */
+    public final Status testStatus() throws MPIException {
+        return poll() ? finish("MPI_Test") : null;
+    }
+
+    /** {@code MPI_Request_get_status}: the status if complete (the request stays as it is), else null. */
+    public final Status getStatus() throws MPIException {
+        DeviceRequest r = active;
+        if (r == null) {
+            return Status.empty();
+        }
+        return poll() ? Status.of(r, comm) : null;
+    }
+
+    /** {@code MPI_Test}. */
+    public final boolean test() throws MPIException {
+        return testStatus() != null;
+    }
+
+    /** Completion check with one progress pass when not yet complete. */
+    private boolean poll() {
+        DeviceRequest r = active;
+        if (r == null || r.isComplete()) {
+            return true;
+        }
+        comm.device().progress();
+        return r.isComplete();
+    }
+
+    boolean isComplete() {
+        DeviceRequest r = active;
+        return r == null || r.isComplete();
+    }
+
+    /** Takes the status of the completed request, makes it null (or inactive) and raises a status error. */
+    private Status finish(String call) throws MPIException {
+        Status status = take();
+        if (status.getError() != ErrorClass.SUCCESS) {
+            throw Errors.raise(comm, call, statusError(status));
+        }
+        return status;
+    }
+
+    /** The status of the completed (or null) request; the request becomes null or inactive. */
+    Status take() {
+        DeviceRequest r = active;
+        if (r == null) {
+            return Status.empty();
+        }
+        active = null;
+        return Status.of(r, comm);
+    }
+
+    static DeviceException statusError(Status status) {
+        String detail = status.getError() == ErrorClass.ERR_TRUNCATE
+                ? "message truncated: it was longer than the receive buffer (" + status.byteCount() + " bytes)"
+                : "the operation failed";
+        return new DeviceException(status.getError(), detail);
+    }
+
+    /** {@code MPI_Waitany} with status; the index is in {@link Status#getIndex()} (UNDEFINED if all null). */
+    public static Status waitAnyStatus(Request[] requests) throws MPIException {
+        Device device = deviceOf(requests);
+        if (device == null) {
+            return Status.empty().withIndex(Ranks.UNDEFINED);
+        }
+        int[] found = {Ranks.UNDEFINED};
+        device.await(() -> (found[0] = completedIndex(requests)) != Ranks.UNDEFINED);
+        return requests[found[0]].finish("MPI_Waitany").withIndex(found[0]);
+    }
+
+    /** {@code MPI_Waitany}: index of a completed request, {@code MPI.UNDEFINED} if all are null. */
+    public static int waitAny(Request[] requests) throws MPIException {
+        return waitAnyStatus(requests).getIndex();
+    }
+
+    /** {@code MPI_Testany} with status: null when no active request completed. */
+    public static Status testAnyStatus(Request[] requests) throws MPIException {
+        Device device = deviceOf(requests);
+        if (device == null) {
+            return Status.empty().withIndex(Ranks.UNDEFINED);
+        }
+        int index = completedIndex(requests);
+        if (index == Ranks.UNDEFINED) {
+            device.progress();
+            index = completedIndex(requests);
+        }
+        return index == Ranks.UNDEFINED ? null : requests[index].finish("MPI_Testany").withIndex(index);
+    }
+
+    /** {@code MPI_Testany}: index of a completed request, or {@code MPI.UNDEFINED}. */
+    public static int testAny(Request[] requests) throws MPIException {
+        Status status = testAnyStatus(requests);
+        return status == null ? Ranks.UNDEFINED : status.getIndex();
+    }
+
+    /** {@code MPI_Waitall} with statuses; {@code ERR_IN_STATUS} if any operation failed. */
+    public static Status[] waitAllStatus(Request[] requests) throws MPIException {
+        Device device = deviceOf(requests);
+        if (device != null) {
+            device.await(() -> allComplete(requests));
+        }
+        return takeAll(requests, "MPI_Waitall");
+    }
+
+    /** {@code MPI_Waitall}. */
+    public static void waitAll(Request[] requests) throws MPIException {
+        waitAllStatus(requests);
+    }
+
+    /** {@code MPI_Testall} with statuses: null unless every request completed. */
+    public static Status[] testAllStatus(Request[] requests) throws MPIException {
+        Device device = deviceOf(requests);
+        if (device != null && !allComplete(requests)) {
+            device.progress();
+            if (!allComplete(requests)) {
+                return null;
+            }
+        }
+        return takeAll(requests, "MPI_Testall");
+    }
+
+    /** {@code MPI_Testall}. */
+    public static boolean testAll(Request[] requests) throws MPIException {
+        return testAllStatus(requests) != null;
+    }
+
+    /** {@code MPI_Waitsome} with statuses (indices in {@link Status#getIndex()}); null if all are null. */
+    public static Status[] waitSomeStatus(Request[] requests) throws MPIException {
+        Device device = deviceOf(requests);
+        if (device == null) {
+            return null;
+        }
+        device.await(() -> completedIndex(requests) != Ranks.UNDEFINED);
+        return takeCompleted(requests, "MPI_Waitsome");
+    }
+
+    /** {@code MPI_Waitsome}: indices of the completed requests; null if all are null. */
+    public static int[] waitSome(Request[] requests) throws MPIException {
+        return indices(waitSomeStatus(requests));
+    }
+
+    /** {@code MPI_Testsome} with statuses: possibly empty; null if all are null. */
+    public static Status[] testSomeStatus(Request[] requests) throws MPIException {
+        Device device = deviceOf(requests);
+        if (device == null) {
+            return null;
+        }
+        device.progress();
+        return takeCompleted(requests, "MPI_Testsome");
+    }
+
+    /** {@code MPI_Testsome}: indices of the completed requests; null if all are null. */
+    public static int[] testSome(Request[] requests) throws MPIException {
+        return indices(testSomeStatus(requests));
+    }
+
+    private static int[] indices(Status[] statuses) {
+        if (statuses == null) {
+            return null;
+        }
+        int[] result = new int[statuses.length];
+        for (int i = 0; i < statuses.length; i++) {
+            result[i] = statuses[i].getIndex();
+        }
+        return result;
+    }
+
+    /** The device of the first active request, or null when there is none. */
+    private static Device deviceOf(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && r.active != null) {
+                return r.comm.device();
+            }
+        }
+        return null;
+    }
+
+    private static int completedIndex(Request[] requests) {
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.active != null && r.active.isComplete()) {
+                return i;
+            }
+        }
+        return Ranks.UNDEFINED;
+    }
+
+    private static boolean allComplete(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && !r.isComplete()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Status[] takeAll(Request[] requests, String call) throws MPIException {
+        Status[] statuses = new Status[requests.length];
+        Request failed = null;
+        for (int i = 0; i < requests.length; i++) {
+            statuses[i] = requests[i] == null ? Status.empty() : requests[i].take();
+            statuses[i].withIndex(i);
+            if (statuses[i].getError() != ErrorClass.SUCCESS && failed == null) {
+                failed = requests[i];
+            }
+        }
+        if (failed != null) {
+            throw Errors.raise(failed.comm, call, inStatus(statuses));
+        }
+        return statuses;
+    }
+
+    private static Status[] takeCompleted(Request[] requests, String call) throws MPIException {
+        List<Status> done = new ArrayList<>();
+        Request failed = null;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.active != null && r.active.isComplete()) {
+                Status s = r.take().withIndex(i);
+                done.add(s);
+                if (s.getError() != ErrorClass.SUCCESS && failed == null) {
+                    failed = r;
+                }
+            }
+        }
+        Status[] statuses = done.toArray(new Status[0]);
+        if (failed != null) {
+            throw Errors.raise(failed.comm, call, inStatus(statuses));
+        }
+        return statuses;
+    }
+
+    private static DeviceException inStatus(Status[] statuses) {
+        StringBuilder detail = new StringBuilder("an operation failed; see the statuses:");
+        for (Status s : statuses) {
+            if (s.getError() != ErrorClass.SUCCESS) {
+                detail.append(" request ").append(s.getIndex()).append(" has error class ").append(s.getError());
+            }
+        }
+        return new DeviceException(ErrorClass.ERR_IN_STATUS, detail.toString());
+    }
+}

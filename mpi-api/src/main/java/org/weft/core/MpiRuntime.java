@@ -1,0 +1,107 @@
+package org.weft.core;
+
+import org.weft.adi.Device;
+import org.weft.adi.DeviceException;
+import org.weft.adi.ErrorClass;
+import org.weft.core.comm.Communicator;
+import org.weft.core.comm.ContextIds;
+import org.weft.core.comm.ProcessGroup;
+import org.weft.core.error.MpiErrors;
+import org.weft.core.p2p.BsendBuffer;
+
+/**
+ * Everything one MPI process owns between {@code MPI_Init} and {@code MPI_Finalize}: the device, the predefined
+ * communicators, the context-id allocator, the buffered-send buffer, the thread level and the finalized flag.
+ * One instance per rank; several can live in one JVM (see {@link RuntimeBinding}).
+ */
+public final class MpiRuntime {
+    /** {@code MPI_THREAD_SINGLE} … {@code MPI_THREAD_MULTIPLE}, Open MPI's values. */
+    public static final int THREAD_SINGLE = 0;
+    public static final int THREAD_MULTIPLE = 3;
+
+    private final Device device;
+    private final int threadLevel;
+    private final Thread mainThread;
+    private final ContextIds contextIds = new ContextIds();
+    private final Communicator world;
+    private final Communicator self;
+    private final BsendBuffer bsendBuffer;
+    private volatile boolean finalized;
+
+    /**
+     * Wraps an open device. {@code requiredThreadLevel} is what the program asked for; Weft provides every
+     * level up to {@code MPI_THREAD_MULTIPLE}, so the level provided is the one required (clamped to range).
+     */
+    public MpiRuntime(Device device, int requiredThreadLevel) {
+        this.device = device;
+        this.threadLevel = Math.clamp(requiredThreadLevel, THREAD_SINGLE, THREAD_MULTIPLE);
+        this.mainThread = Thread.currentThread();
+        this.world = new Communicator(this, ProcessGroup.world(device.size()), ContextIds.WORLD,
+                "MPI_COMM_WORLD", true);
+        this.self = new Communicator(this, ProcessGroup.of(device.rank()), ContextIds.SELF, "MPI_COMM_SELF", true);
+        this.bsendBuffer = new BsendBuffer(device);
+    }
+
+    public Device device() {
+        return device;
+    }
+
+    public Communicator world() {
+        return world;
+    }
+
+    public Communicator self() {
+        return self;
+    }
+
+    public ContextIds contextIds() {
+        return contextIds;
+    }
+
+    public BsendBuffer bsendBuffer() {
+        return bsendBuffer;
+    }
+
+    /** The thread level provided ({@code MPI_Query_thread}). */
+    public int threadLevel() {
+        return threadLevel;
+    }
+
+    /** {@code MPI_Is_thread_main}: true on the thread that called {@code MPI_Init}. */
+    public boolean isMainThread() {
+        return Thread.currentThread() == mainThread;
+    }
+
+    public boolean isFinalized() {
+        return finalized;
+    }
+
+    /** Fails with {@code ERR_OTHER} once {@code MPI_Finalize} ran. */
+    public MpiRuntime checkActive() {
+        if (finalized) {
+            throw MpiErrors.error(ErrorClass.ERR_OTHER, "MPI has already been finalized");
+        }
+        return this;
+    }
+
+    /** {@code MPI_Finalize}: waits for buffered sends, then finishes the device (collective). */
+    public void finish() {
+        checkActive();
+        bsendBuffer.drain();
+        finalized = true;
+        device.finish();
+    }
+
+    /**
+     * Reports an error under {@code MPI_ERRORS_ARE_FATAL} and aborts the job; does not return.
+     * The message names this rank, the call, the communicator and the error class.
+     */
+    public RuntimeException fatal(String call, Communicator comm, DeviceException error) {
+        String message = MpiErrors.fatalMessage(device.rank(), device.size(), call,
+                comm == null ? "no communicator" : comm.name(), error.errorClass(), error.getMessage());
+        System.err.println(message);
+        System.err.flush();
+        device.abort(error.errorClass() == 0 ? 1 : error.errorClass(), message);
+        throw new IllegalStateException("Device.abort returned: " + message);
+    }
+}

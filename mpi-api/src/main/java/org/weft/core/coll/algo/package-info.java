@@ -1,0 +1,2 @@
+/** Collective algorithms, one class per algorithm. */
+package org.weft.core.coll.algo;

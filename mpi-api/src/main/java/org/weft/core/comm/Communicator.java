@@ -1,0 +1,136 @@
+package org.weft.core.comm;
+
+import org.weft.adi.Device;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.Ranks;
+import org.weft.core.MpiRuntime;
+import org.weft.core.error.ErrorMode;
+import org.weft.core.error.MpiErrors;
+
+/**
+ * A communicator of the core layer: a group of processes, the pair of context ids that separates its traffic
+ * (point-to-point in {@link #context()}, collectives in {@link #collectiveContext()}), its error handler and its
+ * name. Ranks given to and returned from the facade are communicator ranks; the device sees world ranks.
+ *
+ * <p>Thread-safe: the group and contexts are immutable, the error mode and name are volatile.
+ */
+public final class Communicator {
+    private final MpiRuntime runtime;
+    private final ProcessGroup group;
+    private final int context;
+    private final int rank;
+    private volatile ErrorMode errorMode;
+    private volatile String name;
+    private volatile boolean freed;
+    private final boolean predefined;
+
+    public Communicator(MpiRuntime runtime, ProcessGroup group, int context, String name, boolean predefined) {
+        this.runtime = runtime;
+        this.group = group;
+        this.context = context;
+        this.rank = group.rankOf(runtime.device().rank());
+        this.name = name;
+        this.predefined = predefined;
+        this.errorMode = ErrorMode.FATAL;
+    }
+
+    public MpiRuntime runtime() {
+        return runtime;
+    }
+
+    public Device device() {
+        return runtime.device();
+    }
+
+    public ProcessGroup group() {
+        return group;
+    }
+
+    /** This process's rank in the communicator. */
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return group.size();
+    }
+
+    /** Context id of point-to-point traffic. */
+    public int context() {
+        return context;
+    }
+
+    /** Context id of collective traffic, so that collectives never match user messages. */
+    public int collectiveContext() {
+        return context + 1;
+    }
+
+    /** World rank of communicator rank {@code rank}; {@code PROC_NULL} and {@code ANY_SOURCE} pass through. */
+    public int toWorld(int rank) {
+        return rank < 0 ? rank : group.worldRank(rank);
+    }
+
+    /** Communicator rank of a world rank seen in a status; negative special ranks pass through. */
+    public int fromWorld(int worldRank) {
+        return worldRank < 0 ? worldRank : group.rankOf(worldRank);
+    }
+
+    public ErrorMode errorMode() {
+        return errorMode;
+    }
+
+    public void setErrorMode(ErrorMode mode) {
+        this.errorMode = mode;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public boolean isPredefined() {
+        return predefined;
+    }
+
+    public boolean isFreed() {
+        return freed;
+    }
+
+    /** {@code MPI_Comm_free}: predefined communicators cannot be freed ({@code ERR_COMM}, still usable). */
+    public void free() {
+        if (predefined) {
+            throw MpiErrors.error(ErrorClass.ERR_COMM, "cannot free the predefined communicator " + name);
+        }
+        freed = true;
+    }
+
+    /** {@code MPI_Comm_compare}. */
+    public int compare(Communicator other) {
+        if (this == other) {
+            return ProcessGroup.IDENT;
+        }
+        int groups = group.compare(other.group);
+        return groups == ProcessGroup.IDENT ? ProcessGroup.CONGRUENT : groups;
+    }
+
+    /** Fails with {@code ERR_COMM} if this communicator was freed. */
+    public Communicator checkUsable() {
+        if (freed) {
+            throw MpiErrors.error(ErrorClass.ERR_COMM, "the communicator has been freed");
+        }
+        return this;
+    }
+
+    /** True for {@code MPI_PROC_NULL}; the call then completes at once. */
+    public static boolean isProcNull(int rank) {
+        return rank == Ranks.PROC_NULL;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

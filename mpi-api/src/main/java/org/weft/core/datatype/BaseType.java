@@ -1,0 +1,34 @@
+package org.weft.core.datatype;
+
+/**
+ * The primitive element types of the Java bindings, with their size on the wire and the Java array they live
+ * in. {@code CHAR} is a Java {@code char} (2 bytes), {@code BOOLEAN} one byte.
+ */
+public enum BaseType {
+    BYTE(1, byte[].class),
+    CHAR(2, char[].class),
+    SHORT(2, short[].class),
+    BOOLEAN(1, boolean[].class),
+    INT(4, int[].class),
+    LONG(8, long[].class),
+    FLOAT(4, float[].class),
+    DOUBLE(8, double[].class);
+
+    private final int bytes;
+    private final Class<?> arrayClass;
+
+    BaseType(int bytes, Class<?> arrayClass) {
+        this.bytes = bytes;
+        this.arrayClass = arrayClass;
+    }
+
+    /** Size of one element in bytes. */
+    public int bytes() {
+        return bytes;
+    }
+
+    /** The Java array type that holds elements of this type. */
+    public Class<?> arrayClass() {
+        return arrayClass;
+    }
+}

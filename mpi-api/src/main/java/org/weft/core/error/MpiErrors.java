@@ -1,0 +1,55 @@
+package org.weft.core.error;
+
+import org.weft.adi.DeviceException;
+import org.weft.adi.ErrorClass;
+
+/**
+ * Builds the exceptions the core layer throws for bad arguments. The core layer reports every MPI error as a
+ * {@link DeviceException} carrying its error class; the {@code mpi} facade turns it into {@code MPIException}
+ * and applies the communicator's error handler.
+ */
+public final class MpiErrors {
+    private MpiErrors() {
+    }
+
+    public static DeviceException error(int errorClass, String message) {
+        return new DeviceException(errorClass, message);
+    }
+
+    /** {@code MPI_ERR_UNSUPPORTED_OPERATION} for an MPI operation Weft does not implement yet. */
+    public static DeviceException unsupported(String mpiOperation) {
+        return new DeviceException(ErrorClass.ERR_UNSUPPORTED_OPERATION,
+                mpiOperation + " is not implemented in Weft yet");
+    }
+
+    /** The full MPI name of an error class, e.g. {@code MPI_ERR_TRUNCATE}. */
+    public static String name(int errorClass) {
+        return switch (errorClass) {
+            case ErrorClass.ERR_GROUP -> "MPI_ERR_GROUP";
+            case ErrorClass.ERR_OP -> "MPI_ERR_OP";
+            case ErrorClass.ERR_TOPOLOGY -> "MPI_ERR_TOPOLOGY";
+            case ErrorClass.ERR_DIMS -> "MPI_ERR_DIMS";
+            case ErrorClass.ERR_UNKNOWN -> "MPI_ERR_UNKNOWN";
+            case ErrorClass.ERR_INFO -> "MPI_ERR_INFO";
+            case ErrorClass.ERR_INFO_KEY -> "MPI_ERR_INFO_KEY";
+            case ErrorClass.ERR_INFO_VALUE -> "MPI_ERR_INFO_VALUE";
+            case ErrorClass.ERR_INFO_NOKEY -> "MPI_ERR_INFO_NOKEY";
+            case ErrorClass.ERR_KEYVAL -> "MPI_ERR_KEYVAL";
+            case ErrorClass.ERR_NO_MEM -> "MPI_ERR_NO_MEM";
+            case ErrorClass.ERR_WIN -> "MPI_ERR_WIN";
+            case ErrorClass.ERR_FILE -> "MPI_ERR_FILE";
+            default -> ErrorClass.name(errorClass);
+        };
+    }
+
+    /**
+     * The message printed before a job is aborted under {@code MPI_ERRORS_ARE_FATAL}: it names the rank, the
+     * call, the communicator and the error class, so that the user sees at once which process failed and why.
+     */
+    public static String fatalMessage(int worldRank, int worldSize, String call, String communicator,
+                                      int errorClass, String detail) {
+        return "Weft: rank " + worldRank + " of " + worldSize + ": " + call + " on " + communicator + " failed: "
+                + name(errorClass) + ": " + detail
+                + " (error handler MPI.ERRORS_ARE_FATAL: aborting the job)";
+    }
+}
