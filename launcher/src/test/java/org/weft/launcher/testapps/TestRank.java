@@ -15,6 +15,7 @@ import org.weft.adi.bootstrap.SocketBootstrap;
  *   <li>{@code halt R C}: rank R halts with status C, the others wait in the barrier;</li>
  *   <li>{@code abort R C}: rank R calls abort(C), the others wait in the barrier;</li>
  *   <li>{@code nofinalize R}: rank R exits 0 without the barrier, the others wait in the barrier;</li>
+ *   <li>{@code linger}: sleeps for a minute after gathering (until the launcher's end stops it);</li>
  *   <li>{@code sleep}: (no bootstrap) sleeps for a minute;</li>
  *   <li>{@code echo ARGS...}: (no bootstrap) prints its args, a line on stderr, and rank 0 echoes stdin.</li>
  * </ul>
@@ -52,6 +53,9 @@ public final class TestRank {
             }
         }
         System.out.println("rank " + rank + " gathered " + cards.length + " cards");
+        if (args[0].equals("linger")) {
+            Thread.sleep(60_000);
+        }
         int target = args.length > 1 ? Integer.parseInt(args[1]) : -1;
         int code = args.length > 2 ? Integer.parseInt(args[2]) : 0;
         if (rank == target) {
@@ -59,6 +63,7 @@ public final class TestRank {
                 case "halt" -> Runtime.getRuntime().halt(code);
                 case "abort" -> bootstrap.abort(code, "test abort from rank " + rank);
                 case "nofinalize" -> System.exit(0);
+                case "linger" -> { }
                 default -> throw new IllegalArgumentException(args[0]);
             }
         }
