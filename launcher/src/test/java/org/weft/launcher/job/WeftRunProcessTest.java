@@ -92,6 +92,13 @@ class WeftRunProcessTest {
     }
 
     @Test
+    void aRankThatNeverRegistersWhileOthersDidIsAFailureNotAHang() {
+        assertEquals(1, weftrun("", "-np", "2", TestRank.class.getName(), "skip", "0"), err());
+        assertTrue(err().matches("(?s).*rank 0 \\(pid \\d+\\) exited without calling MPI_Init while other ranks did.*"),
+                err());
+    }
+
+    @Test
     void timeoutKillsTheJob() {
         long start = System.nanoTime();
         assertEquals(Job.TIMEOUT_STATUS, weftrun("", "-np", "2", "--timeout", "2", TestRank.class.getName(), "sleep"));

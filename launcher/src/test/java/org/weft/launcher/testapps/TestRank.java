@@ -16,6 +16,7 @@ import org.weft.adi.bootstrap.SocketBootstrap;
  *   <li>{@code abort R C}: rank R calls abort(C), the others wait in the barrier;</li>
  *   <li>{@code nofinalize R}: rank R exits 0 without the barrier, the others wait in the barrier;</li>
  *   <li>{@code linger}: sleeps for a minute after gathering (until the launcher's end stops it);</li>
+ *   <li>{@code skip R}: rank R exits 0 at once without the bootstrap, the others register and wait;</li>
  *   <li>{@code sleep}: (no bootstrap) sleeps for a minute;</li>
  *   <li>{@code echo ARGS...}: (no bootstrap) prints its args, a line on stderr, and rank 0 echoes stdin.</li>
  * </ul>
@@ -26,6 +27,11 @@ public final class TestRank {
         int rank = config.rank();
         switch (args[0]) {
             case "sleep" -> Thread.sleep(60_000);
+            case "skip" -> {
+                if (rank != Integer.parseInt(args[1])) {
+                    withBootstrap(config, args);
+                }
+            }
             case "echo" -> echo(rank, args);
             default -> withBootstrap(config, args);
         }
@@ -63,7 +69,7 @@ public final class TestRank {
                 case "halt" -> Runtime.getRuntime().halt(code);
                 case "abort" -> bootstrap.abort(code, "test abort from rank " + rank);
                 case "nofinalize" -> System.exit(0);
-                case "linger" -> { }
+                case "linger", "skip" -> { }
                 default -> throw new IllegalArgumentException(args[0]);
             }
         }
