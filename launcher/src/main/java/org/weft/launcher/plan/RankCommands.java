@@ -17,6 +17,8 @@ import org.weft.adi.WorldConfig;
 public final class RankCommands {
     /** Always given to ranks: the native MPI module calls libmpi through FFM. */
     public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    /** Always given to ranks: Netty 4.1 uses sun.misc.Unsafe, which JDK 25 otherwise warns about on stderr. */
+    public static final String UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow";
 
     private final String java;
     private final List<String> runtimeClassPath;
@@ -52,6 +54,7 @@ public final class RankCommands {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add(NATIVE_ACCESS);
+        command.add(UNSAFE_ACCESS);
         command.addAll(plan.jvmArgs());
         List<String> classPath = new ArrayList<>(plan.classPath());
         classPath.addAll(runtimeClassPath);

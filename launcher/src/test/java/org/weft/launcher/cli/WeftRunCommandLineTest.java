@@ -137,7 +137,8 @@ class WeftRunCommandLineTest {
         JobPlan plan = plan("-np", "2", "-cp", "app.jar", "-J", "-Xmx32m", "-x", "A=1", "Main", "x");
         RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar", "netty.jar"));
         RankLaunch launch = commands.launch(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), 1);
-        assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-Xmx32m", "-cp",
+        assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow", "-Xmx32m", "-cp",
                 "app.jar:weft.jar:netty.jar", "Main", "x"), launch.command());
         assertEquals(Map.of("A", "1", "WEFT_RANK", "1", "WEFT_SIZE", "2", "WEFT_JOB_ID", "job-1",
                 "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"), launch.environment());
