@@ -1,10 +1,16 @@
 package org.weft.tests.harness;
 
 import mpi.MPI;
+import org.weft.adi.Device;
+import org.weft.adi.DeviceProvider;
 import org.weft.adi.WorldConfig;
+import org.weft.adi.bootstrap.SocketBootstrap;
 import org.weft.core.RuntimeBinding;
 import org.weft.launcher.bootstrap.BootstrapServer;
+import org.weft.mm.MultimethodDevice;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -24,6 +30,30 @@ public final class InProcessWorld {
     public interface RankBody {
         void run(int rank) throws Exception;
     }
+
+    /** How long the other ranks may take to finish once one rank failed. */
+    private static final Duration FAILURE_GRACE = Duration.ofSeconds(5);
+
+    /**
+     * The multimethod device, joined to the in-process bootstrap service with a job-end action that does not halt
+     * this JVM (a real rank halts; here the test must fail instead, with the reason).
+     */
+    private static final DeviceProvider PROVIDER = new DeviceProvider() {
+        @Override
+        public String name() {
+            return "multimethod (in-process test world)";
+        }
+
+        @Override
+        public Device open(WorldConfig config) {
+            try {
+                return MultimethodDevice.open(config, SocketBootstrap.connect(config,
+                        reason -> System.err.println("in-process rank " + config.rank() + ": " + reason)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    };
 
     private final int size;
     private final Map<String, String> parameters = new HashMap<>();
@@ -62,7 +92,7 @@ public final class InProcessWorld {
                 WorldConfig config = new WorldConfig(rank, size, jobId, server.address(), secret, parameters);
                 ranks[r] = Thread.ofPlatform().daemon().name("rank-" + rank).unstarted(() -> {
                     try {
-                        RuntimeBinding.runWithConfig(config, () -> {
+                        RuntimeBinding.runWith(PROVIDER, config, () -> {
                             MPI.Init(new String[0]);
                             body.run(rank);
                             MPI.Finalize();
@@ -74,15 +104,7 @@ public final class InProcessWorld {
                 });
                 ranks[r].start();
             }
-            long deadline = System.nanoTime() + timeout.toNanos();
-            for (Thread t : ranks) {
-                t.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
-                if (t.isAlive()) {
-                    throw new AssertionError("in-process world of " + size + " did not finish within " + timeout
-                            + " (first failure: " + firstFailure(failures) + "); thread dump:\n"
-                            + ThreadDumps.ofThisJvm());
-                }
-            }
+            awaitRanks(ranks, failures);
         }
         for (int r = 0; r < size; r++) {
             Throwable failure = failures.get(r);
@@ -90,6 +112,40 @@ public final class InProcessWorld {
                 throw new AssertionError("rank " + r + " of " + size + " failed: " + failure, failure);
             }
         }
+    }
+
+    /**
+     * Waits for every rank thread. A run that outlives its timeout fails with a thread dump; so does one where a
+     * rank failed and the others did not finish within a short grace (they may wait for the failed rank forever).
+     */
+    private void awaitRanks(Thread[] ranks, AtomicReferenceArray<Throwable> failures) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long failedAt = 0;
+        for (Thread t : ranks) {
+            while (t.isAlive()) {
+                t.join(100);
+                long now = System.nanoTime();
+                if (failedAt == 0 && !"none".equals(firstFailure(failures))) {
+                    failedAt = now;
+                }
+                boolean graceOver = failedAt != 0 && now - failedAt > FAILURE_GRACE.toNanos();
+                if (t.isAlive() && (now > deadline || graceOver)) {
+                    throw new AssertionError("in-process world of " + size + " did not finish "
+                            + (graceOver ? "after a rank failed" : "within " + timeout) + " (first failure: "
+                            + firstFailure(failures) + "); thread dump:\n" + ThreadDumps.ofThisJvm(),
+                            firstCause(failures));
+                }
+            }
+        }
+    }
+
+    private static Throwable firstCause(AtomicReferenceArray<Throwable> failures) {
+        for (int r = 0; r < failures.length(); r++) {
+            if (failures.get(r) != null) {
+                return failures.get(r);
+            }
+        }
+        return null;
     }
 
     private static String firstFailure(AtomicReferenceArray<Throwable> failures) {
