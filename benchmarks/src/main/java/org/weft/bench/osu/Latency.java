@@ -38,6 +38,10 @@ public final class Latency {
             System.out.printf("# Weft OSU-style latency test (%s buffers)%n", heap ? "byte[]" : "direct");
             System.out.printf("# %-10s %15s%n", "Size", "Latency (us)");
         }
+        // One unprinted pass over all sizes first, so the JIT has compiled the paths every size takes.
+        for (int size = 0; size <= maxBytes; size = size == 0 ? 1 : size * 2) {
+            pingPong(buffer, size, 100, 10, rank);
+        }
         for (int size = 0; size <= maxBytes; size = size == 0 ? 1 : size * 2) {
             int iters = size < 65536 ? iterations : Math.max(iterations / 50, 100);
             double oneWay = pingPong(buffer, size, iters, iters / 10, rank);
