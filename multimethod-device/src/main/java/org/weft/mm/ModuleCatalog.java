@@ -2,6 +2,8 @@ package org.weft.mm;
 
 import org.weft.adi.param.Parameter;
 import org.weft.mm.module.self.SelfModule;
+import org.weft.mm.module.tcp.TcpModule;
+import org.weft.mm.module.tcp.TcpParameters;
 import org.weft.mm.select.MethodOrder;
 import org.weft.mm.spi.CommModule;
 
@@ -18,8 +20,10 @@ public final class ModuleCatalog {
 
     static {
         MODULES.put("self", SelfModule::new);
+        MODULES.put(TcpModule.NAME, TcpModule::new);
         PARAMETERS.add(MethodOrder.METHODS);
         PARAMETERS.addAll(SelfModule.PARAMETERS);
+        PARAMETERS.addAll(TcpParameters.ALL);
     }
 
     private ModuleCatalog() {

@@ -171,13 +171,19 @@ public final class SocketBootstrap implements Bootstrap {
         }
     }
 
-    /** Ends the job under this rank, once: wakes a waiting collective, then runs the callback. */
+    /**
+     * Ends the job under this rank, once: runs the callback first (it halts a real process, so a caller waiting
+     * in a collective never wakes to print a stack trace over the launcher's message), then fails the waiters.
+     */
     private void endJob(String reason) {
         if (ended.compareAndSet(false, true)) {
             endReason = reason;
-            replies.add(JOB_OVER);
-            endedLatch.countDown();
-            onJobEnd.accept(reason);
+            try {
+                onJobEnd.accept(reason);
+            } finally {
+                replies.add(JOB_OVER);
+                endedLatch.countDown();
+            }
         }
     }
 

@@ -109,6 +109,10 @@ public final class BootstrapServer implements AutoCloseable {
         }
     }
 
+    synchronized void forget(RankConnection connection) {
+        all.remove(connection);
+    }
+
     /** Claims {@code rank} for this connection; false if another connection has it. */
     synchronized boolean register(int rank, RankConnection connection) {
         if (ranks[rank] != null) {

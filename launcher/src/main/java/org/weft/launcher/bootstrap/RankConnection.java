@@ -56,6 +56,9 @@ final class RankConnection implements Runnable {
             }
         } finally {
             closed.countDown();
+            if (rank < 0) {
+                server.forget(this); // a refused stranger leaves no trace
+            }
         }
     }
 

@@ -99,6 +99,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         }
         state = State.OPEN;
         handshakeDeadline.cancel(false);
+        ctx.pipeline().replace(TcpModule.FRAMES, TcpModule.FRAMES, module.newFrameDecoder());
     }
 
     @Override

@@ -21,6 +21,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -51,6 +52,11 @@ import org.weft.mm.spi.ModuleContext;
  * Wire format: {@link FrameLayout}. Descriptor bytes: {@link TcpAddress}.
  */
 public final class TcpModule implements CommModule {
+    /** Name of the frame decoder in an inbound pipeline (replaced after the HELLO). */
+    static final String FRAMES = "frames";
+    /** Bytes of a HELLO besides its job id and secret: magic, version, rank, two string lengths, and slack. */
+    private static final int MAX_HELLO_FIXED = 64;
+
     public static final String NAME = "tcp";
 
     private static final int SHUTDOWN_WAIT_MILLIS = 2000;
@@ -125,7 +131,7 @@ public final class TcpModule implements CommModule {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         accepted.add(ch);
-                        ch.pipeline().addLast(newFrameDecoder(), new InboundConnection(TcpModule.this));
+                        ch.pipeline().addLast(FRAMES, newHelloDecoder()).addLast(new InboundConnection(TcpModule.this));
                     }
                 });
         if (config.rcvbuf() > 0) {
@@ -153,7 +159,23 @@ public final class TcpModule implements CommModule {
 
     /** Splits the byte stream into frames (ids + body, length field stripped), refusing over-long ones at once. */
     LengthFieldBasedFrameDecoder newFrameDecoder() {
-        return new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN, config.maxFrame(), 0,
+        return frameDecoder(config.maxFrame());
+    }
+
+    /**
+     * The decoder of a connection that has not proved itself yet: frames no longer than a HELLO can be, so that a
+     * stranger's plausible length prefix is refused at once instead of holding the connection until the handshake
+     * deadline. {@link InboundConnection} swaps in {@link #newFrameDecoder()} after a valid HELLO.
+     */
+    LengthFieldBasedFrameDecoder newHelloDecoder() {
+        int helloLimit = FrameLayout.LENGTH_FIELD + FrameLayout.IDS_LENGTH + MAX_HELLO_FIXED
+                + context.jobId().getBytes(StandardCharsets.UTF_8).length
+                + context.secret().getBytes(StandardCharsets.UTF_8).length;
+        return frameDecoder(helloLimit);
+    }
+
+    private static LengthFieldBasedFrameDecoder frameDecoder(int maxFrame) {
+        return new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN, maxFrame, 0,
                 FrameLayout.LENGTH_FIELD, 0, FrameLayout.LENGTH_FIELD, true);
     }
 

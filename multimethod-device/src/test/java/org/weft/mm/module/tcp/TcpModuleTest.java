@@ -137,6 +137,19 @@ class TcpModuleTest extends CommModuleConformanceTest {
     }
 
     @Test
+    void beforeItsHelloAStrangersLengthPrefixLongerThanAHelloIsRefusedAtOnce() throws Exception {
+        ModuleTestJob job = startJob(2);
+        try (Socket stranger = dial(job, 0)) {
+            ByteBuffer plausible = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            plausible.putInt(100_000).putShort((short) 0xFFFF).putShort((short) 0);
+            stranger.getOutputStream().write(plausible.array());
+            assertClosedByPeer(stranger);
+        }
+        awaitLog("TooLongFrameException");
+        assertTrue(log.stream().noneMatch(l -> l.contains("no valid HELLO")), "refused by size, not by the deadline");
+    }
+
+    @Test
     void anRsrTheSinkRejectsClosesOnlyThatConnection() throws Exception {
         ModuleTestJob job = startJob(3);
         job.sink(0).rejectHandlers(handler -> handler == 666);

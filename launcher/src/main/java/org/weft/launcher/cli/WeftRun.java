@@ -1,0 +1,201 @@
+package org.weft.launcher.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import org.weft.adi.param.Parameter;
+import org.weft.launcher.agent.LocalAgent;
+import org.weft.launcher.io.OutputSink;
+import org.weft.launcher.job.Job;
+import org.weft.launcher.plan.JobPlan;
+import org.weft.launcher.plan.RankCommands;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code weftrun}: starts an MPI program written in Java as N ranks (JVMs) on this host, as {@code mpirun} does.
+ * Option parsing stops at MAIN (or at the jar after {@code -jar}): everything after it goes to the program.
+ */
+@Command(name = "weftrun", mixinStandardHelpOptions = true, versionProvider = WeftVersion.class, sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = "Runs a Java MPI program as N processes (ranks) on this host.",
+        synopsisHeading = "%nUsage: ",
+        customSynopsis = {"weftrun -np N [OPTIONS] [-cp CLASSPATH] MAIN [ARGS...]",
+                "       weftrun -np N [OPTIONS] -jar APP.jar [ARGS...]"},
+        footerHeading = "%n",
+        footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP, WEFT_SECRET in their environment.",
+                "Exit status: 0 when every rank exited 0; else the first failing rank's status",
+                "or its MPI_Abort code; " + Job.TIMEOUT_STATUS + " when --timeout expired; 2 for a bad command line."})
+public final class WeftRun implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = {"-np", "-n", "--np"}, required = true, paramLabel = "N", description = "Number of ranks.")
+    private int np;
+
+    @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
+            description = "The program's class path (default: $CLASSPATH, else the current directory).")
+    private String classPath;
+
+    @Option(names = "-jar", description = "Run the Main-Class of the jar given as first parameter.")
+    private boolean jar;
+
+    @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>:.")
+    private boolean tagOutput;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
+    private Long timeoutSeconds;
+
+    @Option(names = "-x", paramLabel = "NAME[=VALUE]",
+            description = "Export an environment variable to the ranks (its value here when none is given).")
+    private List<String> exports = new ArrayList<>();
+
+    @Option(names = "--param", paramLabel = "NAME=VALUE",
+            description = "Set Weft parameter NAME for the ranks (environment WEFT_NAME).")
+    private List<String> params = new ArrayList<>();
+
+    @Option(names = {"-J", "--jvm-arg"}, paramLabel = "ARG", description = "An extra JVM option for the ranks.")
+    private List<String> jvmArgs = new ArrayList<>();
+
+    @Parameters(paramLabel = "MAIN", arity = "0..*",
+            description = "Main class (or, with -jar, the jar) and the program's arguments.")
+    private List<String> program = new ArrayList<>();
+
+    private final Map<String, String> launcherEnvironment;
+    private final InputStream in;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    WeftRun(Map<String, String> launcherEnvironment, InputStream in, PrintStream out, PrintStream err) {
+        this.launcherEnvironment = launcherEnvironment;
+        this.in = in;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args, System.in, System.out, System.err));
+    }
+
+    /** Runs {@code weftrun} with these arguments and streams; returns its exit status. */
+    public static int execute(String[] args, InputStream in, PrintStream out, PrintStream err) {
+        return commandLine(new WeftRun(System.getenv(), in, out, err), out, err).execute(args);
+    }
+
+    /** The picocli command line of a {@code weftrun} (also used as {@code weft run}). */
+    static CommandLine commandLine(WeftRun command, PrintStream out, PrintStream err) {
+        CommandLine commandLine = new CommandLine(command);
+        configure(commandLine, out, err);
+        return commandLine;
+    }
+
+    static void configure(CommandLine commandLine, PrintStream out, PrintStream err) {
+        commandLine.setStopAtPositional(true) // MAIN ends our options: the rest belongs to the program
+                .setExpandAtFiles(false)
+                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+                .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        JobPlan plan = plan();
+        return new Job(plan, RankCommands.ofThisJvm(), new LocalAgent(), new OutputSink(out), new OutputSink(err),
+                in).run();
+    }
+
+    /** The job this command line asks for; a {@link ParameterException} (status 2) when it asks for nonsense. */
+    JobPlan plan() {
+        if (np < 1) {
+            throw usage("-np must be at least 1, not " + np);
+        }
+        if (program.isEmpty()) {
+            throw usage(jar ? "-jar needs a jar file" : "missing MAIN (the main class) or -jar APP.jar");
+        }
+        List<String> entries = new ArrayList<>();
+        String mainClass;
+        List<String> programArgs = program.subList(1, program.size());
+        if (jar) {
+            entries.add(program.getFirst());
+            mainClass = mainClassOf(program.getFirst());
+        } else {
+            mainClass = program.getFirst();
+        }
+        String userClassPath = classPath != null ? classPath
+                : jar ? null : launcherEnvironment.getOrDefault("CLASSPATH", ".");
+        if (userClassPath != null) {
+            for (String entry : userClassPath.split(File.pathSeparator)) {
+                if (!entry.isEmpty()) {
+                    entries.add(entry);
+                }
+            }
+        }
+        Duration timeout = null;
+        if (timeoutSeconds != null) {
+            if (timeoutSeconds <= 0) {
+                throw usage("--timeout must be a positive number of seconds, not " + timeoutSeconds);
+            }
+            timeout = Duration.ofSeconds(timeoutSeconds);
+        }
+        return new JobPlan(np, entries, mainClass, programArgs, environment(), jvmArgs, tagOutput, timeout);
+    }
+
+    private Map<String, String> environment() {
+        Map<String, String> environment = new LinkedHashMap<>();
+        for (String export : exports) {
+            int eq = export.indexOf('=');
+            if (eq == 0) {
+                throw usage("-x " + export + ": no variable name");
+            }
+            if (eq > 0) {
+                environment.put(export.substring(0, eq), export.substring(eq + 1));
+            } else if (launcherEnvironment.containsKey(export)) {
+                environment.put(export, launcherEnvironment.get(export));
+            } else {
+                err.println("weftrun: -x " + export + ": not set here, so not exported");
+            }
+        }
+        for (String param : params) {
+            int eq = param.indexOf('=');
+            if (eq <= 0) {
+                throw usage("--param " + param + ": expected NAME=VALUE");
+            }
+            String name = param.substring(0, eq);
+            environment.put(Parameter.string(name, "", "").environmentName(), param.substring(eq + 1));
+        }
+        return environment;
+    }
+
+    private String mainClassOf(String jarPath) {
+        try (JarFile jarFile = new JarFile(jarPath)) {
+            Manifest manifest = jarFile.getManifest();
+            String main = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+            if (main == null || main.isBlank()) {
+                throw usage(jarPath + " has no Main-Class in its manifest");
+            }
+            return main.trim();
+        } catch (IOException e) {
+            throw usage("cannot read the jar " + jarPath + ": " + e.getMessage());
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

@@ -1,0 +1,287 @@
+package org.weft.launcher.job;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.weft.launcher.agent.LocalAgent;
+import org.weft.launcher.agent.RankProcess;
+import org.weft.launcher.bootstrap.BootstrapEvent;
+import org.weft.launcher.bootstrap.BootstrapServer;
+import org.weft.launcher.io.LineForwarder;
+import org.weft.launcher.io.OutputSink;
+import org.weft.launcher.io.StdinForwarder;
+import org.weft.launcher.plan.JobIdentity;
+import org.weft.launcher.plan.JobPlan;
+import org.weft.launcher.plan.RankCommands;
+
+/**
+ * Runs one job to its end: starts the bootstrap service and the ranks, forwards their output, and decides the
+ * outcome. The first failure wins and ends the job: a rank that exits non-zero, exits 0 without finalizing,
+ * aborts, breaks the protocol or loses contact; or the time limit. The ranks are then told the job is over,
+ * given {@link #KILL_GRACE} to stop, and killed. No rank outlives {@link #run}, nor the launcher's JVM
+ * (a shutdown hook kills them on SIGINT/SIGTERM).
+ *
+ * <p>Exit status: 0 when every rank exited 0 (after finalizing, if it registered); the failing rank's status
+ * or its {@code MPI_Abort} code; {@link #TIMEOUT_STATUS} on timeout; {@link #FAILURE_STATUS} otherwise.
+ */
+public final class Job {
+    /** Between telling ranks the job is over and killing them. */
+    static final Duration KILL_GRACE = Duration.ofSeconds(1);
+    /** After SIGKILL, how long to wait for the exits to be seen. */
+    static final Duration KILL_WAIT = Duration.ofSeconds(5);
+    /** After a rank exited 0, how long to wait for its BYE to be read. */
+    static final Duration BYE_WAIT = Duration.ofSeconds(2);
+    /** After a rank's connection dropped, how long its process may take to end before that is a failure. */
+    static final Duration DISCONNECT_GRACE = Duration.ofSeconds(2);
+    /** The exit status of a job killed by {@code --timeout} (as {@code timeout(1)}). */
+    public static final int TIMEOUT_STATUS = 124;
+    /** The exit status of a failure that has no status of its own. */
+    public static final int FAILURE_STATUS = 1;
+
+    private record Failure(int status, String message) {
+    }
+
+    private final JobPlan plan;
+    private final RankCommands commands;
+    private final LocalAgent agent;
+    private final OutputSink out;
+    private final OutputSink err;
+    private final InputStream in;
+    private final BlockingQueue<JobEvent> events = new LinkedBlockingQueue<>();
+    private final RankProcess[] ranks;
+    private final List<Thread> forwarders = new ArrayList<>();
+    private final List<Integer> exitedUnregistered = new ArrayList<>();
+    private final boolean[] exited;
+    private BootstrapServer server;
+    private Failure failure;
+
+    public Job(JobPlan plan, RankCommands commands, LocalAgent agent, OutputSink out, OutputSink err,
+               InputStream in) {
+        this.plan = plan;
+        this.commands = commands;
+        this.agent = agent;
+        this.out = out;
+        this.err = err;
+        this.in = in;
+        this.ranks = new RankProcess[plan.np()];
+        this.exited = new boolean[plan.np()];
+    }
+
+    /** Runs the job and returns the launcher's exit status. */
+    public int run() throws IOException, InterruptedException {
+        String secret = JobIdentity.newSecret();
+        try (BootstrapServer bootstrap = BootstrapServer.start(plan.np(), secret,
+                event -> events.add(new JobEvent.Bootstrap(event)))) {
+            server = bootstrap;
+            JobIdentity identity = new JobIdentity(JobIdentity.newJobId(), secret, bootstrap.address());
+            Thread hook = new Thread(this::killOnShutdown, "weftrun-shutdown");
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                int started = startRanks(identity);
+                supervise(started);
+                return failure == null ? 0 : failure.status();
+            } finally {
+                killAll();
+                removeHook(hook);
+                joinForwarders();
+            }
+        }
+    }
+
+    private int startRanks(JobIdentity identity) {
+        int started = 0;
+        for (int rank = 0; rank < plan.np(); rank++) {
+            try {
+                RankProcess process = agent.start(commands.launch(plan, identity, rank));
+                ranks[rank] = process;
+                started++;
+                forward(process);
+                long pid = process.pid();
+                int r = rank;
+                process.onExit().thenAccept(status -> events.add(new JobEvent.RankExited(r, pid, status)));
+            } catch (IOException e) {
+                fail(FAILURE_STATUS, "cannot start rank " + rank + ": " + e.getMessage() + "; aborting the job");
+                break;
+            }
+        }
+        return started;
+    }
+
+    private void forward(RankProcess process) {
+        int rank = process.rank();
+        String outTag = plan.tagOutput() ? LineForwarder.tag(rank, "stdout") : "";
+        String errTag = plan.tagOutput() ? LineForwarder.tag(rank, "stderr") : "";
+        forwarders.add(startDaemon(new LineForwarder(process.stdout(), out, outTag), "weftrun-out-" + rank));
+        forwarders.add(startDaemon(new LineForwarder(process.stderr(), err, errTag), "weftrun-err-" + rank));
+        if (rank == 0) {
+            StdinForwarder.start(in, process.stdin());
+        } else {
+            try {
+                process.stdin().close();
+            } catch (IOException ignored) {
+                // the rank reads EOF either way
+            }
+        }
+    }
+
+    private static Thread startDaemon(Runnable task, String name) {
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    /** The event loop: returns when every started rank has exited (or refused to die after SIGKILL). */
+    private void supervise(int live) throws InterruptedException {
+        long timeoutAt = plan.timeout() == null ? Long.MAX_VALUE : System.nanoTime() + plan.timeout().toNanos();
+        long killAt = Long.MAX_VALUE;
+        long giveUpAt = Long.MAX_VALUE;
+        while (live > 0) {
+            if (failure != null && killAt == Long.MAX_VALUE) {
+                server.endJob(failure.status(), failure.message());
+                killAt = System.nanoTime() + KILL_GRACE.toNanos();
+            }
+            long deadline = failure == null ? timeoutAt : giveUpAt != Long.MAX_VALUE ? giveUpAt : killAt;
+            JobEvent event = deadline == Long.MAX_VALUE ? events.take()
+                    : events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (event == null) {
+                if (failure == null) {
+                    fail(TIMEOUT_STATUS, "the job exceeded its time limit of " + plan.timeout().toSeconds()
+                            + " s (--timeout); killing it");
+                } else if (giveUpAt == Long.MAX_VALUE) {
+                    killAll();
+                    giveUpAt = System.nanoTime() + KILL_WAIT.toNanos();
+                } else {
+                    err.println("weftrun: " + live + " rank(s) still running after SIGKILL; giving up on them");
+                    return;
+                }
+            } else if (event instanceof JobEvent.RankExited exit) {
+                live--;
+                onExit(exit);
+            } else if (event instanceof JobEvent.Bootstrap(BootstrapEvent bootstrapEvent)) {
+                onBootstrap(bootstrapEvent);
+            } else if (event instanceof JobEvent.LostContact(int rank) && !exited[rank]) {
+                fail(FAILURE_STATUS, "rank " + rank + " (pid " + ranks[rank].pid()
+                        + ") lost its connection to the launcher; aborting the job");
+            }
+        }
+    }
+
+    private void onExit(JobEvent.RankExited exit) throws InterruptedException {
+        int rank = exit.rank();
+        exited[rank] = true;
+        if (failure != null) {
+            return;
+        }
+        String who = "rank " + rank + " (pid " + exit.pid() + ")";
+        if (exit.status() != 0) {
+            fail(exit.status(), who + " exited with code " + exit.status() + "; aborting the job");
+        } else if (server.isRegistered(rank)) {
+            if (!server.awaitLeft(rank, BYE_WAIT)) {
+                fail(FAILURE_STATUS, who + " exited without calling MPI_Finalize; aborting the job");
+            }
+        } else {
+            exitedUnregistered.add(rank);
+            checkStranded();
+        }
+    }
+
+    private void onBootstrap(BootstrapEvent event) {
+        switch (event) {
+            case BootstrapEvent.Refused refused ->
+                    err.println("weftrun: refused a connection from " + refused.remote() + ": " + refused.reason());
+            case BootstrapEvent.Aborted aborted -> fail(aborted.code(), "rank " + aborted.rank()
+                    + " called MPI_Abort with code " + aborted.code() + ": " + aborted.message());
+            case BootstrapEvent.Violation violation -> fail(FAILURE_STATUS, "rank " + violation.rank()
+                    + " broke the bootstrap protocol: " + violation.reason() + "; aborting the job");
+            case BootstrapEvent.Disconnected disconnected -> watchDisconnected(disconnected.rank());
+            case BootstrapEvent.Registered registered -> checkStranded();
+            case BootstrapEvent.Left left -> {
+                // a clean leave; its exit decides
+            }
+        }
+    }
+
+    /** A rank that exited without registering strands the ranks that did: they wait for it forever. */
+    private void checkStranded() {
+        if (failure != null || exitedUnregistered.isEmpty()) {
+            return;
+        }
+        for (int rank = 0; rank < plan.np(); rank++) {
+            if (server.isRegistered(rank)) {
+                int gone = exitedUnregistered.getFirst();
+                fail(FAILURE_STATUS, "rank " + gone + " (pid " + ranks[gone].pid()
+                        + ") exited without calling MPI_Init while other ranks did; aborting the job");
+                return;
+            }
+        }
+    }
+
+    /** A dropped connection is usually a dying process, whose exit tells more; else it is a failure itself. */
+    private void watchDisconnected(int rank) {
+        RankProcess process = ranks[rank];
+        if (failure != null || exited[rank] || process == null) {
+            return;
+        }
+        Thread.ofVirtual().start(() -> {
+            try {
+                process.onExit().get(DISCONNECT_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                events.add(new JobEvent.LostContact(rank));
+            } catch (Exception e) {
+                // the exit is reported by its own event
+            }
+        });
+    }
+
+    private void fail(int status, String message) {
+        if (failure == null) {
+            failure = new Failure(status, message);
+            err.println("weftrun: " + message);
+        }
+    }
+
+    private void killAll() {
+        for (RankProcess process : ranks) {
+            if (process != null && process.isAlive()) {
+                process.kill();
+            }
+        }
+    }
+
+    private void killOnShutdown() {
+        boolean anyAlive = false;
+        for (RankProcess process : ranks) {
+            anyAlive |= process != null && process.isAlive();
+        }
+        if (anyAlive) {
+            err.println("weftrun: interrupted; killing the job");
+            killAll();
+        }
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // the JVM is shutting down: the hook runs anyway
+        }
+    }
+
+    /** Lets the forwarders print the ranks' last lines; bounded, as a grandchild may hold a pipe open. */
+    private void joinForwarders() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        for (Thread thread : forwarders) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left > 0) {
+                thread.join(left);
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package org.weft.launcher.plan;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.weft.adi.WorldConfig;
+
+/**
+ * Builds each rank's command line and environment: the launcher's own {@code java}, native access enabled
+ * (the native MPI module uses FFM), the user's JVM options, the user's class path followed by Weft's runtime
+ * jars, the main class and the program's arguments; and the {@code WEFT_*} variables of
+ * {@link WorldConfig} over the user's exports.
+ */
+public final class RankCommands {
+    /** Always given to ranks: the native MPI module calls libmpi through FFM. */
+    public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    /** Always given to ranks: Netty 4.1 uses sun.misc.Unsafe, which JDK 25 otherwise warns about on stderr. */
+    public static final String UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow";
+
+    private final String java;
+    private final List<String> runtimeClassPath;
+
+    /**
+     * @param java the {@code java} executable ranks run with
+     * @param runtimeClassPath Weft's runtime jars (mpi-api, adi-device, multimethod-device, netty, ...)
+     */
+    public RankCommands(String java, List<String> runtimeClassPath) {
+        this.java = java;
+        this.runtimeClassPath = List.copyOf(runtimeClassPath);
+    }
+
+    /** Ranks run with the launcher's own JDK and class path (which holds Weft's runtime jars). */
+    public static RankCommands ofThisJvm() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> classPath = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                classPath.add(entry);
+            }
+        }
+        return new RankCommands(java, classPath);
+    }
+
+    /** Weft's runtime jars, appended to every rank's class path. */
+    public List<String> runtimeClassPath() {
+        return runtimeClassPath;
+    }
+
+    /** The command and environment of {@code rank} of the job. */
+    public RankLaunch launch(JobPlan plan, JobIdentity job, int rank) {
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.add(NATIVE_ACCESS);
+        command.add(UNSAFE_ACCESS);
+        command.addAll(plan.jvmArgs());
+        List<String> classPath = new ArrayList<>(plan.classPath());
+        classPath.addAll(runtimeClassPath);
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, classPath));
+        command.add(plan.mainClass());
+        command.addAll(plan.programArgs());
+
+        Map<String, String> environment = new LinkedHashMap<>(plan.environment());
+        environment.put(WorldConfig.ENV_RANK, Integer.toString(rank));
+        environment.put(WorldConfig.ENV_SIZE, Integer.toString(plan.np()));
+        environment.put(WorldConfig.ENV_JOB_ID, job.jobId());
+        environment.put(WorldConfig.ENV_BOOTSTRAP, job.bootstrapAddress());
+        environment.put(WorldConfig.ENV_SECRET, job.secret());
+        return new RankLaunch(rank, command, environment);
+    }
+}

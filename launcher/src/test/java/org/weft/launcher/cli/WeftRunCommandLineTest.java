@@ -1,0 +1,148 @@
+package org.weft.launcher.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.weft.launcher.plan.JobIdentity;
+import org.weft.launcher.plan.JobPlan;
+import org.weft.launcher.plan.RankCommands;
+import org.weft.launcher.plan.RankLaunch;
+
+/** Parsing of weftrun's command line into a job plan, and of a plan into rank commands; no process runs. */
+class WeftRunCommandLineTest {
+    private static final Map<String, String> ENV = Map.of("HOME", "/home/ada", "CLASSPATH", "env.jar");
+
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private JobPlan plan(String... args) {
+        WeftRun command = new WeftRun(ENV, InputStream.nullInputStream(), new PrintStream(OutputStream.nullOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        WeftRun.commandLine(command, System.out, System.err).parseArgs(args);
+        return command.plan();
+    }
+
+    /** The exit status and stderr of a command line that must be refused before anything starts. */
+    private static int refuse(ByteArrayOutputStream stderr, String... args) {
+        return WeftRun.execute(args, InputStream.nullInputStream(), new PrintStream(OutputStream.nullOutputStream()),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void programArgumentsThatLookLikeOptionsGoToTheProgramUntouched() {
+        JobPlan plan = plan("-np", "4", "-cp", "a.jar:classes", "app.Main", "-np", "5", "--tag-output", "-x", "Y",
+                "--", "@file", "-J");
+        assertEquals(4, plan.np());
+        assertEquals(List.of("a.jar", "classes"), plan.classPath());
+        assertEquals("app.Main", plan.mainClass());
+        assertEquals(List.of("-np", "5", "--tag-output", "-x", "Y", "--", "@file", "-J"), plan.programArgs());
+        assertEquals(false, plan.tagOutput());
+        assertEquals(Map.of(), plan.environment());
+        assertNull(plan.timeout());
+    }
+
+    @Test
+    void everyOptionLandsInThePlan() {
+        JobPlan plan = plan("-n", "2", "--tag-output", "--timeout", "7", "-x", "A=1=2", "-x", "HOME", "-x", "MISSING",
+                "--param", "tcp_eager_limit=64k", "--param=shm.segment=x", "-J", "-Xmx64m", "--jvm-arg=-Dfoo=bar",
+                "-J-ea", "--class-path", "lib/x.jar", "Main", "arg");
+        assertEquals(2, plan.np());
+        assertTrue(plan.tagOutput());
+        assertEquals(Duration.ofSeconds(7), plan.timeout());
+        assertEquals(Map.of("A", "1=2", "HOME", "/home/ada", "WEFT_TCP_EAGER_LIMIT", "64k",
+                "WEFT_SHM_SEGMENT", "x"), plan.environment());
+        assertEquals(List.of("-Xmx64m", "-Dfoo=bar", "-ea"), plan.jvmArgs());
+        assertEquals(List.of("lib/x.jar"), plan.classPath());
+        assertEquals(List.of("arg"), plan.programArgs());
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("-x MISSING: not set here"), err.toString());
+    }
+
+    @Test
+    void withoutClassPathTheEnvironmentsClasspathIsUsedAsJavaDoes() {
+        assertEquals(List.of("env.jar"), plan("-np", "1", "Main").classPath());
+    }
+
+    @Test
+    void jarModeRunsTheManifestsMainClassAndPassesEverythingAfterTheJar(@TempDir Path dir) throws IOException {
+        Path jar = dir.resolve("app.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "com.example.App");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.finish();
+        }
+        JobPlan plan = plan("-np", "3", "-jar", jar.toString(), "--timeout", "1", "-np", "9");
+        assertEquals(3, plan.np());
+        assertEquals("com.example.App", plan.mainClass());
+        assertEquals(List.of(jar.toString()), plan.classPath());
+        assertEquals(List.of("--timeout", "1", "-np", "9"), plan.programArgs());
+        assertNull(plan.timeout());
+    }
+
+    @Test
+    void nonsenseIsRefusedWithStatus2AndAReason() {
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        assertEquals(2, refuse(stderr, "-np", "2"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("missing MAIN"), stderr.toString());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "Main"));              // no -np
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "0", "Main"));
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "2", "--param", "novalue", "Main"));
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "2", "--timeout", "0", "Main"));
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "2", "--bogus", "Main"));
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "2", "-jar", "/no/such.jar"));
+    }
+
+    @Test
+    void helpAndVersionExitZero() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        assertEquals(0, WeftRun.execute(new String[] {"--help"}, InputStream.nullInputStream(), print, print));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("--tag-output"));
+        out.reset();
+        assertEquals(0, WeftRun.execute(new String[] {"--version"}, InputStream.nullInputStream(), print, print));
+        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("Weft "), out.toString());
+    }
+
+    @Test
+    void weftRunIsWeftrunAndBenchIsNotYet() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        assertEquals(2, Weft.execute(new String[] {"run", "-np", "1"}, InputStream.nullInputStream(), print, print));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("missing MAIN"), out.toString());
+        assertEquals(Weft.NOT_YET, Weft.execute(new String[] {"bench", "osu"}, InputStream.nullInputStream(), print,
+                print));
+        out.reset();
+        assertEquals(0, Weft.execute(new String[] {"info"}, InputStream.nullInputStream(), print, print));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("Java: "), out.toString());
+    }
+
+    @Test
+    void rankCommandsPutTheUserClassPathFirstAndTheWorldInTheEnvironment() {
+        JobPlan plan = plan("-np", "2", "-cp", "app.jar", "-J", "-Xmx32m", "-x", "A=1", "Main", "x");
+        RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar", "netty.jar"));
+        RankLaunch launch = commands.launch(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), 1);
+        assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow", "-Xmx32m", "-cp",
+                "app.jar:weft.jar:netty.jar", "Main", "x"), launch.command());
+        assertEquals(Map.of("A", "1", "WEFT_RANK", "1", "WEFT_SIZE", "2", "WEFT_JOB_ID", "job-1",
+                "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"), launch.environment());
+        String secret = JobIdentity.newSecret();
+        assertTrue(secret.matches("[0-9a-f]{64}"), secret);
+    }
+}

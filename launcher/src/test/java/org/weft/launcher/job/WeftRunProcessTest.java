@@ -1,0 +1,155 @@
+package org.weft.launcher.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.weft.launcher.cli.WeftRun;
+import org.weft.launcher.testapps.TestRank;
+
+/**
+ * weftrun with real rank JVMs (the test's own class path is the ranks' runtime class path, so {@link TestRank}
+ * is found without -cp). Kept few: each starts two or three JVMs.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class WeftRunProcessTest {
+    /** Rank JVMs that start fast: these programs are tiny. */
+    private static final String[] FAST_JVM = {"-J", "-XX:TieredStopAtLevel=1", "-J", "-XX:+UseSerialGC",
+            "-J", "-Xshare:auto"};
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int weftrun(String stdin, String... args) {
+        List<String> all = new ArrayList<>(List.of(FAST_JVM));
+        all.addAll(List.of(args));
+        return WeftRun.execute(all.toArray(String[]::new),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @AfterEach
+    void noRankIsLeftBehind() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (ProcessHandle.current().descendants().anyMatch(ProcessHandle::isAlive)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(List.of(), ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                .map(p -> p.pid() + " " + p.info().commandLine().orElse("")).toList());
+    }
+
+    @Test
+    void allRanksExitingZeroAfterFinalizeGiveZero() {
+        assertEquals(0, weftrun("", "-np", "3", TestRank.class.getName(), "ok"), err());
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(out().contains("rank " + rank + " gathered 3 cards"), out());
+        }
+        assertEquals("", err());
+    }
+
+    @Test
+    void aRankThatHaltsEndsTheJobWithItsStatusAndIsNamed() {
+        long start = System.nanoTime();
+        int status = weftrun("", "-np", "3", TestRank.class.getName(), "halt", "2", "3");
+        assertEquals(3, status, err());
+        assertTrue(err().matches("(?s).*weftrun: rank 2 \\(pid \\d+\\) exited with code 3; aborting the job.*"),
+                err());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(15), "the job ended within seconds");
+    }
+
+    @Test
+    void abortPropagatesItsCodeAndMessage() {
+        assertEquals(5, weftrun("", "-np", "2", TestRank.class.getName(), "abort", "1", "5"), err());
+        assertTrue(err().contains("weftrun: rank 1 called MPI_Abort with code 5: test abort from rank 1"), err());
+    }
+
+    @Test
+    void exitingZeroWithoutFinalizeIsAFailure() {
+        assertEquals(1, weftrun("", "-np", "2", TestRank.class.getName(), "nofinalize", "1"), err());
+        assertTrue(err().matches("(?s).*rank 1 \\(pid \\d+\\) exited without calling MPI_Finalize.*"), err());
+    }
+
+    @Test
+    void aRankThatNeverRegistersWhileOthersDidIsAFailureNotAHang() {
+        assertEquals(1, weftrun("", "-np", "2", TestRank.class.getName(), "skip", "0"), err());
+        assertTrue(err().matches("(?s).*rank 0 \\(pid \\d+\\) exited without calling MPI_Init while other ranks did.*"),
+                err());
+    }
+
+    @Test
+    void timeoutKillsTheJob() {
+        long start = System.nanoTime();
+        assertEquals(Job.TIMEOUT_STATUS, weftrun("", "-np", "2", "--timeout", "2", TestRank.class.getName(), "sleep"));
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertTrue(seconds >= 2 && seconds < 10, seconds + " s");
+        assertTrue(err().contains("weftrun: the job exceeded its time limit of 2 s (--timeout); killing it"), err());
+    }
+
+    @Test
+    void tagOutputPrefixesEachLineAndStdinReachesRankZero() {
+        assertEquals(0, weftrun("hello there\n", "-np", "2", "--tag-output", TestRank.class.getName(), "echo",
+                "-np", "--tag-output"), err());
+        String out = out();
+        assertTrue(out.contains("[1,0]<stdout>:rank 0 args -np --tag-output\n"), out);
+        assertTrue(out.contains("[1,1]<stdout>:rank 1 args -np --tag-output\n"), out);
+        assertTrue(out.contains("[1,1]<stdout>:rank 1 last line without newline\n"), out);
+        assertTrue(out.contains("[1,0]<stdout>:rank 0 read hello there\n"), out);
+        assertTrue(err().contains("[1,1]<stderr>:rank 1 on stderr\n"), err());
+        for (String line : out.split("\n")) {
+            assertTrue(line.matches("\\[1,[01]]<stdout>:.*"), "every line is tagged: " + line);
+        }
+    }
+
+    @Test
+    void killingTheLauncherLeavesNoRankBehind() throws Exception {
+        for (boolean forcibly : new boolean[] {false, true}) { // SIGTERM: shutdown hook; SIGKILL: rank watchers
+            Process launcher = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), WeftRun.class.getName(), FAST_JVM[0], FAST_JVM[1],
+                    "-np", "2", TestRank.class.getName(), "linger").redirectErrorStream(true).start();
+            BufferedReader lines = new BufferedReader(new InputStreamReader(launcher.getInputStream(),
+                    StandardCharsets.UTF_8));
+            int gathered = 0;
+            while (gathered < 2) {
+                String line = lines.readLine();
+                assertTrue(line != null, "launcher ended early");
+                gathered += line.contains("gathered") ? 1 : 0;
+            }
+            List<ProcessHandle> ranks = launcher.descendants().toList();
+            assertEquals(2, ranks.size(), ranks.toString());
+            if (forcibly) {
+                launcher.destroyForcibly();
+            } else {
+                launcher.destroy();
+            }
+            assertTrue(launcher.waitFor(10, TimeUnit.SECONDS));
+            for (ProcessHandle rank : ranks) {
+                assertTrue(rank.onExit().completeOnTimeout(null, 10, TimeUnit.SECONDS).get() != null
+                        && !rank.isAlive(), "rank " + rank.pid() + " ended after the launcher was killed");
+            }
+            InputStream rest = launcher.getInputStream();
+            rest.close();
+        }
+    }
+}
