@@ -10,6 +10,7 @@ import org.weft.adi.ErrorClass;
 import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
 import org.weft.core.RuntimeBinding;
+import org.weft.core.coll.Collectives;
 import org.weft.core.coll.algo.DisseminationBarrier;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
@@ -546,10 +547,15 @@ public class Comm implements Freeable, Cloneable {
         return core().name();
     }
 
-    /** {@code MPI_Reduce_local}. */
+    /** {@code MPI_Reduce_local}: {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}. */
     public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op)
             throws MPIException {
-        throw Errors.unsupported("MPI_Reduce_local");
+        try {
+            Collectives.reduceLocal(inBuf, inOutBuf, count, Datatype.descriptorOf(type),
+                    Op.bind(op, type, inBuf));
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Reduce_local", e);
+        }
     }
 
     /** {@code MPI_Ibarrier} (not implemented in Weft yet). */
@@ -557,9 +563,14 @@ public class Comm implements Freeable, Cloneable {
         throw Errors.unsupported(core(), "MPI_Ibarrier");
     }
 
-    /** {@code MPI_Bcast} (not implemented in Weft yet). */
+    /** {@code MPI_Bcast}: binomial tree. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Bcast");
+        Communicator c = core();
+        try {
+            Collectives.bcast(c, buf, count, Datatype.descriptorOf(type), root);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Bcast", e);
+        }
     }
 
     /** {@code MPI_Ibcast} (not implemented in Weft yet). */
@@ -777,14 +788,26 @@ public class Comm implements Freeable, Cloneable {
         throw Errors.unsupported(core(), "MPI_Ineighbor_alltoallv");
     }
 
-    /** {@code MPI_Reduce} (not implemented in Weft yet). */
+    /** {@code MPI_Reduce}: binomial tree, or rank order for non-commutative ops; {@code recvbuf} used at the root. */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Reduce");
+        Communicator c = core();
+        try {
+            Collectives.reduce(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type),
+                    Op.bind(op, type, sendbuf), root);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Reduce", e);
+        }
     }
 
-    /** {@code MPI_Reduce} (not implemented in Weft yet). */
+    /** {@code MPI_Reduce} with {@code MPI_IN_PLACE} at the root: {@code buf} is the input, and the root's output. */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Reduce");
+        Communicator c = core();
+        try {
+            Collectives.reduceInPlace(c, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf),
+                    root);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Reduce", e);
+        }
     }
 
     /** {@code MPI_Ireduce} (not implemented in Weft yet). */
@@ -797,14 +820,26 @@ public class Comm implements Freeable, Cloneable {
         throw Errors.unsupported(core(), "MPI_Ireduce");
     }
 
-    /** {@code MPI_Allreduce} (not implemented in Weft yet). */
+    /** {@code MPI_Allreduce}: reduce to rank 0, then broadcast. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Allreduce");
+        Communicator c = core();
+        try {
+            Collectives.allReduce(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type),
+                    Op.bind(op, type, sendbuf));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Allreduce", e);
+        }
     }
 
-    /** {@code MPI_Allreduce} (not implemented in Weft yet). */
+    /** {@code MPI_Allreduce} with {@code MPI_IN_PLACE}: {@code buf} is every rank's input and output. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Allreduce");
+        Communicator c = core();
+        try {
+            Collectives.allReduceInPlace(c, buf, count, Datatype.descriptorOf(type),
+                    Op.bind(op, type, buf));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Allreduce", e);
+        }
     }
 
     /** {@code MPI_Iallreduce} (not implemented in Weft yet). */

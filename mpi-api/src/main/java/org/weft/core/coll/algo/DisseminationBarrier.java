@@ -7,6 +7,7 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.SendMode;
 import org.weft.core.coll.BarrierAlgorithm;
+import org.weft.core.coll.CollectiveTags;
 import org.weft.core.comm.Communicator;
 import org.weft.core.error.MpiErrors;
 
@@ -18,7 +19,7 @@ import org.weft.core.error.MpiErrors;
  */
 public final class DisseminationBarrier implements BarrierAlgorithm {
     /** Tags of barrier rounds in the collective context (the round number is added). */
-    static final int TAG_BASE = 0x4241_0000;
+    static final int TAG_BASE = CollectiveTags.BARRIER;
 
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 

@@ -1,0 +1,66 @@
+package org.weft.core.coll.op;
+
+import org.weft.adi.ErrorClass;
+import org.weft.core.datatype.BaseType;
+import org.weft.core.datatype.TypeDescriptor;
+import org.weft.core.error.MpiErrors;
+
+/**
+ * The predefined reduction operations that Weft computes, and which datatypes each accepts (MPI 4.1 §6.9.2,
+ * with Java's types): MAX, MIN, SUM, PROD on the integer types ({@code BYTE, SHORT, CHAR, INT, LONG}) and on
+ * {@code FLOAT, DOUBLE}; SUM and PROD also on the complex types; LAND, LOR, LXOR on the integer types and
+ * {@code BOOLEAN}, yielding 0 or 1; BAND, BOR, BXOR on the integer types. Any other pair is {@code ERR_OP}.
+ * All are commutative.
+ */
+public enum PredefinedOp {
+    MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR;
+
+    /** The combiner of this operation on {@code type}; {@code ERR_OP} if the pair makes no sense. */
+    public Combiner bind(TypeDescriptor type) {
+        TypeDescriptor.check(type);
+        BaseType base = type.base();
+        if (type.baseCount() == 2 && (base == BaseType.FLOAT || base == BaseType.DOUBLE)) {
+            return complex(type);
+        }
+        if (type.baseCount() != 1 || !accepts(base)) {
+            throw MpiErrors.error(ErrorClass.ERR_OP, "MPI_" + name() + " is not defined on " + type.name());
+        }
+        PredefinedOp op = this;
+        return switch (base) {
+            case BYTE, BOOLEAN -> (in, io, count) -> ByteKernel.apply(op, in, io, count);
+            case SHORT -> (in, io, count) -> ShortKernel.apply(op, in, io, count);
+            case CHAR -> (in, io, count) -> CharKernel.apply(op, in, io, count);
+            case INT -> (in, io, count) -> IntKernel.apply(op, in, io, count);
+            case LONG -> (in, io, count) -> LongKernel.apply(op, in, io, count);
+            case FLOAT -> (in, io, count) -> FloatKernel.apply(op, in, io, count);
+            case DOUBLE -> (in, io, count) -> DoubleKernel.apply(op, in, io, count);
+        };
+    }
+
+    private boolean accepts(BaseType base) {
+        boolean integer = switch (base) {
+            case BYTE, SHORT, CHAR, INT, LONG -> true;
+            default -> false;
+        };
+        boolean floating = base == BaseType.FLOAT || base == BaseType.DOUBLE;
+        return switch (this) {
+            case MAX, MIN, SUM, PROD -> integer || floating;
+            case LAND, LOR, LXOR -> integer || base == BaseType.BOOLEAN;
+            case BAND, BOR, BXOR -> integer;
+        };
+    }
+
+    private Combiner complex(TypeDescriptor type) {
+        boolean isFloat = type.base() == BaseType.FLOAT;
+        return switch (this) {
+            case SUM -> isFloat
+                    ? (in, io, count) -> FloatKernel.apply(SUM, in, io, 2L * count)
+                    : (in, io, count) -> DoubleKernel.apply(SUM, in, io, 2L * count);
+            case PROD -> isFloat
+                    ? (in, io, count) -> ComplexKernel.floatProduct(in, io, count)
+                    : (in, io, count) -> ComplexKernel.doubleProduct(in, io, count);
+            default -> throw MpiErrors.error(ErrorClass.ERR_OP,
+                    "MPI_" + name() + " is not defined on " + type.name());
+        };
+    }
+}

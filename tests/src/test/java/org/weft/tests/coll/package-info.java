@@ -1,0 +1,2 @@
+/** Collective operations (MPI chapter 6) at several process counts, roots and message sizes. */
+package org.weft.tests.coll;
