@@ -38,7 +38,9 @@ public final class Latency {
             System.out.printf("# Weft OSU-style latency test (%s buffers)%n", heap ? "byte[]" : "direct");
             System.out.printf("# %-10s %15s%n", "Size", "Latency (us)");
         }
-        // One unprinted pass over all sizes first, so the JIT has compiled the paths every size takes.
+        // Unprinted warm-up: many small round trips, then a pass over all sizes, so that the JIT has compiled
+        // the paths every size takes before anything is timed (on 2 cores its threads compete with the ranks).
+        pingPong(buffer, 0, 4 * iterations, 0, rank);
         for (int size = 0; size <= maxBytes; size = size == 0 ? 1 : size * 2) {
             pingPong(buffer, size, 100, 10, rank);
         }
