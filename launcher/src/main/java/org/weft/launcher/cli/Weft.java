@@ -1,25 +1,30 @@
 package org.weft.launcher.cli;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.weft.launcher.plan.RankCommands;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code weft}: the umbrella command. {@code weft run} is {@code weftrun}; {@code weft info} tells what this
- * installation is; {@code weft bench} is to come.
+ * installation is; {@code weft bench} runs a benchmark of the suite (see {@link Bench}).
  */
 @Command(name = "weft", mixinStandardHelpOptions = true, versionProvider = WeftVersion.class,
         description = "Weft, an MPI for Java.",
-        subcommands = {Weft.Info.class, Weft.Bench.class})
+        subcommands = {Weft.Info.class})
 public final class Weft implements Callable<Integer> {
-    /** Exit status of a command that does not exist yet. */
-    static final int NOT_YET = 2;
-
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -31,6 +36,7 @@ public final class Weft implements Callable<Integer> {
     public static int execute(String[] args, InputStream in, PrintStream out, PrintStream err) {
         CommandLine commandLine = new CommandLine(new Weft());
         commandLine.addSubcommand("run", new WeftRun(System.getenv(), in, out, err));
+        commandLine.addSubcommand("bench", new Bench(System.getenv(), in, out, err));
         WeftRun.configure(commandLine, out, err); // applies to the subcommands too
         return commandLine.execute(args);
     }
@@ -63,27 +69,157 @@ public final class Weft implements Callable<Integer> {
         }
 
         private static String launcherLocation() {
+            Path path = launcherPath();
+            return path == null ? "unknown" : path.toString();
+        }
+
+        /** The launcher's jar (or classes directory), or {@code null} when it cannot be told. */
+        static Path launcherPath() {
             try {
-                return Path.of(Weft.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+                return Path.of(Weft.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             } catch (URISyntaxException | RuntimeException e) {
-                return "unknown";
+                return null;
             }
         }
     }
 
-    /** {@code weft bench}: the benchmark suite, not there yet. */
-    @Command(name = "bench", description = "Run Weft's benchmarks (not yet).")
+    /**
+     * {@code weft bench NAME [ARGS]}: runs one of Weft's benchmarks as a {@code weftrun} job of 2 ranks (e.g.
+     * {@code weft bench latency -m 4096} is {@code weftrun -np 2 -cp BENCHMARKS_JAR org.weft.bench.osu.Latency -m
+     * 4096}). The benchmarks jar is {@code $WEFT_BENCH_JAR} if set, else {@code benchmarks-*.jar} beside the
+     * launcher's jar (an installed {@code lib/}), else {@code benchmarks/target/benchmarks-*.jar} of the build tree
+     * the launcher comes from; Weft's own jars reach the ranks as for any job.
+     */
+    @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Run one of Weft's benchmarks as a weftrun job (2 ranks).",
+            customSynopsis = {"weft bench [OPTIONS] NAME [ARGS...]", "       weft bench --list"},
+            footerHeading = "%n",
+            footer = {"JMH microbenchmarks of the internals run in one JVM, not through weftrun:",
+                    "  java -cp 'benchmarks/target/benchmarks-VERSION.jar:benchmarks/target/lib/*' "
+                            + "org.openjdk.jmh.Main [JMH options]"})
     static final class Bench implements Callable<Integer> {
         @CommandLine.Spec
         private CommandLine.Model.CommandSpec spec;
 
-        @CommandLine.Unmatched
-        private java.util.List<String> ignored;
+        /** One benchmark {@code weft bench} knows. */
+        record Benchmark(String name, String mainClass, String description) {
+        }
+
+        /** The benchmarks, in the order {@code --list} shows them. */
+        static final List<Benchmark> BENCHMARKS = List.of(
+                new Benchmark("latency", "org.weft.bench.osu.Latency", "osu_latency: one-way latency by ping-pong"),
+                new Benchmark("bw", "org.weft.bench.osu.Bandwidth", "osu_bw: bandwidth of windows of 64 sends"),
+                new Benchmark("bibw", "org.weft.bench.osu.BiBandwidth", "osu_bibw: bandwidth of both ways at once"),
+                new Benchmark("pphandle", "org.weft.bench.nexus.PpHandle",
+                        "Nexus pphandle: raw RSR ping-pong below MPI"));
+
+        @Option(names = "--list", description = "List the benchmarks and exit.")
+        private boolean list;
+
+        @Option(names = {"-np", "-n", "--np"}, paramLabel = "N", description = "Number of ranks (default: 2).")
+        private int np = 2;
+
+        @Option(names = "--param", paramLabel = "NAME=VALUE",
+                description = "Set Weft parameter NAME for the ranks, as weftrun --param (e.g. methods=tcp).")
+        private List<String> params = new ArrayList<>();
+
+        @Option(names = {"-J", "--jvm-arg"}, paramLabel = "ARG", description = "An extra JVM option for the ranks.")
+        private List<String> jvmArgs = new ArrayList<>();
+
+        @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
+        private Long timeoutSeconds;
+
+        @Parameters(paramLabel = "NAME", arity = "0..*", description = "The benchmark and its arguments.")
+        private List<String> command = new ArrayList<>();
+
+        private final Map<String, String> environment;
+        private final InputStream in;
+        private final PrintStream out;
+        private final PrintStream err;
+
+        Bench(Map<String, String> environment, InputStream in, PrintStream out, PrintStream err) {
+            this.environment = environment;
+            this.in = in;
+            this.out = out;
+            this.err = err;
+        }
 
         @Override
         public Integer call() {
-            spec.commandLine().getErr().println("weft bench: not yet");
-            return NOT_YET;
+            if (list) {
+                for (Benchmark benchmark : BENCHMARKS) {
+                    out.printf("%-10s %-45s %s%n", benchmark.name(), benchmark.description(), benchmark.mainClass());
+                }
+                return 0;
+            }
+            if (command.isEmpty()) {
+                throw usage("missing NAME: one of " + names() + " (weft bench --list)");
+            }
+            Path jar = benchmarksJar();
+            if (jar == null) {
+                err.println("weft bench: no benchmarks jar found; build it (./mvnw -q package -DskipTests) or set"
+                        + " WEFT_BENCH_JAR");
+                return 1;
+            }
+            return WeftRun.commandLine(new WeftRun(environment, in, out, err), out, err)
+                    .execute(weftRunArguments(jar).toArray(String[]::new));
+        }
+
+        /** The {@code weftrun} command line (without {@code weftrun}) that runs the benchmark from {@code jar}. */
+        List<String> weftRunArguments(Path jar) {
+            Benchmark benchmark = BENCHMARKS.stream().filter(b -> b.name().equals(command.getFirst())).findFirst()
+                    .orElseThrow(() -> usage("unknown benchmark '" + command.getFirst() + "': one of " + names()));
+            List<String> args = new ArrayList<>(List.of("-np", Integer.toString(np)));
+            params.forEach(param -> args.addAll(List.of("--param", param)));
+            jvmArgs.forEach(arg -> args.add("--jvm-arg=" + arg));
+            if (timeoutSeconds != null) {
+                args.addAll(List.of("--timeout", timeoutSeconds.toString()));
+            }
+            args.addAll(List.of("-cp", jar.toString(), benchmark.mainClass()));
+            args.addAll(command.subList(1, command.size()));
+            return args;
+        }
+
+        /** {@code $WEFT_BENCH_JAR}, else the benchmarks jar of this installation or build tree, or null. */
+        Path benchmarksJar() {
+            String explicit = environment.get("WEFT_BENCH_JAR");
+            if (explicit != null) {
+                return Path.of(explicit);
+            }
+            Path launcher = Info.launcherPath();
+            if (launcher == null) {
+                return null;
+            }
+            Path installed = findJar(launcher.getParent());
+            if (installed != null) {
+                return installed;
+            }
+            // launcher/target/launcher-V.jar (or launcher/target/classes) -> the build tree's root
+            Path root = launcher.getParent().getParent() == null ? null : launcher.getParent().getParent().getParent();
+            return root == null ? null : findJar(root.resolve("benchmarks").resolve("target"));
+        }
+
+        private static Path findJar(Path directory) {
+            if (directory == null || !Files.isDirectory(directory)) {
+                return null;
+            }
+            try (var files = Files.list(directory)) {
+                return files.filter(f -> {
+                    String name = f.getFileName().toString();
+                    return name.startsWith("benchmarks-") && name.endsWith(".jar") && !name.endsWith("-sources.jar")
+                            && !name.endsWith("-tests.jar") && !name.endsWith("-javadoc.jar");
+                }).findFirst().orElse(null);
+            } catch (IOException e) {
+                return null;
+            }
+        }
+
+        private static String names() {
+            return BENCHMARKS.stream().map(Benchmark::name).toList().toString();
+        }
+
+        private ParameterException usage(String message) {
+            return new ParameterException(spec.commandLine(), message);
         }
     }
 }

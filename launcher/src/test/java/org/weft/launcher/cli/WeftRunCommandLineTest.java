@@ -2,6 +2,7 @@ package org.weft.launcher.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -24,6 +25,7 @@ import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.RankLaunch;
+import picocli.CommandLine;
 
 /** Parsing of weftrun's command line into a job plan, and of a plan into rank commands; no process runs. */
 class WeftRunCommandLineTest {
@@ -120,16 +122,43 @@ class WeftRunCommandLineTest {
     }
 
     @Test
-    void weftRunIsWeftrunAndBenchIsNotYet() {
+    void weftRunIsWeftrun() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
         assertEquals(2, Weft.execute(new String[] {"run", "-np", "1"}, InputStream.nullInputStream(), print, print));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("missing MAIN"), out.toString());
-        assertEquals(Weft.NOT_YET, Weft.execute(new String[] {"bench", "osu"}, InputStream.nullInputStream(), print,
-                print));
         out.reset();
         assertEquals(0, Weft.execute(new String[] {"info"}, InputStream.nullInputStream(), print, print));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("Java: "), out.toString());
+    }
+
+    @Test
+    void weftBenchListsTheSuiteAndRefusesUnknownNames() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        assertEquals(0, Weft.execute(new String[] {"bench", "--list"}, InputStream.nullInputStream(), print, print));
+        String listed = out.toString(StandardCharsets.UTF_8);
+        for (String name : List.of("latency", "bw", "bibw", "pphandle", "org.weft.bench.osu.Latency")) {
+            assertTrue(listed.contains(name), listed);
+        }
+        out.reset();
+        assertEquals(2, Weft.execute(new String[] {"bench"}, InputStream.nullInputStream(), print, print));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("missing NAME"), out.toString());
+    }
+
+    @Test
+    void weftBenchIsWeftrunWithTwoRanksAndTheBenchmarksJar() {
+        Weft.Bench bench = new Weft.Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
+        new CommandLine(bench).setStopAtPositional(true)
+                .parseArgs("--param", "methods=tcp", "latency", "-m", "4096", "--heap");
+        assertEquals(List.of("-np", "2", "--param", "methods=tcp", "-cp", "b.jar", "org.weft.bench.osu.Latency",
+                "-m", "4096", "--heap"), bench.weftRunArguments(Path.of("b.jar")));
+        Weft.Bench unknown = new Weft.Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
+        new CommandLine(unknown).setStopAtPositional(true).parseArgs("nosuch");
+        assertThrows(CommandLine.ParameterException.class, () -> unknown.weftRunArguments(Path.of("b.jar")));
+        Weft.Bench located = new Weft.Bench(Map.of("WEFT_BENCH_JAR", "/x/b.jar"), InputStream.nullInputStream(),
+                System.out, System.err);
+        assertEquals(Path.of("/x/b.jar"), located.benchmarksJar());
     }
 
     @Test
