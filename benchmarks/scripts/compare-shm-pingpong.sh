@@ -6,17 +6,12 @@
 # byte[] (--heap) and Open MPI C, then Weft / Open MPI ratios (latency: below 1 is better; bandwidth: above 1).
 # Needs the build (./mvnw -q package -DskipTests) and Open MPI (apt-get install openmpi-bin libopenmpi-dev).
 # Usage: benchmarks/scripts/compare-shm-pingpong.sh [ROUNDS]
-set -euo pipefail
-cd "$(dirname "$0")/../.."
 rounds=${1:-5}
 max=$((4 << 20))
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mpicc -O2 -o "$work/pingpong" benchmarks/src/main/c/pingpong.c
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$(dirname "$0")/compare-common.sh"
 
 # Lines "size latency_us" for the sizes of the table.
-pick() { awk '$1 == 0 || $1 == 1024 || $1 == 1048576 || $1 == 4194304 { print $1, $2 }'; }
+pick() { pick_sizes 0 1024 1048576 4194304; }
 
 for r in $(seq "$rounds"); do
   bin/weftrun -np 2 -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 5000 \
@@ -26,7 +21,6 @@ for r in $(seq "$rounds"); do
   mpirun -np 2 --mca pml ob1 --mca btl vader,self "$work/pingpong" $max | pick | sed 's/^/ompi /' >> "$work/all"
 done
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # The median one-way latency (us) of implementation $1 at size $2.
 latency() { awk -v i="$1" -v s="$2" '$1 == i && $2 == s { print $3 }' "$work/all" | median; }
 # Bandwidth (MB/s) of a message of $1 bytes taking $2 us one way.

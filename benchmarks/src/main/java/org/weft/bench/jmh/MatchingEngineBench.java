@@ -1,18 +1,9 @@
 package org.weft.bench.jmh;
 
 import java.lang.foreign.MemorySegment;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 import org.weft.mm.match.MatchingEngine;
 import org.weft.mm.match.RecvRequest;
 import org.weft.mm.match.UnexpectedMessage;
@@ -23,13 +14,7 @@ import org.weft.mm.progress.Waiters;
  * then matched by an arriving envelope ({@link #postThenArrive}), and a message queued as unexpected then taken by
  * a receive ({@link #arriveThenPost}). Both reuse one request/message, so they measure the scan, not allocation.
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(1)
-public class MatchingEngineBench {
+public class MatchingEngineBench extends NanosecondBenchmark {
     private static final int CONTEXT = 0;
     private static final int SOURCE = 1;
     private static final int TAG = 7;

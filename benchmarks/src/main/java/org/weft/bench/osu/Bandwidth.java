@@ -41,32 +41,35 @@ public final class Bandwidth {
     }
 
     private void window(int size) throws MPIException {
-        if (run.rank == 0) {
-            for (int j = 0; j < WINDOW; j++) {
-                if (run.heap) {
-                    MPI.COMM_WORLD.send(run.sendBuffer, size, MPI.BYTE, run.peer, TAG);
-                } else {
-                    requests[j] = MPI.COMM_WORLD.iSend((ByteBuffer) run.sendBuffer, size, MPI.BYTE, run.peer, TAG);
-                }
-            }
-            waitAllUnlessHeap();
+        boolean sender = run.rank == 0;
+        for (int j = 0; j < WINDOW; j++) {
+            requests[j] = sender ? send(size) : receive(size);
+        }
+        if (!run.heap) {
+            Request.waitAll(requests);
+        }
+        if (sender) {
             MPI.COMM_WORLD.recv(ack, 4, MPI.BYTE, run.peer, ACK_TAG);
         } else {
-            for (int j = 0; j < WINDOW; j++) {
-                if (run.heap) {
-                    MPI.COMM_WORLD.recv(run.recvBuffer, size, MPI.BYTE, run.peer, TAG);
-                } else {
-                    requests[j] = MPI.COMM_WORLD.iRecv((ByteBuffer) run.recvBuffer, size, MPI.BYTE, run.peer, TAG);
-                }
-            }
-            waitAllUnlessHeap();
             MPI.COMM_WORLD.send(ack, 4, MPI.BYTE, run.peer, ACK_TAG);
         }
     }
 
-    private void waitAllUnlessHeap() throws MPIException {
+    /** One send of the window: nonblocking from a direct buffer, else blocking (its request is then null). */
+    private Request send(int size) throws MPIException {
         if (!run.heap) {
-            Request.waitAll(requests);
+            return MPI.COMM_WORLD.iSend((ByteBuffer) run.sendBuffer, size, MPI.BYTE, run.peer, TAG);
         }
+        MPI.COMM_WORLD.send(run.sendBuffer, size, MPI.BYTE, run.peer, TAG);
+        return null;
+    }
+
+    /** One receive of the window, as {@link #send}. */
+    private Request receive(int size) throws MPIException {
+        if (!run.heap) {
+            return MPI.COMM_WORLD.iRecv((ByteBuffer) run.recvBuffer, size, MPI.BYTE, run.peer, TAG);
+        }
+        MPI.COMM_WORLD.recv(run.recvBuffer, size, MPI.BYTE, run.peer, TAG);
+        return null;
     }
 }
