@@ -1,5 +1,6 @@
 package mpi;
 
+import org.weft.adi.DeviceException;
 import org.weft.adi.ErrorClass;
 
 /** An MPI error: {@link #getErrorClass()} is the MPI error class ({@code MPI.ERR_*}). */
@@ -14,11 +15,14 @@ public final class MPIException extends Exception {
         this(ErrorClass.ERR_UNKNOWN, message);
     }
 
-    /** An error caused by {@code cause}, with error class {@code MPI.ERR_UNKNOWN}. */
+    /**
+     * An error caused by {@code cause}: its error class when it is a Weft device error, else
+     * {@code MPI.ERR_UNKNOWN}.
+     */
     public MPIException(Throwable cause) {
         super(cause);
-        this.errorCode = ErrorClass.ERR_UNKNOWN;
-        this.errorClass = ErrorClass.ERR_UNKNOWN;
+        this.errorClass = cause instanceof DeviceException d ? d.errorClass() : ErrorClass.ERR_UNKNOWN;
+        this.errorCode = errorClass;
     }
 
     MPIException(int errorClass, String message) {

@@ -73,6 +73,9 @@ public interface Device {
     /** Makes progress until {@code done} is true, backing off through the idle strategy. */
     void await(BooleanSupplier done);
 
+    /** Feedback on this process: the method each peer uses and what each method did so far. */
+    DeviceReport report();
+
     /** Ends the whole job with {@code code}; does not return. */
     void abort(int code, String message);
 

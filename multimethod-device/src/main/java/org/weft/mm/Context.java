@@ -4,20 +4,27 @@ import org.weft.mm.select.SelectionPolicy;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.MalformedRsrException;
 import org.weft.mm.spi.RsrSink;
+import org.weft.mm.stats.MethodCounters;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * One process of the job as Nexus saw it: its endpoints with their handler tables, the communication modules it
  * runs, and startpoints to every peer once the business cards have been exchanged. Arriving RSRs from every
- * module come here ({@link RsrSink}) and run the addressed endpoint's handler.
+ * module come here ({@link #inboundFor}) and run the addressed endpoint's handler.
  */
-public final class Context implements RsrSink {
+public final class Context {
     private final int rank;
     private final int size;
     private final List<Endpoint> endpoints = new ArrayList<>();
+    private final Map<String, MethodCounters> counters = new LinkedHashMap<>();
+    private final Queue<Startpoint> backlog = new ConcurrentLinkedQueue<>();
     private volatile List<CommModule> modules = List.of();
     private volatile Startpoint[] startpoints;
 
@@ -35,9 +42,23 @@ public final class Context implements RsrSink {
         return rank;
     }
 
+    public int size() {
+        return size;
+    }
+
     /** The modules this context runs, in the order selection tries them. */
     public List<CommModule> modules() {
         return modules;
+    }
+
+    /** The counters of a method, created on first use (during set-up, before RSRs flow). */
+    public synchronized MethodCounters counters(String method) {
+        return counters.computeIfAbsent(method, MethodCounters::new);
+    }
+
+    /** Counters of every method, in the order they were created. */
+    public synchronized List<MethodCounters> allCounters() {
+        return List.copyOf(counters.values());
     }
 
     /** Creates the next endpoint; all endpoints are created before the context meets its peers. */
@@ -54,10 +75,10 @@ public final class Context implements RsrSink {
 
     /** Builds a startpoint to endpoint {@code endpointId} of every rank from their descriptor tables. */
     public void meet(DescriptorTable[] tables, int endpointId) {
-        SelectionPolicy policy = new SelectionPolicy(modules);
+        SelectionPolicy policy = new SelectionPolicy(modules, module -> counters(module.name()));
         Startpoint[] points = new Startpoint[tables.length];
         for (int r = 0; r < tables.length; r++) {
-            points[r] = new Startpoint(r, endpointId, tables[r], policy);
+            points[r] = new Startpoint(r, endpointId, tables[r], policy, backlog);
         }
         startpoints = points;
     }
@@ -66,12 +87,29 @@ public final class Context implements RsrSink {
         return startpoints[peer];
     }
 
-    public int size() {
-        return size;
+    /** Retries the RSRs that wait on back-pressured startpoints; returns how many went. */
+    public int flushBacklog() {
+        int sent = 0;
+        for (int i = backlog.size(); i > 0; i--) {
+            Startpoint startpoint = backlog.poll();
+            if (startpoint == null) {
+                break;
+            }
+            sent += startpoint.flush();
+        }
+        return sent;
     }
 
-    @Override
-    public void deliver(int sourceRank, int endpointId, int handlerId, ByteBuffer body) {
+    /** The sink a module delivers to: runs the addressed handler and counts the RSR for {@code method}. */
+    public RsrSink inboundFor(String method) {
+        MethodCounters methodCounters = counters(method);
+        return (sourceRank, endpointId, handlerId, body) -> {
+            methodCounters.delivered(body.remaining());
+            deliver(sourceRank, endpointId, handlerId, body);
+        };
+    }
+
+    private void deliver(int sourceRank, int endpointId, int handlerId, ByteBuffer body) {
         // Peers may send before this context has met them all (they finished the exchange first): an RSR needs
         // only the endpoint table here; replies, which need startpoints, follow local receives posted later.
         if (sourceRank < 0 || sourceRank >= size) {

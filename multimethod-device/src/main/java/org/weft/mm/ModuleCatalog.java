@@ -4,6 +4,7 @@ import org.weft.adi.param.Parameter;
 import org.weft.mm.module.self.SelfModule;
 import org.weft.mm.module.tcp.TcpModule;
 import org.weft.mm.module.tcp.TcpParameters;
+import org.weft.mm.progress.ProgressEngine;
 import org.weft.mm.select.MethodOrder;
 import org.weft.mm.spi.CommModule;
 
@@ -21,7 +22,6 @@ public final class ModuleCatalog {
     static {
         MODULES.put("self", SelfModule::new);
         MODULES.put(TcpModule.NAME, TcpModule::new);
-        PARAMETERS.add(MethodOrder.METHODS);
         PARAMETERS.addAll(SelfModule.PARAMETERS);
         PARAMETERS.addAll(TcpParameters.ALL);
     }
@@ -36,7 +36,10 @@ public final class ModuleCatalog {
 
     /** Every parameter the device and its modules declare (for {@code weftrun --info}). */
     public static List<Parameter<?>> parameters() {
-        return List.copyOf(PARAMETERS);
+        List<Parameter<?>> all = new ArrayList<>(DeviceParameters.ALL);
+        MODULES.keySet().forEach(method -> all.add(ProgressEngine.skipPoll(method)));
+        all.addAll(PARAMETERS);
+        return all;
     }
 
     /**

@@ -3,6 +3,7 @@ package org.weft.mm;
 import org.weft.adi.Device;
 import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceMessage;
+import org.weft.adi.DeviceReport;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.ProbeResult;
@@ -10,6 +11,7 @@ import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
 import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.Bootstrap;
+import org.weft.adi.idle.IdleStrategies;
 import org.weft.adi.param.Parameters;
 import org.weft.mm.progress.ProgressEngine;
 import org.weft.mm.progress.Waiters;
@@ -19,6 +21,8 @@ import org.weft.mm.select.MethodOrder;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.ModuleContext;
 import org.weft.mm.spi.RsrSink;
+import org.weft.mm.stats.JobReport;
+import org.weft.mm.stats.MethodCounters;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -44,10 +48,13 @@ public final class MultimethodDevice implements Device {
     private final PointToPoint pointToPoint;
     private final ProgressEngine progress;
     private final Map<String, String> unavailable;
+    private final String idleStrategy;
+    private final boolean printReport;
     private volatile boolean finished;
 
     private MultimethodDevice(WorldConfig config, Bootstrap bootstrap, String hostName, Context context,
-                              PointToPoint pointToPoint, ProgressEngine progress, Map<String, String> unavailable) {
+                              PointToPoint pointToPoint, ProgressEngine progress, Map<String, String> unavailable,
+                              String idleStrategy, boolean printReport) {
         this.config = config;
         this.bootstrap = bootstrap;
         this.hostName = hostName;
@@ -55,6 +62,8 @@ public final class MultimethodDevice implements Device {
         this.pointToPoint = pointToPoint;
         this.progress = progress;
         this.unavailable = unavailable;
+        this.idleStrategy = idleStrategy;
+        this.printReport = printReport;
     }
 
     /** Starts the modules, meets the other ranks through {@code bootstrap} and returns the ready device. */
@@ -65,14 +74,15 @@ public final class MultimethodDevice implements Device {
         String hostName = localHostName();
         Waiters waiters = new Waiters();
         Context context = new Context(config.rank(), config.size());
-        PointToPoint pointToPoint = new PointToPoint(context, waiters);
+        PointToPoint pointToPoint = new PointToPoint(context, waiters, parameters.get(PointToPoint.FRAGMENT_SIZE));
         Endpoint mpi = context.createEndpoint();
         mpi.register(PointToPoint.ENQUEUE_MESSAGE, pointToPoint);
 
-        ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters, context);
         Map<String, String> unavailable = new LinkedHashMap<>();
         List<CommModule> running = new ArrayList<>();
         for (CommModule module : ModuleCatalog.create(MethodOrder.parse(methods), userChosen)) {
+            ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters,
+                    context.inboundFor(module.name()));
             String cause = module.unavailabilityCause(moduleContext);
             if (cause == null) {
                 cause = start(module, moduleContext);
@@ -97,8 +107,14 @@ public final class MultimethodDevice implements Device {
         } catch (IOException e) {
             throw new DeviceException(ErrorClass.ERR_INTERN, "bootstrap: cannot exchange descriptor tables", e);
         }
-        return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint,
-                new ProgressEngine(running, waiters), unavailable);
+        int localRanks = parameters.get(DeviceParameters.LOCAL_SIZE);
+        localRanks = localRanks > 0 ? localRanks : config.size();
+        int cores = Runtime.getRuntime().availableProcessors();
+        String idleName = parameters.get(IdleStrategies.IDLE_STRATEGY);
+        ProgressEngine progress = new ProgressEngine(context, running, parameters, waiters,
+                IdleStrategies.named(idleName, localRanks, cores));
+        return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint, progress, unavailable,
+                IdleStrategies.resolve(idleName, localRanks, cores), parameters.get(DeviceParameters.REPORT) != 0);
     }
 
     private static String start(CommModule module, ModuleContext moduleContext) {
@@ -212,6 +228,10 @@ public final class MultimethodDevice implements Device {
         }
         finished = true;
         try {
+            if (printReport) {
+                JobReport.gather(bootstrap, report()).ifPresent(System.out::print);
+                System.out.flush();
+            }
             bootstrap.barrier();
         } catch (IOException e) {
             throw new UncheckedIOException("bootstrap: finalize barrier failed", e);
@@ -223,19 +243,15 @@ public final class MultimethodDevice implements Device {
         }
     }
 
-    /** The method each peer uses so far ({@code null} where the peer was never addressed), by world rank. */
-    public String[] methodsByPeer() {
-        String[] methods = new String[context.size()];
-        for (int r = 0; r < methods.length; r++) {
+    @Override
+    public DeviceReport report() {
+        List<String> methods = new ArrayList<>(context.size());
+        for (int r = 0; r < context.size(); r++) {
             Link link = context.startpoint(r).selectedLink();
-            methods[r] = link == null ? null : link.module().name();
+            methods.add(link == null ? null : link.module().name());
         }
-        return methods;
-    }
-
-    /** Methods of the requested order that could not run here, with the reason. */
-    public Map<String, String> unavailableMethods() {
-        return Map.copyOf(unavailable);
+        return new DeviceReport(rank(), hostName, idleStrategy, methods,
+                context.allCounters().stream().map(MethodCounters::snapshot).toList(), unavailable);
     }
 
     /** The method that reaches {@code peer}, selecting it now if needed. */

@@ -6,24 +6,36 @@ import org.weft.mm.spi.SendStatus;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Queue;
 
 /**
  * A reference to an endpoint of another (or this) context, carrying that context's descriptor table. The method
  * is chosen on first use by the selection policy and cached; every startpoint to the same peer by the same method
  * shares the module's communication object.
+ *
+ * <p>Back-pressure (STYLE.md #8): when the method cannot take an RSR now, it waits in this startpoint's queue, and
+ * every later RSR to the peer queues behind it so that order holds; progress passes {@link #flush()} the queue.
+ * Sends to one peer are serialised on the startpoint, so one thread's RSRs leave in the order it sent them.
  */
 public final class Startpoint {
     private final int rank;
     private final int endpointId;
     private final DescriptorTable table;
     private final SelectionPolicy policy;
+    private final Queue<Startpoint> backlog;
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private volatile Link link;
 
-    Startpoint(int rank, int endpointId, DescriptorTable table, SelectionPolicy policy) {
+    private record Pending(int handlerId, ByteBuffer header, MemorySegment payload, SendCompletion completion) {
+    }
+
+    Startpoint(int rank, int endpointId, DescriptorTable table, SelectionPolicy policy, Queue<Startpoint> backlog) {
         this.rank = rank;
         this.endpointId = endpointId;
         this.table = table;
         this.policy = policy;
+        this.backlog = backlog;
     }
 
     public int rank() {
@@ -54,8 +66,60 @@ public final class Startpoint {
         return link;
     }
 
-    /** Sends one RSR to handler {@code handlerId} of the endpoint. */
-    public SendStatus send(int handlerId, ByteBuffer header, MemorySegment payload) {
-        return link().object().send(endpointId, handlerId, header, payload);
+    /**
+     * Sends one RSR to handler {@code handlerId} of the endpoint now, or queues it behind earlier ones when the
+     * method pushes back; {@code completion} hears when the method took it. {@code header} is copied if queued;
+     * {@code payload} must stay valid until {@code completion} is told.
+     */
+    public void send(int handlerId, ByteBuffer header, MemorySegment payload, SendCompletion completion) {
+        Link l = link();
+        SendStatus status;
+        synchronized (this) {
+            status = pending.isEmpty() ? l.object().send(endpointId, handlerId, header, payload)
+                    : SendStatus.BACK_PRESSURED;
+            if (status == SendStatus.BACK_PRESSURED) {
+                ByteBuffer copy = ByteBuffer.allocate(header.remaining()).order(header.order());
+                copy.put(header.duplicate()).flip();
+                if (pending.isEmpty()) {
+                    backlog.add(this);
+                }
+                pending.add(new Pending(handlerId, copy, payload, completion));
+                return;
+            }
+        }
+        report(l, status, header.remaining() + payload.byteSize(), completion);
+    }
+
+    /** Hands queued RSRs to the method, in order, until it pushes back again; returns how many went. */
+    public int flush() {
+        Link l = link;
+        int sent = 0;
+        while (true) {
+            Pending next;
+            SendStatus status;
+            synchronized (this) {
+                next = pending.peek();
+                if (next == null) {
+                    return sent;
+                }
+                status = l.object().send(endpointId, next.handlerId, next.header.duplicate(), next.payload);
+                if (status == SendStatus.BACK_PRESSURED) {
+                    backlog.add(this);
+                    return sent;
+                }
+                pending.poll();
+            }
+            sent++;
+            report(l, status, next.header.remaining() + next.payload.byteSize(), next.completion);
+        }
+    }
+
+    private void report(Link l, SendStatus status, long bytes, SendCompletion completion) {
+        if (status == SendStatus.SENT) {
+            l.counters().sent(bytes);
+            completion.sent();
+        } else {
+            completion.failed("rank " + rank + " cannot be reached by " + l.module().name() + " (" + status + ")");
+        }
     }
 }

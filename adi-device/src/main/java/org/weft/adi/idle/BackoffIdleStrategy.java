@@ -29,6 +29,11 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         return new BackoffIdleStrategy(100, 50, 1_000, 1_000_000);
     }
 
+    /** Defaults for a rank with a core of its own: spin for tens of microseconds, then yield, then short parks. */
+    public static BackoffIdleStrategy dedicatedCore() {
+        return new BackoffIdleStrategy(20_000, 2_000, 1_000, 100_000);
+    }
+
     @Override
     public void idle(int workCount) {
         if (workCount > 0) {
@@ -39,9 +44,11 @@ public final class BackoffIdleStrategy implements IdleStrategy {
         } else if (yields < maxYields) {
             yields++;
             Thread.yield();
-        } else {
+        } else if (maxParkNanos > 0) {
             LockSupport.parkNanos(parkNanos);
             parkNanos = Math.min(parkNanos << 1, maxParkNanos);
+        } else {
+            Thread.yield();
         }
     }
 

@@ -16,6 +16,9 @@ import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import org.weft.adi.param.Parameter;
+import org.weft.mm.DeviceParameters;
+import org.weft.mm.ModuleCatalog;
+import org.weft.mm.select.MethodOrder;
 import org.weft.launcher.agent.LocalAgent;
 import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.job.Job;
@@ -47,7 +50,7 @@ public final class WeftRun implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-np", "-n", "--np"}, required = true, paramLabel = "N", description = "Number of ranks.")
+    @Option(names = {"-np", "-n", "--np"}, paramLabel = "N", description = "Number of ranks.")
     private int np;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
@@ -70,6 +73,16 @@ public final class WeftRun implements Callable<Integer> {
     @Option(names = "--param", paramLabel = "NAME=VALUE",
             description = "Set Weft parameter NAME for the ranks (environment WEFT_NAME).")
     private List<String> params = new ArrayList<>();
+
+    @Option(names = "--methods", paramLabel = "LIST",
+            description = "Communication methods in order of preference, e.g. tcp (TCP everywhere) or self,tcp.")
+    private String methods;
+
+    @Option(names = "--report", description = "At the end, print the method matrix and per-method counters.")
+    private boolean report;
+
+    @Option(names = "--info", description = "List every Weft parameter with its default, unit, value and doc.")
+    private boolean info;
 
     @Option(names = {"-J", "--jvm-arg"}, paramLabel = "ARG", description = "An extra JVM option for the ranks.")
     private List<String> jvmArgs = new ArrayList<>();
@@ -115,6 +128,10 @@ public final class WeftRun implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        if (info) {
+            ParameterInfo.print(out, launcherEnvironment, weftParameters());
+            return 0;
+        }
         JobPlan plan = plan();
         return new Job(plan, RankCommands.ofThisJvm(), new LocalAgent(), new OutputSink(out), new OutputSink(err),
                 in).run();
@@ -171,15 +188,37 @@ public final class WeftRun implements Callable<Integer> {
                 err.println("weftrun: -x " + export + ": not set here, so not exported");
             }
         }
+        Map<String, String> weft = weftParameters();
+        weft.putIfAbsent(DeviceParameters.LOCAL_SIZE.name(), Integer.toString(np)); // every rank runs on this host
+        weft.forEach((name, value) -> environment.put(environmentName(name), value));
+        return environment;
+    }
+
+    /** The Weft parameters this command line sets: {@code --param}, {@code --methods}, {@code --report}. */
+    private Map<String, String> weftParameters() {
+        Map<String, String> weft = new LinkedHashMap<>();
         for (String param : params) {
             int eq = param.indexOf('=');
             if (eq <= 0) {
                 throw usage("--param " + param + ": expected NAME=VALUE");
             }
             String name = param.substring(0, eq);
-            environment.put(Parameter.string(name, "", "").environmentName(), param.substring(eq + 1));
+            if (ModuleCatalog.parameters().stream().noneMatch(p -> p.name().equals(name))) {
+                throw usage("--param " + name + ": Weft has no such parameter (weftrun --info lists them)");
+            }
+            weft.put(name, param.substring(eq + 1));
         }
-        return environment;
+        if (methods != null) {
+            weft.put(MethodOrder.METHODS.name(), methods);
+        }
+        if (report) {
+            weft.put(DeviceParameters.REPORT.name(), "1");
+        }
+        return weft;
+    }
+
+    private static String environmentName(String parameter) {
+        return Parameter.string(parameter, "", "").environmentName();
     }
 
     private String mainClassOf(String jarPath) {

@@ -21,6 +21,7 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
@@ -55,24 +56,40 @@ class WeftRunCommandLineTest {
         assertEquals("app.Main", plan.mainClass());
         assertEquals(List.of("-np", "5", "--tag-output", "-x", "Y", "--", "@file", "-J"), plan.programArgs());
         assertEquals(false, plan.tagOutput());
-        assertEquals(Map.of(), plan.environment());
+        assertEquals(Map.of("WEFT_LOCAL_SIZE", "4"), plan.environment(), "all ranks run on this host");
         assertNull(plan.timeout());
     }
 
     @Test
     void everyOptionLandsInThePlan() {
         JobPlan plan = plan("-n", "2", "--tag-output", "--timeout", "7", "-x", "A=1=2", "-x", "HOME", "-x", "MISSING",
-                "--param", "tcp_eager_limit=64k", "--param=shm.segment=x", "-J", "-Xmx64m", "--jvm-arg=-Dfoo=bar",
+                "--param", "tcp_eager_limit=64k", "--param=idle_strategy=spin", "--methods", "tcp", "--report",
+                "-J", "-Xmx64m", "--jvm-arg=-Dfoo=bar",
                 "-J-ea", "--class-path", "lib/x.jar", "Main", "arg");
         assertEquals(2, plan.np());
         assertTrue(plan.tagOutput());
         assertEquals(Duration.ofSeconds(7), plan.timeout());
         assertEquals(Map.of("A", "1=2", "HOME", "/home/ada", "WEFT_TCP_EAGER_LIMIT", "64k",
-                "WEFT_SHM_SEGMENT", "x"), plan.environment());
+                "WEFT_IDLE_STRATEGY", "spin", "WEFT_METHODS", "tcp", "WEFT_REPORT", "1", "WEFT_LOCAL_SIZE", "2"),
+                plan.environment());
         assertEquals(List.of("-Xmx64m", "-Dfoo=bar", "-ea"), plan.jvmArgs());
         assertEquals(List.of("lib/x.jar"), plan.classPath());
         assertEquals(List.of("arg"), plan.programArgs());
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("-x MISSING: not set here"), err.toString());
+    }
+
+    @Test
+    void anUnknownParameterIsRefusedAndInfoListsTheKnownOnes() {
+        CommandLine.ParameterException e = assertThrows(CommandLine.ParameterException.class,
+                () -> plan("-np", "2", "--param", "no_such_knob=1", "Main"));
+        assertTrue(e.getMessage().contains("no_such_knob"), e.getMessage());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        assertEquals(0, WeftRun.execute(new String[] {"--info", "--param", "tcp_eager_limit=128k"},
+                InputStream.nullInputStream(), print, print));
+        String info = out.toString(StandardCharsets.UTF_8);
+        assertTrue(info.matches("(?s).*tcp_eager_limit\\s+131072\\s+65536\\s+bytes.*"), info);
+        assertTrue(info.contains("idle_strategy") && info.contains("tcp_skip_poll") && info.contains("methods"), info);
     }
 
     @Test
@@ -169,8 +186,9 @@ class WeftRunCommandLineTest {
         assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow", "-Xmx32m", "-cp",
                 "app.jar:weft.jar:netty.jar", "Main", "x"), launch.command());
-        assertEquals(Map.of("A", "1", "WEFT_RANK", "1", "WEFT_SIZE", "2", "WEFT_JOB_ID", "job-1",
-                "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"), launch.environment());
+        assertEquals(Map.of("A", "1", "WEFT_LOCAL_SIZE", "2", "WEFT_RANK", "1", "WEFT_SIZE", "2",
+                "WEFT_JOB_ID", "job-1", "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"),
+                launch.environment());
         String secret = JobIdentity.newSecret();
         assertTrue(secret.matches("[0-9a-f]{64}"), secret);
     }

@@ -15,6 +15,8 @@ public final class RecvRequest extends DeviceRequest {
     private long id;
     private int matchedSource;
     private int matchedTag;
+    private long matchedLength;
+    private long bytesArrived;
 
     public RecvRequest(MemorySegment buffer, int source, int tag, int context, Waiters waiters) {
         this.buffer = buffer;
@@ -37,9 +39,20 @@ public final class RecvRequest extends DeviceRequest {
     }
 
     /** Remembers the envelope a rendezvous matched, for when its data arrives. */
-    public void matched(int source, int tag) {
+    public void matched(int source, int tag, long length) {
         this.matchedSource = source;
         this.matchedTag = tag;
+        this.matchedLength = length;
+    }
+
+    public long matchedLength() {
+        return matchedLength;
+    }
+
+    /** Counts {@code bytes} of rendezvous data arrived; true when the whole message is in. */
+    public synchronized boolean arrived(long bytes) {
+        bytesArrived += bytes;
+        return bytesArrived >= matchedLength;
     }
 
     public int matchedSource() {

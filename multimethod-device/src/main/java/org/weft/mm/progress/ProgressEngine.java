@@ -1,33 +1,61 @@
 package org.weft.mm.progress;
 
-import org.weft.adi.idle.BackoffIdleStrategy;
 import org.weft.adi.idle.IdleStrategy;
+import org.weft.adi.param.Parameter;
+import org.weft.adi.param.Parameters;
+import org.weft.mm.Context;
 import org.weft.mm.spi.CommModule;
+import org.weft.mm.stats.MethodCounters;
 
 import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
- * The duty cycle (STYLE.md #6, #7): one pass polls every module that delivers on the caller's thread and returns
- * the work done; a wait repeats passes and hands zero-work passes to an idle strategy that spins, yields, then
- * parks. Completions on other threads wake parked waiters through {@link Waiters}.
+ * The duty cycle (STYLE.md #6, #7). One pass retries back-pressured sends, then polls the modules — cheap ones
+ * first, as the table orders them, each at most every {@code <method>_skip_poll}-th pass; each module bounds the
+ * work of one poll and rotates over its own links — and returns the work done. A wait repeats passes and
+ * hands zero-work passes to an idle strategy; completions on other threads wake parked waiters through
+ * {@link Waiters}.
  */
 public final class ProgressEngine {
-    private final CommModule[] modules;
+    private final Context context;
+    private final PolledModule[] polled;
     private final Waiters waiters;
-    private final ThreadLocal<IdleStrategy> idleStrategies =
-            ThreadLocal.withInitial(BackoffIdleStrategy::oversubscribed);
+    private final ThreadLocal<IdleStrategy> idleStrategies;
+    private int pass;
 
-    public ProgressEngine(List<CommModule> modules, Waiters waiters) {
-        this.modules = modules.toArray(CommModule[]::new);
-        this.waiters = waiters;
+    /** A module with its polling period and counters. */
+    private record PolledModule(CommModule module, int skipPoll, MethodCounters counters) {
     }
 
-    /** One pass over the modules; returns the RSRs delivered. */
+    /** {@code <method>_skip_poll}: poll the method only every N-th pass (the papers' remedy for costly probes). */
+    public static Parameter<Integer> skipPoll(String method) {
+        return Parameter.integer(method + "_skip_poll", 1, "passes",
+                "poll the " + method + " method only every N-th progress pass (1 = every pass)");
+    }
+
+    public ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
+                          Supplier<IdleStrategy> idleStrategy) {
+        this.context = context;
+        this.polled = modules.stream()
+                .map(m -> new PolledModule(m, Math.max(1, parameters.get(skipPoll(m.name()))),
+                        context.counters(m.name())))
+                .toArray(PolledModule[]::new);
+        this.waiters = waiters;
+        this.idleStrategies = ThreadLocal.withInitial(idleStrategy);
+    }
+
+    /** One pass: back-pressured sends, then the modules due this pass; returns the work done. */
     public int poll() {
-        int work = 0;
-        for (CommModule module : modules) {
-            work += module.poll();
+        int work = context.flushBacklog();
+        int p = pass++; // racy across threads, harmless: it only spaces out the polls of skipped methods
+        for (PolledModule m : polled) {
+            if (Math.floorMod(p, m.skipPoll) == 0) {
+                int done = m.module.poll();
+                m.counters.polled(done);
+                work += done;
+            }
         }
         return work;
     }

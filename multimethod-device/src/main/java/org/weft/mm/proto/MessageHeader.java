@@ -18,7 +18,8 @@ import java.nio.ByteBuffer;
  * </pre>
  *
  * Kinds: {@link #EAGER} (envelope and whole payload), {@link #RTS} (envelope, no payload: request to send),
- * {@link #CTS} (receiver is ready: both request ids), {@link #DATA} (payload for the receiver request id),
+ * {@link #CTS} (receiver is ready: both request ids), {@link #DATA} (one fragment of the payload for the receiver
+ * request id; its sender-request field carries the fragment's byte offset in the message),
  * {@link #SYNC_ACK} (an eager synchronous send matched: sender request id).
  */
 public final class MessageHeader {

@@ -1,20 +1,22 @@
 package org.weft.mm.proto;
 
-import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceMessage;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.ProbeResult;
 import org.weft.adi.SendMode;
+import org.weft.adi.param.Parameter;
 import org.weft.mm.Context;
 import org.weft.mm.RsrHandler;
+import org.weft.mm.SendCompletion;
 import org.weft.mm.Startpoint;
 import org.weft.mm.match.MatchingEngine;
 import org.weft.mm.match.RecvRequest;
 import org.weft.mm.match.UnexpectedMessage;
 import org.weft.mm.progress.Waiters;
+import org.weft.mm.select.Link;
+import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.MalformedRsrException;
-import org.weft.mm.spi.SendStatus;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -24,9 +26,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * MPI point-to-point over RSRs. The sender side picks eager (envelope and data in one RSR) up to the selected
- * method's eager limit and rendezvous (RTS, then DATA after the receiver's CTS) above it; the receiving side is
- * the <em>enqueue message</em> handler, which matches arrivals against posted receives through the one
- * {@link MatchingEngine} or queues them as unexpected.
+ * method's eager limit and rendezvous (RTS, then the data in fragments after the receiver's CTS) above it; the
+ * receiving side is the <em>enqueue message</em> handler, which matches arrivals against posted receives through
+ * the one {@link MatchingEngine} or queues them as unexpected.
+ *
+ * <p>Rendezvous data goes in fragments of at most {@link #FRAGMENT_SIZE} (and of what the method takes in one RSR),
+ * so that a large message is pipelined through a method's buffers and every copy stays cache-sized.
  *
  * <p>Threading: arrivals run on whichever thread a module delivers on; the engine's monitor orders each
  * look-up-then-insert against the others. Data is copied outside the monitor, into a receive already removed
@@ -36,10 +41,14 @@ public final class PointToPoint implements RsrHandler {
     /** The handler id of <em>enqueue message</em> on the MPI endpoint. */
     public static final int ENQUEUE_MESSAGE = 0;
 
+    public static final Parameter<Long> FRAGMENT_SIZE = Parameter.bytes("rndv_fragment_size", 256 * 1024,
+            "largest piece of rendezvous data sent in one RSR (the method's own limit may be lower)");
+
     private static final MemorySegment NO_PAYLOAD = MemorySegment.ofArray(new byte[0]);
 
     private final Context context;
     private final Waiters waiters;
+    private final long fragmentSize;
     private final MatchingEngine engine = new MatchingEngine();
     private final ConcurrentHashMap<Long, SendRequest> sendsAwaitingReceiver = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, RecvRequest> receivesAwaitingData = new ConcurrentHashMap<>();
@@ -47,27 +56,28 @@ public final class PointToPoint implements RsrHandler {
     private final ThreadLocal<ByteBuffer> headers = ThreadLocal.withInitial(
             () -> ByteBuffer.allocate(MessageHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN));
 
-    public PointToPoint(Context context, Waiters waiters) {
+    public PointToPoint(Context context, Waiters waiters, long fragmentSize) {
         this.context = context;
         this.waiters = waiters;
+        this.fragmentSize = fragmentSize;
     }
 
     public DeviceRequest isend(MemorySegment data, int dest, int tag, int ctx, SendMode mode) {
-        SendRequest request = new SendRequest(data, dest, tag, waiters);
         Startpoint peer = context.startpoint(dest);
         long length = data.byteSize();
-        if (length <= peer.link().module().eagerLimit()) {
-            boolean sync = mode == SendMode.SYNCHRONOUS;
-            long id = sync ? awaitReceiver(request) : 0;
-            send(peer, header(MessageHeader.EAGER, sync ? MessageHeader.FLAG_SYNC : 0, ctx, tag, length, id, 0),
-                    data, () -> sendsAwaitingReceiver.remove(id));
-            if (!sync) {
-                request.completeSent();
-            }
+        boolean eager = length <= eagerLimit(peer.link().module());
+        boolean sync = mode == SendMode.SYNCHRONOUS;
+        SendRequest request = new SendRequest(data, dest, tag, eager && !sync, waiters);
+        if (eager && !sync) {
+            peer.send(ENQUEUE_MESSAGE, header(MessageHeader.EAGER, (byte) 0, ctx, tag, length, 0, 0), data, request);
+        } else if (eager) {
+            long id = awaitReceiver(request);
+            peer.send(ENQUEUE_MESSAGE, header(MessageHeader.EAGER, MessageHeader.FLAG_SYNC, ctx, tag, length, id, 0),
+                    data, request.failureReporter());
         } else {
             long id = awaitReceiver(request);
-            send(peer, header(MessageHeader.RTS, (byte) 0, ctx, tag, length, id, 0), NO_PAYLOAD,
-                    () -> sendsAwaitingReceiver.remove(id));
+            peer.send(ENQUEUE_MESSAGE, header(MessageHeader.RTS, (byte) 0, ctx, tag, length, id, 0), NO_PAYLOAD,
+                    request.failureReporter());
         }
         return request;
     }
@@ -155,7 +165,7 @@ public final class PointToPoint implements RsrHandler {
         if (receive != null) {
             copyInto(receive, source, tag, MemorySegment.ofBuffer(payload));
             if (sync) {
-                reply(source, MessageHeader.SYNC_ACK, senderRequest, 0);
+                reply(source, MessageHeader.SYNC_ACK, senderRequest, 0, SendCompletion.LOG_FAILURE);
             }
         }
     }
@@ -173,52 +183,75 @@ public final class PointToPoint implements RsrHandler {
             }
         }
         if (receive != null) {
-            clearToSend(receive, source, tag, senderRequest);
+            clearToSend(receive, source, tag, length, senderRequest);
         }
     }
 
+    /** The receiver is ready: send the data in fragments, each telling its offset (in the sender-request field). */
     private void onClearToSend(ByteBuffer body) {
         SendRequest send = takeAwaitingSend(MessageHeader.senderRequest(body));
         long receiverRequest = MessageHeader.receiverRequest(body);
         Startpoint peer = context.startpoint(send.dest);
-        ByteBuffer header = header(MessageHeader.DATA, (byte) 0, 0, send.tag, send.data.byteSize(), 0,
-                receiverRequest);
-        if (peer.send(ENQUEUE_MESSAGE, header, send.data) == SendStatus.SENT) {
-            send.completeSent();
-        } else {
-            send.complete(send.dest, send.tag, 0, ErrorClass.ERR_OTHER);
+        Link link = peer.link();
+        long fragment = Math.max(1, Math.min(fragmentSize, link.module().maxRsrLength() - MessageHeader.LENGTH));
+        long length = send.data.byteSize();
+        int fragments = (int) Math.max(1, (length + fragment - 1) / fragment);
+        send.expectFragments(fragments);
+        for (long offset = 0; offset < length; offset += fragment) {
+            ByteBuffer header = header(MessageHeader.DATA, (byte) 0, 0, send.tag, length, offset, receiverRequest);
+            peer.send(ENQUEUE_MESSAGE, header, send.data.asSlice(offset, Math.min(fragment, length - offset)), send);
         }
     }
 
     private void onData(ByteBuffer body) {
-        RecvRequest receive = receivesAwaitingData.remove(MessageHeader.receiverRequest(body));
+        long id = MessageHeader.receiverRequest(body);
+        RecvRequest receive = receivesAwaitingData.get(id);
         if (receive == null) {
-            throw new MalformedRsrException("DATA for unknown receive " + MessageHeader.receiverRequest(body));
+            throw new MalformedRsrException("DATA for unknown receive " + id);
         }
-        copyInto(receive, receive.matchedSource(), receive.matchedTag(), MemorySegment.ofBuffer(payload(body)));
+        long offset = MessageHeader.senderRequest(body);
+        ByteBuffer payload = body.slice(body.position() + MessageHeader.LENGTH, body.remaining() - MessageHeader.LENGTH);
+        long capacity = receive.buffer().byteSize();
+        long n = Math.max(0, Math.min(payload.remaining(), capacity - offset));
+        if (n > 0) {
+            MemorySegment.copy(MemorySegment.ofBuffer(payload), 0, receive.buffer(), offset, n);
+        }
+        if (receive.arrived(payload.remaining())) {
+            receivesAwaitingData.remove(id);
+            long length = receive.matchedLength();
+            receive.complete(receive.matchedSource(), receive.matchedTag(), Math.min(length, capacity),
+                    length > capacity ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+        }
     }
 
     /** Completes the receive side of a match made from the unexpected queue or a matched probe. */
     private void receiveMatched(RecvRequest receive, UnexpectedMessage m) {
         if (m.isRendezvous()) {
-            clearToSend(receive, m.source(), m.tag(), m.senderRequest());
+            clearToSend(receive, m.source(), m.tag(), m.byteCount(), m.senderRequest());
             return;
         }
         copyInto(receive, m.source(), m.tag(), MemorySegment.ofArray(m.eagerData()));
         if (m.isSynchronous()) {
-            reply(m.source(), MessageHeader.SYNC_ACK, m.senderRequest(), 0);
+            reply(m.source(), MessageHeader.SYNC_ACK, m.senderRequest(), 0, SendCompletion.LOG_FAILURE);
         }
     }
 
-    private void clearToSend(RecvRequest receive, int source, int tag, long senderRequest) {
+    private void clearToSend(RecvRequest receive, int source, int tag, long length, long senderRequest) {
         long id = requestIds.incrementAndGet();
         receive.id(id);
-        receive.matched(source, tag);
+        receive.matched(source, tag, length);
         receivesAwaitingData.put(id, receive);
-        if (!reply(source, MessageHeader.CTS, senderRequest, id)) {
-            receivesAwaitingData.remove(id);
-            receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
-        }
+        reply(source, MessageHeader.CTS, senderRequest, id, new SendCompletion() {
+            @Override
+            public void sent() {
+            }
+
+            @Override
+            public void failed(String why) {
+                receivesAwaitingData.remove(id);
+                receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
+            }
+        });
     }
 
     /** Copies a message into the receive's buffer, truncating (and saying so) when it does not fit. */
@@ -230,14 +263,15 @@ public final class PointToPoint implements RsrHandler {
         receive.complete(source, tag, n, length > capacity ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
     }
 
-    private boolean reply(int peer, byte kind, long senderRequest, long receiverRequest) {
+    private void reply(int peer, byte kind, long senderRequest, long receiverRequest, SendCompletion completion) {
         ByteBuffer header = header(kind, (byte) 0, 0, 0, 0, senderRequest, receiverRequest);
-        SendStatus status = context.startpoint(peer).send(ENQUEUE_MESSAGE, header, NO_PAYLOAD);
-        if (status != SendStatus.SENT) {
-            System.err.println("weft: rank " + context.rank() + ": protocol reply to rank " + peer + " failed: "
-                    + status);
-        }
-        return status == SendStatus.SENT;
+        context.startpoint(peer).send(ENQUEUE_MESSAGE, header, NO_PAYLOAD, completion);
+    }
+
+    /** The largest message {@code module} carries eagerly: its own limit, within one RSR (so rendezvous is never
+     * used for an empty message). */
+    private static long eagerLimit(CommModule module) {
+        return Math.max(0, Math.min(module.eagerLimit(), module.maxRsrLength() - MessageHeader.LENGTH));
     }
 
     private long awaitReceiver(SendRequest request) {
@@ -254,28 +288,18 @@ public final class PointToPoint implements RsrHandler {
         return send;
     }
 
-    private void send(Startpoint peer, ByteBuffer header, MemorySegment payload, Runnable undo) {
-        SendStatus status = peer.send(ENQUEUE_MESSAGE, header, payload);
-        if (status != SendStatus.SENT) {
-            undo.run();
-            throw new DeviceException(ErrorClass.ERR_OTHER, "rank " + peer.rank() + " cannot be reached by "
-                    + peer.link().module().name() + " (" + status + ")");
-        }
-    }
-
     private ByteBuffer header(byte kind, byte flags, int ctx, int tag, long length, long senderRequest,
                               long receiverRequest) {
         return MessageHeader.write(headers.get(), kind, flags, ctx, tag, length, senderRequest, receiverRequest);
     }
 
+    /** The payload of an EAGER message, checked against the length its header gives. */
     private static ByteBuffer payload(ByteBuffer body) {
         long length = MessageHeader.messageLength(body);
         int start = body.position() + MessageHeader.LENGTH;
         int remaining = body.limit() - start;
-        if (MessageHeader.kind(body) == MessageHeader.DATA || MessageHeader.kind(body) == MessageHeader.EAGER) {
-            if (length != remaining) {
-                throw new MalformedRsrException("payload of " + remaining + " bytes, header says " + length);
-            }
+        if (length != remaining) {
+            throw new MalformedRsrException("payload of " + remaining + " bytes, header says " + length);
         }
         return body.slice(start, remaining).order(ByteOrder.LITTLE_ENDIAN);
     }

@@ -1,26 +1,87 @@
 package org.weft.mm.proto;
 
 import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.mm.SendCompletion;
 import org.weft.mm.progress.Waiters;
 
 import java.lang.foreign.MemorySegment;
 
-/** A send waiting for the receiver: for CTS (rendezvous) or for the acknowledgement of a synchronous send. */
-final class SendRequest extends DeviceRequest {
+/**
+ * A send, and the completion its eager RSR or its data fragments report to. An eager standard send completes when
+ * the method took it; a synchronous one when the receiver acknowledges the match; a rendezvous one when the method
+ * took its last data fragment.
+ */
+final class SendRequest extends DeviceRequest implements SendCompletion {
     final MemorySegment data;
     final int dest;
     final int tag;
     private final Waiters waiters;
+    /** Data fragments the method has still to take; 0 while the send is eager or waits for CTS. */
+    private int fragmentsLeft;
+    private final boolean completesWhenTaken;
+    private SendCompletion failureReporter;
 
-    SendRequest(MemorySegment data, int dest, int tag, Waiters waiters) {
+    /**
+     * @param completesWhenTaken true for an eager standard send, which is complete as soon as the method took it
+     */
+    SendRequest(MemorySegment data, int dest, int tag, boolean completesWhenTaken, Waiters waiters) {
         this.data = data;
         this.dest = dest;
         this.tag = tag;
+        this.completesWhenTaken = completesWhenTaken;
         this.waiters = waiters;
     }
 
+    /**
+     * The completion for RSRs of this send whose arrival is not what completes it (an RTS, a synchronous eager
+     * message): only a failure matters.
+     */
+    synchronized SendCompletion failureReporter() {
+        if (failureReporter == null) {
+            failureReporter = new SendCompletion() {
+                @Override
+                public void sent() {
+                }
+
+                @Override
+                public void failed(String why) {
+                    SendRequest.this.failed(why);
+                }
+            };
+        }
+        return failureReporter;
+    }
+
+    /** The receiver answered: the data goes as {@code fragments} RSRs, each reported to {@link #sent()}. */
+    synchronized void expectFragments(int fragments) {
+        fragmentsLeft = fragments;
+    }
+
+    @Override
+    public void sent() {
+        synchronized (this) {
+            if (fragmentsLeft > 1) {
+                fragmentsLeft--;
+                return;
+            }
+            if (fragmentsLeft == 0 && !completesWhenTaken) {
+                return;
+            }
+            fragmentsLeft = 0;
+        }
+        completeSent();
+    }
+
+    @Override
+    public void failed(String why) {
+        if (!isComplete()) {
+            complete(dest, tag, 0, ErrorClass.ERR_OTHER);
+        }
+    }
+
     void completeSent() {
-        complete(dest, tag, data.byteSize(), org.weft.adi.ErrorClass.SUCCESS);
+        complete(dest, tag, data.byteSize(), ErrorClass.SUCCESS);
     }
 
     @Override

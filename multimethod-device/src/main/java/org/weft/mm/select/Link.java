@@ -2,7 +2,8 @@ package org.weft.mm.select;
 
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
+import org.weft.mm.stats.MethodCounters;
 
-/** The method chosen for one peer: the module and its communication object to that peer. */
-public record Link(CommModule module, CommObject object) {
+/** The method chosen for one peer: the module, its communication object to that peer, and its counters. */
+public record Link(CommModule module, CommObject object, MethodCounters counters) {
 }

@@ -4,9 +4,11 @@ import org.weft.mm.DescriptorTable;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
+import org.weft.mm.stats.MethodCounters;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Picks the method for a peer (STYLE.md #4): walk this process's modules in the user's order, skip those the
@@ -15,9 +17,11 @@ import java.util.List;
  */
 public final class SelectionPolicy {
     private final List<CommModule> modulesInOrder;
+    private final Function<CommModule, MethodCounters> counters;
 
-    public SelectionPolicy(List<CommModule> modulesInOrder) {
+    public SelectionPolicy(List<CommModule> modulesInOrder, Function<CommModule, MethodCounters> counters) {
         this.modulesInOrder = List.copyOf(modulesInOrder);
+        this.counters = counters;
     }
 
     /** The link to {@code peer}; throws with every method's reason when none applies. */
@@ -31,7 +35,7 @@ public final class SelectionPolicy {
             }
             CommObject object = module.connect(peer, descriptor);
             if (object != null) {
-                return new Link(module, object);
+                return new Link(module, object, counters.apply(module));
             }
             tried.add(module.name() + ": not applicable");
         }

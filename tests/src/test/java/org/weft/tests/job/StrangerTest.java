@@ -37,7 +37,7 @@ class StrangerTest {
             try {
                 Set<Long> pids = waitForRanks(weftrun, 3);
                 pids.add(weftrun.pid());
-                for (int port : listeningPorts(pids)) {
+                for (int port : listeningPorts(pids, 4)) {
                     knocked.add(Integer.toString(port));
                     String problem = knock(port);
                     if (problem != null) {
@@ -86,7 +86,6 @@ class StrangerTest {
         for (int i = 0; i < 200; i++) {
             Set<Long> pids = weftrun.descendants().map(ProcessHandle::pid).collect(Collectors.toSet());
             if (pids.size() >= n) {
-                Thread.sleep(1_500); // let them start their listeners
                 return new java.util.HashSet<>(pids);
             }
             Thread.sleep(50);
@@ -94,16 +93,24 @@ class StrangerTest {
         return new java.util.HashSet<>();
     }
 
-    /** TCP ports these processes listen on, from {@code ss -ltnpH}. */
-    private static List<Integer> listeningPorts(Set<Long> pids) throws IOException, InterruptedException {
-        Process ss = new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
-        String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        ss.waitFor();
+    /**
+     * TCP ports these processes listen on, from {@code ss -ltnpH}, once there are at least {@code expected} of them
+     * (the ranks open their listeners while they start) or after 20 s.
+     */
+    private static List<Integer> listeningPorts(Set<Long> pids, int expected) throws IOException, InterruptedException {
         List<Integer> ports = new ArrayList<>();
-        for (String line : out.split("\n")) {
-            Matcher m = LISTENER.matcher(line);
-            if (m.find() && pids.contains(Long.parseLong(m.group(2)))) {
-                ports.add(Integer.parseInt(m.group(1)));
+        String out = "";
+        for (int attempt = 0; attempt < 200 && ports.size() < expected; attempt++) {
+            Thread.sleep(100);
+            Process ss = new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
+            out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            ss.waitFor();
+            ports.clear();
+            for (String line : out.split("\n")) {
+                Matcher m = LISTENER.matcher(line);
+                if (m.find() && pids.contains(Long.parseLong(m.group(2)))) {
+                    ports.add(Integer.parseInt(m.group(1)));
+                }
             }
         }
         assertFalse(ports.isEmpty(), "no listening ports found for " + pids + " in:\n" + out);

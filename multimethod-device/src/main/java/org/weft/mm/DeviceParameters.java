@@ -1,0 +1,22 @@
+package org.weft.mm;
+
+import org.weft.adi.idle.IdleStrategies;
+import org.weft.adi.param.Parameter;
+import org.weft.mm.proto.PointToPoint;
+import org.weft.mm.select.MethodOrder;
+
+import java.util.List;
+
+/** The parameters of the multimethod device itself (each module declares its own). */
+public final class DeviceParameters {
+    public static final Parameter<Integer> LOCAL_SIZE = Parameter.integer("local_size", 0, "ranks",
+            "ranks of this job on this host (set by weftrun; 0 = assume the whole world)");
+    public static final Parameter<Integer> REPORT = Parameter.integer("report", 0, "flag",
+            "1 = rank 0 prints the method matrix and per-method counters at MPI_Finalize (weftrun --report)");
+
+    public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
+            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT);
+
+    private DeviceParameters() {
+    }
+}

@@ -1,0 +1,51 @@
+package org.weft.mm.stats;
+
+import org.weft.adi.DeviceReport;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What one method did in this process: RSRs and bytes sent and delivered, polls and polls that found work.
+ * {@link LongAdder}s, because senders, module threads and pollers update them concurrently and a report reads
+ * them rarely.
+ */
+public final class MethodCounters {
+    private final String method;
+    private final LongAdder rsrsSent = new LongAdder();
+    private final LongAdder bytesSent = new LongAdder();
+    private final LongAdder rsrsDelivered = new LongAdder();
+    private final LongAdder bytesDelivered = new LongAdder();
+    private final LongAdder polls = new LongAdder();
+    private final LongAdder productivePolls = new LongAdder();
+
+    public MethodCounters(String method) {
+        this.method = method;
+    }
+
+    public String method() {
+        return method;
+    }
+
+    public void sent(long bytes) {
+        rsrsSent.increment();
+        bytesSent.add(bytes);
+    }
+
+    public void delivered(long bytes) {
+        rsrsDelivered.increment();
+        bytesDelivered.add(bytes);
+    }
+
+    public void polled(int work) {
+        polls.increment();
+        if (work > 0) {
+            productivePolls.increment();
+        }
+    }
+
+    /** A consistent-enough copy for a report. */
+    public DeviceReport.MethodReport snapshot() {
+        return new DeviceReport.MethodReport(method, rsrsSent.sum(), bytesSent.sum(), rsrsDelivered.sum(),
+                bytesDelivered.sum(), polls.sum(), productivePolls.sum());
+    }
+}

@@ -1,0 +1,64 @@
+package org.weft.tests.job;
+
+import org.junit.jupiter.api.Test;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.SelfAndRing;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The selection policy seen from outside: {@code weftrun --report} prints which method each pair used; the default
+ * order puts a rank's messages to itself on {@code self} and to others on a network method, {@code --methods tcp}
+ * forces TCP everywhere.
+ */
+class MethodSelectionJobTest {
+    @Test
+    void defaultOrderUsesSelfForItselfAndTcpForPeers() throws Exception {
+        List<List<String>> matrix = matrix("--report", "-np", "3", SelfAndRing.class.getName());
+        for (int r = 0; r < 3; r++) {
+            assertEquals("self", matrix.get(r).get(r));
+            assertEquals("tcp", matrix.get(r).get((r + 1) % 3));
+            assertEquals("-", matrix.get(r).get((r + 2) % 3), "never addressed");
+        }
+    }
+
+    @Test
+    void methodsTcpForcesTcpEvenToItself() throws Exception {
+        List<List<String>> matrix = matrix("--methods", "tcp", "--report", "-np", "3", SelfAndRing.class.getName());
+        for (int r = 0; r < 3; r++) {
+            assertEquals("tcp", matrix.get(r).get(r));
+            assertEquals("tcp", matrix.get(r).get((r + 1) % 3));
+        }
+    }
+
+    @Test
+    void anUnknownMethodIsAClearError() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--methods", "carrier-pigeon", "-np", "2",
+                SelfAndRing.class.getName()).start();
+        assertTrue(result.exitCode() != 0, result.output());
+        assertTrue(result.stderr().contains("unknown method(s) [carrier-pigeon]"), result.output());
+    }
+
+    /** Runs the job and parses the method matrix of its report: row = sender, column = receiver. */
+    private static List<List<String>> matrix(String... args) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of(args).start();
+        assertEquals(0, result.exitCode(), result.output());
+        String[] lines = result.stdout().split("\n");
+        List<List<String>> rows = new ArrayList<>();
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].startsWith("method matrix")) {
+                for (int r = 0; r < 3; r++) {
+                    String[] cells = lines[i + 2 + r].trim().split("\\s+");
+                    assertEquals(Integer.toString(r), cells[0], result.stdout());
+                    rows.add(List.of(cells).subList(1, cells.length));
+                }
+            }
+        }
+        assertEquals(3, rows.size(), "a method matrix in:\n" + result.output());
+        return rows;
+    }
+}
