@@ -8,8 +8,8 @@ import java.util.Map;
 import org.weft.adi.idle.BackoffIdleStrategy;
 import org.weft.adi.idle.IdleStrategy;
 import org.weft.mm.RsrHandler;
+import org.weft.mm.SendCompletion;
 import org.weft.mm.Startpoint;
-import org.weft.mm.spi.SendStatus;
 
 /**
  * {@code pphandle} (the Nexus papers' benchmark): a ping-pong of raw remote service requests between ranks 0 and
@@ -30,6 +30,7 @@ public final class PpHandle {
     private final Startpoint peer;
     private final int replyHandler;
     private final ByteBuffer header = ByteBuffer.allocateDirect(Long.BYTES);
+    private final LinkWatch linkWatch = new LinkWatch();
     private final IdleStrategy idle = new BackoffIdleStrategy(1_000, Long.MAX_VALUE, 0, 0);
 
     private PpHandle(RsrProcess process, Arrivals arrivals) {
@@ -97,25 +98,37 @@ public final class PpHandle {
         return (System.nanoTime() - start) / 1e3 / iterations / 2;
     }
 
+    /** Sends one RSR; a back-pressured one waits in the startpoint's queue, which {@link RsrProcess#poll} drains. */
     private void send(MemorySegment payload, long sequence) {
         header.clear();
         header.putLong(0, sequence);
-        SendStatus status;
-        while ((status = peer.send(replyHandler, header, payload)) == SendStatus.BACK_PRESSURED) {
-            process.poll();
-        }
-        if (status == SendStatus.FAILED) {
-            throw new IllegalStateException("the link to rank " + peer.rank() + " failed");
-        }
+        peer.send(replyHandler, header, payload, linkWatch);
     }
 
     private void awaitArrival() {
         long expected = arrivals.taken + 1;
         idle.reset();
         while (arrivals.count < expected) {
+            if (linkWatch.failure != null) {
+                throw new IllegalStateException("the link to rank " + peer.rank() + " failed: " + linkWatch.failure);
+            }
             idle.idle(process.poll());
         }
         arrivals.taken = expected;
+    }
+
+    /** Hears about every send: nothing to do when one went; a failed link ends the benchmark. */
+    private static final class LinkWatch implements SendCompletion {
+        private volatile String failure;
+
+        @Override
+        public void sent() {
+        }
+
+        @Override
+        public void failed(String why) {
+            failure = why;
+        }
     }
 
     /** The handler of PING and PONG: counts arrivals (one sender, delivered one at a time). */

@@ -29,8 +29,8 @@ import org.weft.mm.spi.RsrSink;
  *
  * <p>Why a context of its own: the multimethod device has no public way to lend its {@link Context} to a program,
  * so a benchmark below MPI opens one itself, through the public SPI, the way {@code MultimethodDevice.open} does.
- * Progress is a plain pass over the modules ({@link #poll}); modules that deliver on their own thread (tcp's event
- * loop) return 0 from it.
+ * Progress is a plain pass over the context's back-pressure queue and the modules ({@link #poll}), without the
+ * device's polling policy; modules that deliver on their own thread return 0 from it.
  */
 public final class RsrProcess implements AutoCloseable {
     private final Context context;
@@ -60,12 +60,13 @@ public final class RsrProcess implements AutoCloseable {
         handlers.forEach(endpoint::register);
         Parameters parameters = Parameters.of(config.parameters());
         String order = parameters.get(MethodOrder.METHODS);
-        ModuleContext moduleContext = new BenchModuleContext(config.rank(), config.size(), config.jobId(),
-                config.secret(), hostName(), parameters, context);
+        String hostName = hostName();
         Map<String, String> unavailable = new LinkedHashMap<>();
         List<CommModule> running = new ArrayList<>();
         for (CommModule module : ModuleCatalog.create(MethodOrder.parse(order),
                 !order.equals(MethodOrder.METHODS.defaultValue()))) {
+            ModuleContext moduleContext = new BenchModuleContext(config.rank(), config.size(), config.jobId(),
+                    config.secret(), hostName, parameters, context.inboundFor(module.name()));
             String cause = startOrExplain(module, moduleContext);
             if (cause == null) {
                 running.add(module);
@@ -119,9 +120,9 @@ public final class RsrProcess implements AutoCloseable {
         return context.startpoint(peer);
     }
 
-    /** One progress pass over the modules; returns the RSRs delivered on this thread. */
+    /** One progress pass: back-pressured sends retried, then every module polled; returns the work done. */
     public int poll() {
-        int work = 0;
+        int work = context.flushBacklog();
         for (CommModule module : modules) {
             work += module.poll();
         }
