@@ -34,6 +34,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The ADI implemented by the multimethod device: a {@link Context} with one endpoint whose <em>enqueue
@@ -68,6 +69,15 @@ public final class MultimethodDevice implements Device {
 
     /** Starts the modules, meets the other ranks through {@code bootstrap} and returns the ready device. */
     public static MultimethodDevice open(WorldConfig config, Bootstrap bootstrap) {
+        return open(config, bootstrap, endpoint -> { });
+    }
+
+    /**
+     * As {@link #open(WorldConfig, Bootstrap)}, letting a program below MPI (an RSR benchmark) register handlers of
+     * its own on the MPI endpoint before the context meets its peers; handler id {@link PointToPoint#ENQUEUE_MESSAGE}
+     * is taken. Its RSRs then go through {@link #context()}'s startpoints and arrive through {@link #progress()}.
+     */
+    public static MultimethodDevice open(WorldConfig config, Bootstrap bootstrap, Consumer<Endpoint> extraHandlers) {
         Parameters parameters = Parameters.of(config.parameters());
         String methods = parameters.get(MethodOrder.METHODS);
         boolean userChosen = !methods.equals(MethodOrder.METHODS.defaultValue());
@@ -77,6 +87,7 @@ public final class MultimethodDevice implements Device {
         PointToPoint pointToPoint = new PointToPoint(context, waiters, parameters.get(PointToPoint.FRAGMENT_SIZE));
         Endpoint mpi = context.createEndpoint();
         mpi.register(PointToPoint.ENQUEUE_MESSAGE, pointToPoint);
+        extraHandlers.accept(mpi);
 
         Map<String, String> unavailable = new LinkedHashMap<>();
         List<CommModule> running = new ArrayList<>();
@@ -241,6 +252,11 @@ public final class MultimethodDevice implements Device {
             }
             bootstrap.close();
         }
+    }
+
+    /** This process's Nexus context, for programs below MPI (see {@link #open(WorldConfig, Bootstrap, Consumer)}). */
+    public Context context() {
+        return context;
     }
 
     @Override
