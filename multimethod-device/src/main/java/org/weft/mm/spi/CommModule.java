@@ -48,6 +48,14 @@ public interface CommModule {
     /** Largest payload sent eagerly (with its envelope) by this method; larger ones use rendezvous. */
     long eagerLimit();
 
+    /**
+     * Largest RSR body (header + payload) one {@link CommObject#send} may carry. The device keeps eager messages
+     * under it and splits rendezvous data into fragments no larger than it.
+     */
+    default long maxRsrLength() {
+        return Long.MAX_VALUE;
+    }
+
     /** Delivers arrived RSRs on the caller's thread, at most a bounded number; returns how many. */
     int poll();
 
