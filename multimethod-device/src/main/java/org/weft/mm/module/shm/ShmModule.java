@@ -14,6 +14,7 @@ import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.ModuleContext;
+import org.weft.mm.spi.RsrSink;
 
 /**
  * The {@code shm} communication module: memory-mapped rings between the processes of one host and one job.
@@ -41,7 +42,10 @@ public final class ShmModule implements CommModule {
     /** The poller's token: taken with a CAS, so a handler that polls from inside a delivery gets 0, not a mess. */
     private final AtomicBoolean polling = new AtomicBoolean();
     private final AtomicBoolean shutdown = new AtomicBoolean();
+    /** Bound once: a method reference made per poll would be garbage per poll. */
+    private final Consumer<String> logger = this::log;
     private ModuleContext context;
+    private RsrSink sink;
     private ShmConfig config;
     private HostIdentity host;
     private Arena arena;
@@ -106,6 +110,7 @@ public final class ShmModule implements CommModule {
             throw new IllegalStateException("shm module already initialised");
         }
         this.context = context;
+        this.sink = context.inbound();
         this.config = ShmConfig.from(context.parameters());
         if (config.jobDir() == null) {
             throw new IllegalStateException("parameter " + ShmParameters.JOB_DIR.name() + " is unset");
@@ -211,7 +216,7 @@ public final class ShmModule implements CommModule {
             nextStart = start + 1 == n ? 0 : start + 1;
             int delivered = 0;
             for (int i = 0, r = start; i < n && delivered < budget; i++, r = r + 1 == n ? 0 : r + 1) {
-                delivered += readers[r].poll(budget - delivered, context.inbound(), this::log);
+                delivered += readers[r].poll(budget - delivered, sink, logger);
             }
             return delivered;
         } finally {
