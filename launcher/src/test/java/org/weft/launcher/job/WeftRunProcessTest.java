@@ -181,6 +181,12 @@ class WeftRunProcessTest {
             }
             InputStream rest = launcher.getInputStream();
             rest.close();
+            // SIGKILL leaves the job directory behind: the next launcher on this host sweeps it (its pid is dead).
+            JobDirectory.sweepStale(JobDirectory.defaultBase());
+            try (var left = Files.list(JobDirectory.defaultBase())) {
+                String prefix = "weft-" + launcher.pid() + "-";
+                assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith(prefix)).toList());
+            }
         }
     }
 }
