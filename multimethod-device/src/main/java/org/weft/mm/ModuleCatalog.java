@@ -2,6 +2,8 @@ package org.weft.mm;
 
 import org.weft.adi.param.Parameter;
 import org.weft.mm.module.self.SelfModule;
+import org.weft.mm.module.shm.ShmModule;
+import org.weft.mm.module.shm.ShmParameters;
 import org.weft.mm.module.tcp.TcpModule;
 import org.weft.mm.module.tcp.TcpParameters;
 import org.weft.mm.progress.ProgressEngine;
@@ -21,8 +23,10 @@ public final class ModuleCatalog {
 
     static {
         MODULES.put("self", SelfModule::new);
+        MODULES.put(ShmModule.NAME, ShmModule::new);
         MODULES.put(TcpModule.NAME, TcpModule::new);
         PARAMETERS.addAll(SelfModule.PARAMETERS);
+        PARAMETERS.addAll(ShmParameters.ALL);
         PARAMETERS.addAll(TcpParameters.ALL);
     }
 

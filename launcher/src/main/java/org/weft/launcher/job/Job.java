@@ -2,6 +2,7 @@ package org.weft.launcher.job;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ import org.weft.launcher.plan.RankCommands;
  * outcome. The first failure wins and ends the job: a rank that exits non-zero, exits 0 without finalizing,
  * aborts, breaks the protocol or loses contact; or the time limit. The ranks are then told the job is over,
  * given {@link #KILL_GRACE} to stop, and killed. No rank outlives {@link #run}, nor the launcher's JVM
- * (a shutdown hook kills them on SIGINT/SIGTERM).
+ * (a shutdown hook kills them on SIGINT/SIGTERM); nor does the job's {@link JobDirectory}.
  *
  * <p>Exit status: 0 when every rank exited 0 (after finalizing, if it registered); the failing rank's status
  * or its {@code MPI_Abort} code; {@link #TIMEOUT_STATUS} on timeout; {@link #FAILURE_STATUS} otherwise.
@@ -60,6 +61,8 @@ public final class Job {
     private final boolean[] exited;
     private BootstrapServer server;
     private Failure failure;
+    /** Where the ranks' shared-memory files live; null when it could not be made (shm is then off). */
+    private volatile JobDirectory jobDirectory;
 
     public Job(JobPlan plan, RankCommands commands, LocalAgent agent, OutputSink out, OutputSink err,
                InputStream in) {
@@ -80,6 +83,7 @@ public final class Job {
                 event -> events.add(new JobEvent.Bootstrap(event)))) {
             server = bootstrap;
             JobIdentity identity = new JobIdentity(JobIdentity.newJobId(), secret, bootstrap.address());
+            jobDirectory = createJobDirectory(identity.jobId());
             Thread hook = new Thread(this::killOnShutdown, "weftrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
             try {
@@ -88,6 +92,7 @@ public final class Job {
                 return failure == null ? 0 : failure.status();
             } finally {
                 killAll();
+                deleteJobDirectory();
                 removeHook(hook);
                 joinForwarders();
             }
@@ -98,7 +103,8 @@ public final class Job {
         int started = 0;
         for (int rank = 0; rank < plan.np(); rank++) {
             try {
-                RankProcess process = agent.start(commands.launch(plan, identity, rank));
+                RankProcess process = agent.start(commands.launch(plan, identity, rank,
+                        jobDirectory == null ? null : jobDirectory.path()));
                 ranks[rank] = process;
                 started++;
                 forward(process);
@@ -111,6 +117,27 @@ public final class Job {
             }
         }
         return started;
+    }
+
+    /** Sweeps what SIGKILLed launchers left, then makes this job's directory; a failure only turns shm off. */
+    private JobDirectory createJobDirectory(String jobId) {
+        Path base = JobDirectory.defaultBase();
+        JobDirectory.sweepStale(base);
+        try {
+            return JobDirectory.create(base, jobId);
+        } catch (IOException | RuntimeException e) {
+            err.println("weftrun: cannot create a job directory in " + base + " (" + e
+                    + "); shared memory is off for this job");
+            return null;
+        }
+    }
+
+    /** Removes the job directory with the files the ranks left in it (after a crash they delete nothing). */
+    private void deleteJobDirectory() {
+        JobDirectory dir = jobDirectory;
+        if (dir != null && !dir.delete()) {
+            err.println("weftrun: could not remove the job directory " + dir.path());
+        }
     }
 
     private void forward(RankProcess process) {
@@ -264,6 +291,7 @@ public final class Job {
             err.println("weftrun: interrupted; killing the job");
             killAll();
         }
+        deleteJobDirectory();
     }
 
     private static void removeHook(Thread hook) {

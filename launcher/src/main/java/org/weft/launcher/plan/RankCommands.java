@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.weft.adi.WorldConfig;
+import org.weft.mm.module.shm.ShmParameters;
 
 /**
  * Builds each rank's command line and environment: the launcher's own {@code java}, native access enabled
@@ -49,8 +50,16 @@ public final class RankCommands {
         return runtimeClassPath;
     }
 
-    /** The command and environment of {@code rank} of the job. */
+    /** The command and environment of {@code rank} of a job that has no job directory. */
     public RankLaunch launch(JobPlan plan, JobIdentity job, int rank) {
+        return launch(plan, job, rank, null);
+    }
+
+    /**
+     * The command and environment of {@code rank} of the job; {@code jobDir} (may be null), the job's private
+     * directory on this host, is passed as {@code WEFT_JOB_DIR} (the {@code job_dir} parameter of shared memory).
+     */
+    public RankLaunch launch(JobPlan plan, JobIdentity job, int rank, Path jobDir) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add(NATIVE_ACCESS);
@@ -69,6 +78,9 @@ public final class RankCommands {
         environment.put(WorldConfig.ENV_JOB_ID, job.jobId());
         environment.put(WorldConfig.ENV_BOOTSTRAP, job.bootstrapAddress());
         environment.put(WorldConfig.ENV_SECRET, job.secret());
+        if (jobDir != null) {
+            environment.put(ShmParameters.JOB_DIR.environmentName(), jobDir.toString());
+        }
         return new RankLaunch(rank, command, environment);
     }
 }

@@ -10,10 +10,13 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -123,6 +126,34 @@ class WeftRunProcessTest {
     }
 
     @Test
+    void theJobDirectoryIsGoneAfterANormalJobAndAfterOneWhoseRankWasKilled() {
+        assertEquals(0, weftrun("", "-np", "2", TestRank.class.getName(), "jobdir"), err());
+        List<Path> dirs = jobDirectoriesIn(out());
+        assertEquals(2, dirs.size(), out());
+        assertEquals(dirs.get(0), dirs.get(1), "one directory per job, shared by its ranks");
+        assertTrue(dirs.get(0).getFileName().toString().startsWith("weft-"), dirs.toString());
+        assertTrue(!Files.exists(dirs.get(0)), dirs.get(0) + " left behind");
+
+        out.reset();
+        int status = weftrun("", "-np", "2", TestRank.class.getName(), "jobdir", "1");
+        assertEquals(128 + 9, status, err());
+        assertTrue(err().contains("rank 1 (pid "), err());
+        List<Path> killed = jobDirectoriesIn(out());
+        assertTrue(!killed.isEmpty(), out());
+        assertTrue(!killed.getFirst().equals(dirs.getFirst()), "a fresh directory per job");
+        assertTrue(!Files.exists(killed.getFirst()), killed.getFirst() + " left behind after a rank was killed");
+    }
+
+    private static List<Path> jobDirectoriesIn(String output) {
+        List<Path> dirs = new ArrayList<>();
+        Matcher m = Pattern.compile("rank \\d+ wrote (\\S+)").matcher(output);
+        while (m.find()) {
+            dirs.add(Path.of(m.group(1)).getParent());
+        }
+        return dirs;
+    }
+
+    @Test
     void killingTheLauncherLeavesNoRankBehind() throws Exception {
         for (boolean forcibly : new boolean[] {false, true}) { // SIGTERM: shutdown hook; SIGKILL: rank watchers
             Process launcher = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -150,6 +181,12 @@ class WeftRunProcessTest {
             }
             InputStream rest = launcher.getInputStream();
             rest.close();
+            // SIGKILL leaves the job directory behind: the next launcher on this host sweeps it (its pid is dead).
+            JobDirectory.sweepStale(JobDirectory.defaultBase());
+            try (var left = Files.list(JobDirectory.defaultBase())) {
+                String prefix = "weft-" + launcher.pid() + "-";
+                assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith(prefix)).toList());
+            }
         }
     }
 }

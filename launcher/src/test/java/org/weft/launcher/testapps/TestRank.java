@@ -16,6 +16,8 @@ import org.weft.adi.bootstrap.SocketBootstrap;
  *   <li>{@code abort R C}: rank R calls abort(C), the others wait in the barrier;</li>
  *   <li>{@code nofinalize R}: rank R exits 0 without the barrier, the others wait in the barrier;</li>
  *   <li>{@code linger}: sleeps for a minute after gathering (until the launcher's end stops it);</li>
+ *   <li>{@code jobdir [R]}: every rank writes a file in {@code WEFT_JOB_DIR} and prints its path; rank R then
+ *       kills itself with SIGKILL, the others wait in the barrier;</li>
  *   <li>{@code skip R}: rank R exits 0 at once without the bootstrap, the others register and wait;</li>
  *   <li>{@code sleep}: (no bootstrap) sleeps for a minute;</li>
  *   <li>{@code echo ARGS...}: (no bootstrap) prints its args, a line on stderr, and rank 0 echoes stdin.</li>
@@ -59,6 +61,11 @@ public final class TestRank {
             }
         }
         System.out.println("rank " + rank + " gathered " + cards.length + " cards");
+        if (args[0].equals("jobdir")) {
+            java.nio.file.Path file = java.nio.file.Path.of(System.getenv("WEFT_JOB_DIR"), "rank-" + rank);
+            java.nio.file.Files.writeString(file, "a file the rank does not clean up");
+            System.out.println("rank " + rank + " wrote " + file);
+        }
         if (args[0].equals("linger")) {
             Thread.sleep(60_000);
         }
@@ -69,6 +76,8 @@ public final class TestRank {
                 case "halt" -> Runtime.getRuntime().halt(code);
                 case "abort" -> bootstrap.abort(code, "test abort from rank " + rank);
                 case "nofinalize" -> System.exit(0);
+                case "jobdir" -> new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid()))
+                        .start().waitFor();
                 case "linger", "skip" -> { }
                 default -> throw new IllegalArgumentException(args[0]);
             }

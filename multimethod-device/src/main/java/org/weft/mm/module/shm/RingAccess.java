@@ -1,0 +1,20 @@
+package org.weft.mm.module.shm;
+
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/** The typed accesses to ring memory, shared by the reader and the writer: little-endian, aligned. */
+final class RingAccess {
+    /** Counters: {@code getAcquire}/{@code setRelease} on (segment, offset). */
+    static final VarHandle COUNTER = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+    /** The closed flag: {@code getAcquire}/{@code setRelease} on (segment, offset). */
+    static final VarHandle FLAG = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+
+    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    private RingAccess() {
+    }
+}

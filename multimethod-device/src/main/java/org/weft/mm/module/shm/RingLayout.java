@@ -1,0 +1,92 @@
+package org.weft.mm.module.shm;
+
+/**
+ * Where everything lives in an inbox file, after Agrona's {@code RecordDescriptor}. Every number is little-endian.
+ *
+ * <p>An inbox belongs to one process (its <em>owner</em>, the only reader) and holds one ring per possible sender
+ * (world size rings; a sender writes only its own ring, so writers never contend and need no CAS):
+ * <pre>
+ *  file:   +----------------+----------------------------+----------------------------+-----
+ *          | file header    | ring of sender 0           | ring of sender 1           | ...
+ *          | (4 KiB)        | control (4 KiB) | data     | control (4 KiB) | data     |
+ *          +----------------+----------------------------+----------------------------+-----
+ *
+ *  file header:  0 magic "WEFTSHM1" (u64) | 8 version (i32) | 12 ring count (i32) | 16 ring capacity (i64)
+ *                | 24 owner rank (i32)
+ *
+ *  ring control: each counter on its own pair of cache lines (the adjacent-line prefetcher works in 128 bytes):
+ *     0  tail   (i64): bytes ever published; written by the sender only, with a release store
+ *   128  closed (i32): non-zero once the owner refused this sender (a malformed RSR); read by the sender
+ *   256  head   (i64): bytes ever consumed; written by the owner only, with a release store
+ * </pre>
+ * Positions only grow; {@code position & (capacity - 1)} is the offset in the data area.
+ *
+ * <p>A record, 8-byte aligned, never wraps past the end of the data area:
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |R|                  Length (i32, header included)              |
+ *  +-------------------------------+-------------------------------+
+ *  |      Endpoint id (u16)        |       Handler id (u16)        |
+ *  +-------------------------------+-------------------------------+
+ *  |                  Body (Length - 8 bytes)                    ...
+ *  ...                              then zero to 7 bytes to align  |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * A record that would cross the end of the data area is preceded by a <em>padding record</em> filling the rest of
+ * the area: its Length is the negated size of the gap (R, the sign bit, marks it), and the reader skips it.
+ */
+final class RingLayout {
+    static final long MAGIC = 0x314D4853_54464557L; // "WEFTSHM1" read little-endian
+    static final int VERSION = 1;
+
+    static final int FILE_HEADER_LENGTH = 4096;
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 8;
+    static final int RING_COUNT_OFFSET = 12;
+    static final int CAPACITY_OFFSET = 16;
+    static final int OWNER_OFFSET = 24;
+
+    static final int CONTROL_LENGTH = 4096;
+    static final int TAIL_OFFSET = 0;
+    static final int CLOSED_OFFSET = 128;
+    static final int HEAD_OFFSET = 256;
+
+    static final int RECORD_HEADER_LENGTH = 8;
+    static final int LENGTH_OFFSET = 0;
+    static final int ENDPOINT_OFFSET = 4;
+    static final int HANDLER_OFFSET = 6;
+    static final int ALIGNMENT = 8;
+
+    /** Smallest and largest ring data areas (a ByteBuffer view of one must fit an int). */
+    static final long MIN_CAPACITY = 4096;
+    static final long MAX_CAPACITY = 1L << 30;
+
+    private RingLayout() {
+    }
+
+    /** Offset of the ring of {@code sender} (its control block) in the inbox file. */
+    static long ringOffset(int sender, long capacity) {
+        return FILE_HEADER_LENGTH + sender * (CONTROL_LENGTH + capacity);
+    }
+
+    /** Length of an inbox file with {@code rings} rings. */
+    static long fileLength(int rings, long capacity) {
+        return ringOffset(rings, capacity);
+    }
+
+    /** Length of one ring, control block included. */
+    static long ringLength(long capacity) {
+        return CONTROL_LENGTH + capacity;
+    }
+
+    static int align(int length) {
+        return (length + ALIGNMENT - 1) & -ALIGNMENT;
+    }
+
+    /** Largest body one record may carry in a ring of {@code capacity}: a record fits whole once the ring is empty. */
+    static long maxBody(long capacity) {
+        return capacity - RECORD_HEADER_LENGTH;
+    }
+}

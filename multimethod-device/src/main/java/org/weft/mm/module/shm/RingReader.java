@@ -1,0 +1,98 @@
+package org.weft.mm.module.shm;
+
+import static org.weft.mm.module.shm.RingAccess.COUNTER;
+import static org.weft.mm.module.shm.RingAccess.FLAG;
+import static org.weft.mm.module.shm.RingAccess.INT;
+import static org.weft.mm.module.shm.RingAccess.SHORT;
+import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.CONTROL_LENGTH;
+import static org.weft.mm.module.shm.RingLayout.ENDPOINT_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.HANDLER_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.HEAD_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.LENGTH_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
+import static org.weft.mm.module.shm.RingLayout.TAIL_OFFSET;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.function.Consumer;
+import org.weft.mm.spi.MalformedRsrException;
+import org.weft.mm.spi.RsrSink;
+
+/**
+ * The consuming end of one ring in this process's inbox (layout: {@link RingLayout}): the only writer of its head.
+ * Bodies are handed to the sink as a view of the ring itself (no copy), and their space is released as soon as
+ * the sink returns. Not thread-safe: the module lets one poller at a time in.
+ */
+final class RingReader {
+    private final int senderRank;
+    private final MemorySegment control;
+    private final MemorySegment data;
+    /** One reusable little-endian view of the data area: a delivery only moves its position and limit. */
+    private final ByteBuffer view;
+    private final long capacity;
+    private final long mask;
+    private long head;
+    private boolean closed;
+
+    RingReader(int senderRank, MemorySegment ring, long capacity) {
+        this.senderRank = senderRank;
+        this.control = ring.asSlice(0, CONTROL_LENGTH);
+        this.data = ring.asSlice(CONTROL_LENGTH, capacity);
+        this.view = data.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.head = (long) COUNTER.getAcquire(control, (long) HEAD_OFFSET);
+    }
+
+    /** Delivers at most {@code budget} RSRs to {@code sink}; returns how many it delivered. */
+    int poll(int budget, RsrSink sink, Consumer<String> log) {
+        if (closed) {
+            return 0;
+        }
+        long tail = (long) COUNTER.getAcquire(control, (long) TAIL_OFFSET);
+        int delivered = 0;
+        while (head < tail && delivered < budget) {
+            int index = (int) (head & mask);
+            int length = data.get(INT, index + LENGTH_OFFSET);
+            if (length < 0) {
+                if (-length != capacity - index) {
+                    refuse(log, "a padding record of " + -length + " bytes at offset " + index);
+                    return delivered;
+                }
+                release(-length);
+                continue;
+            }
+            if (length < RECORD_HEADER_LENGTH || RingLayout.align(length) > Math.min(capacity - index, tail - head)) {
+                refuse(log, "a record of " + length + " bytes at offset " + index);
+                return delivered;
+            }
+            int endpointId = Short.toUnsignedInt(data.get(SHORT, index + ENDPOINT_OFFSET));
+            int handlerId = Short.toUnsignedInt(data.get(SHORT, index + HANDLER_OFFSET));
+            view.limit(index + length).position(index + RECORD_HEADER_LENGTH);
+            try {
+                sink.deliver(senderRank, endpointId, handlerId, view);
+                delivered++;
+            } catch (MalformedRsrException e) {
+                refuse(log, "an RSR its handler rejected (" + e + ")");
+                return delivered;
+            } finally {
+                release(RingLayout.align(length));
+            }
+        }
+        return delivered;
+    }
+
+    private void release(int bytes) {
+        head += bytes;
+        COUNTER.setRelease(control, (long) HEAD_OFFSET, head);
+    }
+
+    /** Stops reading this sender and tells it so: its sends fail from now on. The job goes on. */
+    private void refuse(Consumer<String> log, String what) {
+        closed = true;
+        FLAG.setRelease(control, (long) CLOSED_OFFSET, 1);
+        log.accept("closing the shm ring from rank " + senderRank + ": it sent " + what);
+    }
+}

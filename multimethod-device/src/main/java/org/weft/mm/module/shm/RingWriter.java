@@ -1,0 +1,118 @@
+package org.weft.mm.module.shm;
+
+import static org.weft.mm.module.shm.RingAccess.COUNTER;
+import static org.weft.mm.module.shm.RingAccess.FLAG;
+import static org.weft.mm.module.shm.RingAccess.INT;
+import static org.weft.mm.module.shm.RingAccess.SHORT;
+import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.CONTROL_LENGTH;
+import static org.weft.mm.module.shm.RingLayout.ENDPOINT_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.HANDLER_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.HEAD_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.LENGTH_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
+import static org.weft.mm.module.shm.RingLayout.TAIL_OFFSET;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.weft.mm.spi.SendStatus;
+
+/**
+ * The producing end of one ring (layout: {@link RingLayout}): the only writer of its tail. Not thread-safe: the
+ * {@link ShmLink} that owns it serialises its callers.
+ */
+final class RingWriter {
+    /**
+     * Payloads are copied in pieces no larger than this: on JDK 25 one copy of 2.5 MiB or more switches to
+     * cache-bypassing stores and runs at half speed (measured for issue 3), and the reader wants the data in cache.
+     */
+    static final long COPY_CHUNK = 1L << 20;
+
+    private final MemorySegment control;
+    private final MemorySegment data;
+    private final ByteBuffer dataBuffer;
+    private final long capacity;
+    private final long mask;
+    /** What this writer last published (it alone moves the tail). */
+    private long tail;
+    /** The reader's head as last seen: read again only when the cached value shows too little room. */
+    private long headCache;
+
+    /** {@code ring}: the control block followed by {@code capacity} data bytes, as mapped from the owner's inbox. */
+    RingWriter(MemorySegment ring, long capacity) {
+        this.control = ring.asSlice(0, CONTROL_LENGTH);
+        this.data = ring.asSlice(CONTROL_LENGTH, capacity);
+        this.dataBuffer = data.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        this.capacity = capacity;
+        this.mask = capacity - 1;
+        this.tail = (long) COUNTER.getAcquire(control, (long) TAIL_OFFSET);
+        this.headCache = (long) COUNTER.getAcquire(control, (long) HEAD_OFFSET);
+    }
+
+    long capacity() {
+        return capacity;
+    }
+
+    /** True once the reader refused this writer (it sent an RSR the reader's sink rejected). */
+    boolean isClosed() {
+        return (int) FLAG.getAcquire(control, (long) CLOSED_OFFSET) != 0;
+    }
+
+    /**
+     * Appends one record holding {@code header} (position to limit; the buffer's own indices are not moved) and
+     * {@code payload}. The caller has checked that the record fits an empty ring. Returns
+     * {@link SendStatus#BACK_PRESSURED} having taken nothing when the ring lacks room now.
+     */
+    SendStatus offer(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
+        int headerLength = header.remaining();
+        long payloadLength = payload.byteSize();
+        int recordLength = (int) (RECORD_HEADER_LENGTH + headerLength + payloadLength);
+        int aligned = RingLayout.align(recordLength);
+        int index = (int) (tail & mask);
+        int toEnd = (int) (capacity - index);
+        if (aligned > toEnd) {
+            // Publish the padding on its own: the record then waits for room at the start of the ring, and a record
+            // as large as the ring still fits once the reader has drained it.
+            if (!hasRoom(toEnd)) {
+                return SendStatus.BACK_PRESSURED;
+            }
+            data.set(INT, index + LENGTH_OFFSET, -toEnd);
+            publish(toEnd);
+            index = 0;
+        }
+        if (!hasRoom(aligned)) {
+            return SendStatus.BACK_PRESSURED;
+        }
+        data.set(INT, index + LENGTH_OFFSET, recordLength);
+        data.set(SHORT, index + ENDPOINT_OFFSET, (short) endpointId);
+        data.set(SHORT, index + HANDLER_OFFSET, (short) handlerId);
+        int bodyAt = index + RECORD_HEADER_LENGTH;
+        if (headerLength > 0) {
+            dataBuffer.put(bodyAt, header, header.position(), headerLength);
+        }
+        copyPayload(payload, bodyAt + headerLength);
+        publish(aligned);
+        return SendStatus.SENT;
+    }
+
+    private boolean hasRoom(int bytes) {
+        if (bytes <= capacity - (tail - headCache)) {
+            return true;
+        }
+        headCache = (long) COUNTER.getAcquire(control, (long) HEAD_OFFSET);
+        return bytes <= capacity - (tail - headCache);
+    }
+
+    private void publish(int bytes) {
+        tail += bytes;
+        COUNTER.setRelease(control, (long) TAIL_OFFSET, tail);
+    }
+
+    private void copyPayload(MemorySegment payload, long at) {
+        long length = payload.byteSize();
+        for (long done = 0; done < length; done += COPY_CHUNK) {
+            MemorySegment.copy(payload, done, data, at + done, Math.min(COPY_CHUNK, length - done));
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package org.weft.mm.module.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.concurrent.locks.ReentrantLock;
+import org.weft.mm.spi.CommObject;
+import org.weft.mm.spi.SendStatus;
+
+/**
+ * The sending side of {@code shm} to one peer: this process's ring in the peer's inbox. Senders of this process
+ * are serialised by a lock (the ring has one producer, this process); a send copies the RSR into the ring once and
+ * publishes it with a release store: the peer's poller sees it without any wake-up.
+ */
+final class ShmLink implements CommObject {
+    private static final int MAX_ID = 0xFFFF;
+
+    private final int peerRank;
+    private final RingWriter ring;
+    private final ReentrantLock lock = new ReentrantLock();
+    private boolean closed;
+
+    ShmLink(int peerRank, RingWriter ring) {
+        this.peerRank = peerRank;
+        this.ring = ring;
+    }
+
+    int peerRank() {
+        return peerRank;
+    }
+
+    /** Largest body (header + payload) one send may carry: a record must fit the peer's ring whole. */
+    long maxBody() {
+        return RingLayout.maxBody(ring.capacity());
+    }
+
+    @Override
+    public SendStatus send(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
+        if ((endpointId & ~MAX_ID) != 0 || (handlerId & ~MAX_ID) != 0) {
+            throw new IllegalArgumentException("endpoint " + endpointId + " / handler " + handlerId
+                    + " outside 0.." + MAX_ID);
+        }
+        long body = header.remaining() + payload.byteSize();
+        if (body > maxBody()) {
+            throw new IllegalArgumentException("an RSR of " + body + " bytes exceeds the " + maxBody()
+                    + " bytes an shm ring to rank " + peerRank + " can carry");
+        }
+        lock.lock();
+        try {
+            if (closed || ring.isClosed()) {
+                return SendStatus.FAILED;
+            }
+            return ring.offer(endpointId, handlerId, header, payload);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** No send runs after this returns, so the mapping may go. */
+    void close() {
+        lock.lock();
+        try {
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String methodName() {
+        return ShmModule.NAME;
+    }
+}
