@@ -11,6 +11,10 @@ import org.weft.mm.MultimethodDevice;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -73,6 +77,16 @@ public final class InProcessWorld {
         return this;
     }
 
+    /** The value of a parameter set with {@link #with}, or {@code null}. */
+    public String parameter(String name) {
+        return parameters.get(name);
+    }
+
+    @Override
+    public String toString() {
+        return size + " ranks" + (parameters.isEmpty() ? "" : " " + parameters);
+    }
+
     public InProcessWorld timeout(Duration timeout) {
         this.timeout = timeout;
         return this;
@@ -85,11 +99,15 @@ public final class InProcessWorld {
         String secret = HexFormat.of().formatHex(secretBytes);
         String jobId = "inproc-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
         AtomicReferenceArray<Throwable> failures = new AtomicReferenceArray<>(size);
+        Path jobDir = Files.createTempDirectory(Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm")
+                : Path.of(System.getProperty("java.io.tmpdir")), "weft-test-");
+        Map<String, String> worldParameters = new HashMap<>(parameters);
+        worldParameters.putIfAbsent("job_dir", jobDir.toString()); // as weftrun does: shm between the ranks
         try (BootstrapServer server = BootstrapServer.start(size, secret)) {
             Thread[] ranks = new Thread[size];
             for (int r = 0; r < size; r++) {
                 int rank = r;
-                WorldConfig config = new WorldConfig(rank, size, jobId, server.address(), secret, parameters);
+                WorldConfig config = new WorldConfig(rank, size, jobId, server.address(), secret, worldParameters);
                 ranks[r] = Thread.ofPlatform().daemon().name("rank-" + rank).unstarted(() -> {
                     try {
                         RuntimeBinding.runWith(PROVIDER, config, () -> {
@@ -105,6 +123,8 @@ public final class InProcessWorld {
                 ranks[r].start();
             }
             awaitRanks(ranks, failures);
+        } finally {
+            deleteTree(jobDir);
         }
         for (int r = 0; r < size; r++) {
             Throwable failure = failures.get(r);
@@ -135,6 +155,14 @@ public final class InProcessWorld {
                             + firstFailure(failures) + "); thread dump:\n" + ThreadDumps.ofThisJvm(),
                             firstCause(failures));
                 }
+            }
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
             }
         }
     }

@@ -7,6 +7,7 @@ import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
 import org.junit.jupiter.api.Timeout;
+import org.weft.api.Weft;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.weft.tests.harness.InProcessWorld;
@@ -26,8 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The point-to-point chapter, size-agnostic (mpi4py's habit): every test runs at several world sizes (8 is
- * oversubscribed on 2 cores) and on two method sets — the default (self, tcp) and tcp only — with N ranks as N
- * runtimes in this JVM over real loopback sockets. Sizes 70 000 and 200 000 bytes cross tcp's 64 KiB eager limit.
+ * oversubscribed on 2 cores) and on two method sets — the default (self, shm between the ranks, which share this
+ * host) and tcp only, over real loopback sockets — with N ranks as N runtimes in this JVM. Sizes 70 000 and
+ * 200 000 bytes cross both methods' eager limits, and 1 MiB rings make shm push back and fragment.
  */
 @Timeout(120)
 class PointToPointTest {
@@ -88,6 +90,8 @@ class PointToPointTest {
                 assertEquals((byte) (prev ^ i), ((byte[]) got[6])[i]);
                 assertEquals((prev + i) % 3 == 0, ((boolean[]) got[7])[i]);
             }
+            String expected = "tcp".equals(w.parameter("methods")) ? "tcp" : "shm";
+            assertEquals(expected, Weft.report().methodByPeer().get(next), "method to the next rank");
         });
     }
 
