@@ -80,7 +80,10 @@ public final class JobReport {
         return new DeviceReport(Integer.parseInt(head[0]), head[1], head[2], peers, methods, unavailable);
     }
 
-    /** The method matrix (row: sender, column: receiver) and one line of counters per rank and method. */
+    /**
+     * The method matrix (row: sender, column: receiver) and one line of counters per rank and method; poll counts
+     * are marked {@code ~}, as they may lose a few counts when several threads poll.
+     */
     public static String format(List<DeviceReport> reports) {
         StringBuilder out = new StringBuilder();
         int n = reports.size();
@@ -99,7 +102,7 @@ public final class JobReport {
             out.append('\n');
         }
         out.append(String.format("%-6s %-10s %12s %14s %12s %14s %12s %12s%n", "rank", "method", "rsrs-sent",
-                "bytes-sent", "rsrs-recvd", "bytes-recvd", "polls", "polls-work"));
+                "bytes-sent", "rsrs-recvd", "bytes-recvd", "polls~", "polls-work~"));
         for (DeviceReport r : reports) {
             for (MethodReport m : r.methods()) {
                 out.append(String.format("%-6d %-10s %12d %14d %12d %14d %12d %12d%n", r.rank(), m.method(),
