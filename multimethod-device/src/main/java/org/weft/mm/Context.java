@@ -27,6 +27,8 @@ public final class Context {
     private final Queue<Startpoint> backlog = new ConcurrentLinkedQueue<>();
     private volatile List<CommModule> modules = List.of();
     private volatile Startpoint[] startpoints;
+    private volatile DescriptorTable[] tables;
+    private volatile int metEndpointId;
 
     public Context(int rank, int size) {
         this.rank = rank;
@@ -80,11 +82,45 @@ public final class Context {
         for (int r = 0; r < tables.length; r++) {
             points[r] = new Startpoint(r, endpointId, tables[r], policy, backlog);
         }
+        this.tables = tables.clone();
+        this.metEndpointId = endpointId;
         startpoints = points;
     }
 
     public Startpoint startpoint(int peer) {
         return startpoints[peer];
+    }
+
+    /**
+     * Manual selection, as Nexus allowed it: a new startpoint to the same endpoint of {@code peer} as
+     * {@link #startpoint}, whose selection is restricted to {@code method}, selected now. It shares the module's
+     * communication object with any other startpoint to {@code peer} by that method, and its own back-pressure
+     * queue. Used by benchmarks that load one method while timing another.
+     *
+     * @throws IllegalArgumentException if {@code method} does not run in this context or does not reach
+     *                                  {@code peer} (the message says why)
+     * @throws IllegalStateException    before this context has met its peers
+     */
+    public Startpoint startpointVia(int peer, String method) {
+        DescriptorTable[] met = tables;
+        if (met == null) {
+            throw new IllegalStateException("the context has not met its peers yet");
+        }
+        if (peer < 0 || peer >= met.length) {
+            throw new IllegalArgumentException("no rank " + peer + " in a job of " + met.length);
+        }
+        CommModule module = modules.stream().filter(m -> m.name().equals(method)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("method " + method + " does not run here (running: "
+                        + modules.stream().map(CommModule::name).toList() + ")"));
+        SelectionPolicy only = new SelectionPolicy(List.of(module), m -> counters(m.name()));
+        Startpoint startpoint = new Startpoint(peer, metEndpointId, met[peer], only, backlog);
+        try {
+            startpoint.link();
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException("method " + method + " does not reach rank " + peer + ": "
+                    + e.getMessage(), e);
+        }
+        return startpoint;
     }
 
     /** Retries the RSRs that wait on back-pressured startpoints; returns how many went. */

@@ -1,12 +1,17 @@
 package org.weft.bench.nexus;
 
+import org.weft.adi.DeviceReport;
 import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.SocketBootstrap;
+import org.weft.adi.param.Parameters;
 import org.weft.mm.MultimethodDevice;
 import org.weft.mm.RsrHandler;
 import org.weft.mm.Startpoint;
+import org.weft.mm.progress.ProgressEngine;
+import org.weft.mm.spi.CommModule;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,10 +22,12 @@ import java.util.Map;
 public final class RsrProcess implements AutoCloseable {
     private final MultimethodDevice device;
     private final SocketBootstrap bootstrap;
+    private final Parameters parameters;
 
-    private RsrProcess(MultimethodDevice device, SocketBootstrap bootstrap) {
+    private RsrProcess(MultimethodDevice device, SocketBootstrap bootstrap, Parameters parameters) {
         this.device = device;
         this.bootstrap = bootstrap;
+        this.parameters = parameters;
     }
 
     /** Joins the job the launcher described in the environment, with {@code handlers} (by handler id). */
@@ -31,7 +38,7 @@ public final class RsrProcess implements AutoCloseable {
         }
         SocketBootstrap bootstrap = SocketBootstrap.connect(config);
         return new RsrProcess(MultimethodDevice.open(config, bootstrap, endpoint -> handlers.forEach(endpoint::register)),
-                bootstrap);
+                bootstrap, Parameters.of(config.parameters()));
     }
 
     public int rank() {
@@ -45,6 +52,26 @@ public final class RsrProcess implements AutoCloseable {
     /** The startpoint to the endpoint of {@code peer} that holds the benchmark's handlers. */
     public Startpoint startpoint(int peer) {
         return device.context().startpoint(peer);
+    }
+
+    /** A new startpoint to the same endpoint of {@code peer}, restricted to {@code method} (manual selection). */
+    public Startpoint startpointVia(int peer, String method) {
+        return device.context().startpointVia(peer, method);
+    }
+
+    /** The methods running in this process, in selection order. */
+    public List<String> methods() {
+        return device.context().modules().stream().map(CommModule::name).toList();
+    }
+
+    /** The {@code <method>_skip_poll} the progress engine was opened with. */
+    public int skipPoll(String method) {
+        return parameters.get(ProgressEngine.skipPoll(method));
+    }
+
+    /** What the device counted so far: RSRs per method, polls. */
+    public DeviceReport report() {
+        return device.report();
     }
 
     /** One progress pass of the device (back-pressured sends, then the modules); returns the work done. */

@@ -111,7 +111,9 @@ public final class Weft implements Callable<Integer> {
                 new Benchmark("bw", "org.weft.bench.osu.Bandwidth", "osu_bw: bandwidth of windows of 64 sends"),
                 new Benchmark("bibw", "org.weft.bench.osu.BiBandwidth", "osu_bibw: bandwidth of both ways at once"),
                 new Benchmark("pphandle", "org.weft.bench.nexus.PpHandle",
-                        "Nexus pphandle: raw RSR ping-pong below MPI"));
+                        "Nexus pphandle: raw RSR ping-pong below MPI"),
+                new Benchmark("ppmulti", "org.weft.bench.nexus.PpMulti",
+                        "Nexus ppmulti: shm ping-pong beside tcp load"));
 
         @Option(names = "--list", description = "List the benchmarks and exit.")
         private boolean list;

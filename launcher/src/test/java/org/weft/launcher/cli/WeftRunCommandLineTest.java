@@ -155,7 +155,7 @@ class WeftRunCommandLineTest {
         PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
         assertEquals(0, Weft.execute(new String[] {"bench", "--list"}, InputStream.nullInputStream(), print, print));
         String listed = out.toString(StandardCharsets.UTF_8);
-        for (String name : List.of("latency", "bw", "bibw", "pphandle", "org.weft.bench.osu.Latency")) {
+        for (String name : List.of("latency", "bw", "bibw", "pphandle", "ppmulti", "org.weft.bench.osu.Latency")) {
             assertTrue(listed.contains(name), listed);
         }
         out.reset();
