@@ -12,17 +12,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The selection policy seen from outside: {@code weftrun --report} prints which method each pair used; the default
- * order puts a rank's messages to itself on {@code self} and to others on a network method, {@code --methods tcp}
- * forces TCP everywhere.
+ * order puts a rank's messages to itself on {@code self} and to the others on this host on {@code shm};
+ * {@code --methods self,tcp} leaves shared memory out and {@code --methods tcp} forces TCP everywhere.
  */
 class MethodSelectionJobTest {
     @Test
-    void defaultOrderUsesSelfForItselfAndTcpForPeers() throws Exception {
+    void defaultOrderUsesSelfForItselfAndSharedMemoryForPeersOnThisHost() throws Exception {
         List<List<String>> matrix = matrix("--report", "-np", "3", SelfAndRing.class.getName());
         for (int r = 0; r < 3; r++) {
             assertEquals("self", matrix.get(r).get(r));
-            assertEquals("tcp", matrix.get(r).get((r + 1) % 3));
+            assertEquals("shm", matrix.get(r).get((r + 1) % 3));
             assertEquals("-", matrix.get(r).get((r + 2) % 3), "never addressed");
+        }
+    }
+
+    @Test
+    void methodsWithoutShmUseTcpBetweenPeers() throws Exception {
+        List<List<String>> matrix = matrix("--methods", "self,tcp", "--report", "-np", "3",
+                SelfAndRing.class.getName());
+        for (int r = 0; r < 3; r++) {
+            assertEquals("self", matrix.get(r).get(r));
+            assertEquals("tcp", matrix.get(r).get((r + 1) % 3));
         }
     }
 
