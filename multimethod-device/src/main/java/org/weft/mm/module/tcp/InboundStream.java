@@ -32,7 +32,7 @@ final class InboundStream {
     /** Reads per poll while a frame is incomplete: a large frame makes progress without hogging the caller. */
     private static final int MAX_READS_PER_POLL = 16;
     /** A buffer grown beyond this by a large frame is dropped once empty. */
-    private static final int KEEP_CAPACITY = 4 << 20;
+    private static final int KEEP_CAPACITY = 16 << 20;
 
     private final TcpModule module;
     private final int sourceRank;

@@ -23,7 +23,7 @@ import java.nio.channels.WritableByteChannel;
 final class OutboundBuffer {
     static final int INITIAL_CAPACITY = 64 * 1024;
     /** A buffer grown beyond this (by a large frame or a backlog) is dropped once empty, not kept for ever. */
-    private static final int KEEP_CAPACITY = 4 << 20;
+    private static final int KEEP_CAPACITY = 16 << 20;
 
     private ByteBuffer buffer;
     /** {@link #buffer} from 0 to its capacity as a segment, for copying payload segments of any kind into it. */
