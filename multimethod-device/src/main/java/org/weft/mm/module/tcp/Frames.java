@@ -4,7 +4,6 @@ import static org.weft.mm.module.tcp.FrameLayout.BYE_HANDLER;
 import static org.weft.mm.module.tcp.FrameLayout.CONTROL_ENDPOINT;
 import static org.weft.mm.module.tcp.FrameLayout.HEADER_LENGTH;
 import static org.weft.mm.module.tcp.FrameLayout.IDS_LENGTH;
-import static org.weft.mm.module.tcp.FrameLayout.LENGTH_FIELD;
 import static org.weft.mm.module.tcp.FrameLayout.MAX_ENDPOINT_ID;
 import static org.weft.mm.module.tcp.FrameLayout.MAX_HANDLER_ID;
 

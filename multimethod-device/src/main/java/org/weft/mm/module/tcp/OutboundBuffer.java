@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.WritableByteChannel;
 
 /**
@@ -30,6 +31,8 @@ final class OutboundBuffer {
     private MemorySegment segment;
     private int start;
     private int end;
+    /** The two buffers of a gathering write, kept to send without garbage. */
+    private final ByteBuffer[] gather = new ByteBuffer[2];
 
     OutboundBuffer() {
         allocate(INITIAL_CAPACITY);
@@ -41,18 +44,60 @@ final class OutboundBuffer {
 
     /** Appends one RSR frame (layout in {@link FrameLayout}); {@code frameLength} was checked by the caller. */
     void appendRsr(int frameLength, int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
-        int at = reserve(frameLength);
-        int headerLength = header.remaining();
+        int at = appendHead(frameLength, frameLength, endpointId, handlerId, header);
+        long payloadLength = payload.byteSize();
+        if (payloadLength > 0) {
+            MemorySegment.copy(payload, 0, segment, at, payloadLength);
+        }
+        end = at + (int) payloadLength;
+    }
+
+    /**
+     * Appends the start of an RSR frame, up to and including {@code header}: its payload must follow at once, by
+     * {@link #writeWithTail}.
+     */
+    void appendRsrHead(int frameLength, int endpointId, int handlerId, ByteBuffer header) {
+        end = appendHead(HEADER_LENGTH + header.remaining(), frameLength, endpointId, handlerId, header);
+    }
+
+    /** Writes the frame's length, ids and header at the end, with room for {@code room} bytes; returns where the
+     * payload goes. */
+    private int appendHead(int room, int frameLength, int endpointId, int handlerId, ByteBuffer header) {
+        int at = reserve(room);
         buffer.putInt(at, frameLength - LENGTH_FIELD);
         buffer.putShort(at + LENGTH_FIELD + FrameLayout.ENDPOINT_OFFSET, (short) endpointId);
         buffer.putShort(at + LENGTH_FIELD + FrameLayout.HANDLER_OFFSET, (short) handlerId);
         // Absolute bulk put: the caller's header keeps its position.
-        buffer.put(at + HEADER_LENGTH, header, header.position(), headerLength);
-        long payloadLength = payload.byteSize();
-        if (payloadLength > 0) {
-            MemorySegment.copy(payload, 0, segment, at + HEADER_LENGTH + headerLength, payloadLength);
+        buffer.put(at + HEADER_LENGTH, header, header.position(), header.remaining());
+        return at + HEADER_LENGTH + header.remaining();
+    }
+
+    /**
+     * Writes the pending bytes followed by {@code tail} in one gathering write, so that a large payload goes to the
+     * socket without being copied here first; the part of {@code tail} the socket did not take is copied to the
+     * end of the queue (the caller's buffer is free when this returns). Returns the bytes written.
+     */
+    long writeWithTail(GatheringByteChannel channel, ByteBuffer tail) throws IOException {
+        buffer.limit(end).position(start);
+        gather[0] = buffer;
+        gather[1] = tail;
+        long written;
+        try {
+            written = channel.write(gather);
+        } finally {
+            start = buffer.position();
+            buffer.clear();
+            gather[1] = null;
         }
-        end = at + frameLength;
+        int left = tail.remaining();
+        if (left > 0) {
+            int at = reserve(left);
+            buffer.put(at, tail, tail.position(), left);
+            end = at + left;
+        } else if (start == end) {
+            start = end = 0;
+        }
+        return written;
     }
 
     /** Appends bytes made elsewhere (HELLO, BYE). */

@@ -44,6 +44,8 @@ public final class TcpLink implements CommObject {
 
     /** How long {@link #closeGracefully()} keeps writing what is queued before it gives up. */
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** Native payloads from this size on are written from the caller's memory (gathering write), not copied. */
+    static final long GATHER_THRESHOLD = 32 * 1024;
 
     private final TcpModule module;
     private final int peerRank;
@@ -118,8 +120,12 @@ public final class TcpLink implements CommObject {
             if (state == State.CLOSED) {
                 return SendStatus.FAILED;
             }
-            out.appendRsr(frameLength, endpointId, handlerId, header, payload);
-            progress0();
+            if (state == State.OPEN && payload.isNative() && payload.byteSize() >= GATHER_THRESHOLD) {
+                writeGathered(frameLength, endpointId, handlerId, header, payload);
+            } else {
+                out.appendRsr(frameLength, endpointId, handlerId, header, payload);
+                progress0();
+            }
             // A write that failed just now took the frame with it: it is not sent.
             return state == State.CLOSED ? SendStatus.FAILED : SendStatus.SENT;
         } finally {
@@ -153,6 +159,18 @@ public final class TcpLink implements CommObject {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Under the lock: a large native payload goes from the caller's memory to the socket, not copied first. */
+    private void writeGathered(int frameLength, int endpointId, int handlerId, ByteBuffer header,
+            MemorySegment payload) {
+        out.appendRsrHead(frameLength, endpointId, handlerId, header);
+        try {
+            out.writeWithTail(channel, payload.asByteBuffer());
+        } catch (IOException e) {
+            failWrite(e);
+        }
+        needsProgress = state == State.OPEN && !out.isEmpty();
     }
 
     /** Under the lock. Returns the bytes written. */
