@@ -4,62 +4,56 @@ import static org.weft.mm.module.tcp.FrameLayout.BYE_HANDLER;
 import static org.weft.mm.module.tcp.FrameLayout.CONTROL_ENDPOINT;
 import static org.weft.mm.module.tcp.FrameLayout.HEADER_LENGTH;
 import static org.weft.mm.module.tcp.FrameLayout.IDS_LENGTH;
-import static org.weft.mm.module.tcp.FrameLayout.LENGTH_FIELD;
 import static org.weft.mm.module.tcp.FrameLayout.MAX_ENDPOINT_ID;
 import static org.weft.mm.module.tcp.FrameLayout.MAX_HANDLER_ID;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 
-/** Writes whole frames (see {@link FrameLayout}) into pooled direct buffers ready for the socket. */
+/** Makes the control frames (see {@link FrameLayout}) and checks RSR frames before they are queued. */
 final class Frames {
     private Frames() {
     }
 
     /**
-     * One RSR frame holding a copy of {@code header} (position to limit, left untouched) and {@code payload}, which
-     * may be any segment: native, or a heap segment over an array of any primitive type (copied byte for byte).
+     * The total size (length field included) of an RSR frame carrying {@code header} (position to limit) and
+     * {@code payload}; throws {@link IllegalArgumentException} for ids outside the wire's range or a frame longer
+     * than {@code maxFrame}, before anything is queued.
      */
-    static ByteBuf rsr(ByteBufAllocator alloc, int maxFrame, int endpointId, int handlerId, ByteBuffer header,
-            MemorySegment payload) {
+    static int rsrLength(int maxFrame, int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
         if (endpointId < 0 || endpointId > MAX_ENDPOINT_ID) {
             throw new IllegalArgumentException("endpoint id " + endpointId + " outside [0, " + MAX_ENDPOINT_ID + "]");
         }
         if (handlerId < 0 || handlerId > MAX_HANDLER_ID) {
             throw new IllegalArgumentException("handler id " + handlerId + " outside [0, " + MAX_HANDLER_ID + "]");
         }
-        int headerLength = header.remaining();
-        long frameLength = HEADER_LENGTH + (long) headerLength + payload.byteSize();
+        long frameLength = HEADER_LENGTH + (long) header.remaining() + payload.byteSize();
         if (frameLength > maxFrame) {
             throw new IllegalArgumentException("RSR of " + frameLength + " bytes exceeds tcp_max_frame (" + maxFrame
                     + "): send large payloads in pieces");
         }
-        int size = (int) frameLength;
-        ByteBuf frame = alloc.directBuffer(size, size);
+        return (int) frameLength;
+    }
+
+    /** The HELLO that opens every connection, as bytes. */
+    static byte[] helloBytes(Hello hello) {
+        return bytes(hello(UnpooledByteBufAllocator.DEFAULT, hello));
+    }
+
+    /** The BYE sent before a deliberate close, as bytes. */
+    static byte[] byeBytes() {
+        return bytes(bye(UnpooledByteBufAllocator.DEFAULT));
+    }
+
+    private static byte[] bytes(ByteBuf frame) {
         try {
-            frame.writeIntLE(size - LENGTH_FIELD);
-            frame.writeShortLE(endpointId);
-            frame.writeShortLE(handlerId);
-            // The header goes through Netty's bulk copy, which advances the source: put its position back, so the
-            // caller's buffer is left as it was. The payload may be a heap segment over any primitive array, which
-            // no ByteBuffer API takes: copy it through a segment view of the frame's own cached NIO buffer
-            // (internalNioBuffer: no garbage; safe because nobody else holds this fresh buffer yet).
-            int headerStart = header.position();
-            frame.writeBytes(header);
-            header.position(headerStart);
-            int payloadLength = size - HEADER_LENGTH - headerLength;
-            if (payloadLength > 0) {
-                MemorySegment target = MemorySegment.ofBuffer(frame.internalNioBuffer(frame.writerIndex(),
-                        payloadLength));
-                MemorySegment.copy(payload, 0, target, 0, payloadLength);
-            }
-            frame.writerIndex(size);
-            return frame;
-        } catch (RuntimeException e) {
+            return ByteBufUtil.getBytes(frame);
+        } finally {
             frame.release();
-            throw e;
         }
     }
 

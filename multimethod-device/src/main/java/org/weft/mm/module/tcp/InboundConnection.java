@@ -1,6 +1,5 @@
 package org.weft.mm.module.tcp;
 
-import static org.weft.mm.module.tcp.FrameLayout.BYE_HANDLER;
 import static org.weft.mm.module.tcp.FrameLayout.CONTROL_ENDPOINT;
 import static org.weft.mm.module.tcp.FrameLayout.ENDPOINT_OFFSET;
 import static org.weft.mm.module.tcp.FrameLayout.HANDLER_OFFSET;
@@ -11,27 +10,26 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The receiving end of one accepted connection: waits (a bounded time) for a HELLO that proves the job's secret,
- * then hands every RSR frame to the module's {@link org.weft.mm.spi.RsrSink}, on the event-loop thread, in stream
- * order. Anything wrong closes this connection only, with one line naming the remote address and the reason.
- * Not shared: one instance per connection, touched only by its event loop.
+ * The admission of one accepted connection, on its Netty event loop: waits (a bounded time) for a HELLO that
+ * proves the job's secret, then stops Netty reading and hands the socket, with any bytes Netty had read past the
+ * HELLO, to an {@link InboundStream} that the callers' threads poll. Nothing reaches the
+ * {@link org.weft.mm.spi.RsrSink} before the HELLO is verified. Anything wrong before the hand-off closes this
+ * connection only, with one line naming the remote address and the reason. Not shared: one instance per
+ * connection, touched only by its event loop.
  */
 final class InboundConnection extends ChannelInboundHandlerAdapter {
-    private enum State { AWAITING_HELLO, OPEN, CLOSED }
+    private enum State { AWAITING_HELLO, HANDED_OFF, CLOSED }
 
     private final TcpModule module;
     private State state = State.AWAITING_HELLO;
-    private int sourceRank = -1;
-    /** The peer said BYE: the close that follows is normal. */
-    private boolean byeReceived;
     private ScheduledFuture<?> handshakeDeadline;
+    /** After the HELLO: the stream that reads the socket from now on. */
+    private InboundStream stream;
+    private boolean published;
 
     InboundConnection(TcpModule module) {
         this.module = module;
@@ -47,18 +45,31 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf frame = (ByteBuf) msg;
+        ByteBuf bytes = (ByteBuf) msg;
         try {
-            onFrame(ctx, frame);
+            if (state == State.AWAITING_HELLO) {
+                onFirstFrame(ctx, bytes);
+            } else if (state == State.HANDED_OFF && !published) {
+                // Not a frame: the decoder, removed at the hand-off, passes on the raw bytes it held.
+                stream.preload(bytes);
+            }
+            // CLOSED: frames decoded from the same read after we rejected the connection
         } finally {
-            frame.release();
+            bytes.release();
         }
     }
 
-    private void onFrame(ChannelHandlerContext ctx, ByteBuf frame) {
-        if (state == State.CLOSED) {
-            return; // frames decoded from the same read after we rejected the connection
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        // After the hand-off, Netty's last read and the decoder's leftover bytes are in the stream: publish it.
+        if (state == State.HANDED_OFF && !published) {
+            published = true;
+            module.addInbound(stream);
         }
+        ctx.fireChannelReadComplete();
+    }
+
+    private void onFirstFrame(ChannelHandlerContext ctx, ByteBuf frame) {
         if (frame.readableBytes() < IDS_LENGTH) {
             reject(ctx, "frame of " + frame.readableBytes() + " bytes is shorter than its ids");
             return;
@@ -66,51 +77,40 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         int start = frame.readerIndex();
         int endpointId = frame.getUnsignedShortLE(start + ENDPOINT_OFFSET);
         int handlerId = frame.getUnsignedShortLE(start + HANDLER_OFFSET);
-        if (state == State.AWAITING_HELLO) {
-            onHello(ctx, frame.skipBytes(IDS_LENGTH), endpointId, handlerId);
-        } else if (endpointId == CONTROL_ENDPOINT) {
-            if (handlerId == BYE_HANDLER) {
-                byeReceived = true;
-            } else {
-                reject(ctx, "unexpected control frame " + handlerId);
-            }
-        } else {
-            ByteBuffer body = frame.nioBuffer(start + IDS_LENGTH, frame.readableBytes() - IDS_LENGTH)
-                    .order(ByteOrder.LITTLE_ENDIAN);
-            try {
-                module.context().inbound().deliver(sourceRank, endpointId, handlerId, body);
-            } catch (RuntimeException e) {
-                reject(ctx, "RSR for endpoint " + endpointId + " handler " + handlerId + " rejected: " + describe(e));
-            }
-        }
-    }
-
-    private void onHello(ChannelHandlerContext ctx, ByteBuf body, int endpointId, int handlerId) {
         if (endpointId != CONTROL_ENDPOINT || handlerId != HELLO_HANDLER) {
             reject(ctx, "first frame is not a HELLO");
             return;
         }
+        int sourceRank;
         try {
             var job = module.context();
-            sourceRank = Hello.verify(body, FrameLayout.PROTOCOL_VERSION, job.jobId(), job.secret(), job.size());
+            sourceRank = Hello.verify(frame.skipBytes(IDS_LENGTH), FrameLayout.PROTOCOL_VERSION, job.jobId(),
+                    job.secret(), job.size());
         } catch (Hello.RejectedHelloException e) {
             reject(ctx, e.getMessage());
             return;
         }
-        state = State.OPEN;
+        handOff(ctx, sourceRank);
+    }
+
+    /**
+     * Stops Netty reading this socket (Netty's read loop ends after the current read and drops the read interest,
+     * so the event loop is never woken for this connection again) and removes the frame decoder, which passes the
+     * bytes it held past the HELLO to {@link #channelRead} as they are.
+     */
+    private void handOff(ChannelHandlerContext ctx, int sourceRank) {
         handshakeDeadline.cancel(false);
-        ctx.pipeline().replace(TcpModule.FRAMES, TcpModule.FRAMES, module.newFrameDecoder());
+        ctx.channel().config().setAutoRead(false);
+        stream = new InboundStream(module, sourceRank, ((AcceptedChannels.Accepted) ctx.channel()).socket(),
+                ctx.channel());
+        state = State.HANDED_OFF;
+        ctx.pipeline().remove(TcpModule.FRAMES);
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (state == State.CLOSED) {
-            return;
-        }
-        if (cause instanceof IOException && (byeReceived || module.isShuttingDown())) {
-            state = State.CLOSED; // a reset while either side is leaving is part of leaving
-            ctx.close();
-            return;
+        if (state != State.AWAITING_HELLO) {
+            return; // after the hand-off the stream reads the socket and reports its failures
         }
         reject(ctx, describe(cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause));
     }
@@ -120,11 +120,12 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         if (handshakeDeadline != null) {
             handshakeDeadline.cancel(false);
         }
-        if (state != State.CLOSED && !byeReceived && !module.isShuttingDown()) {
-            module.log(state == State.AWAITING_HELLO
-                    ? "connection from " + ctx.channel().remoteAddress() + " closed before a HELLO"
-                    : "connection from rank " + sourceRank + " (" + ctx.channel().remoteAddress()
-                            + ") closed unexpectedly");
+        if (state == State.AWAITING_HELLO && !module.isShuttingDown()) {
+            module.log("connection from " + ctx.channel().remoteAddress() + " closed before a HELLO");
+        }
+        if (stream != null) {
+            stream.markClosed();
+            module.removeInbound(stream);
         }
         state = State.CLOSED;
         ctx.fireChannelInactive();
@@ -132,16 +133,14 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
 
     /** Closes this connection (only this one) and says why, once. */
     private void reject(ChannelHandlerContext ctx, String reason) {
-        if (state == State.CLOSED) {
+        if (state != State.AWAITING_HELLO) {
             return;
         }
-        String who = state == State.OPEN ? "rank " + sourceRank + " (" + ctx.channel().remoteAddress() + ")"
-                : String.valueOf(ctx.channel().remoteAddress());
         state = State.CLOSED;
         if (handshakeDeadline != null) {
             handshakeDeadline.cancel(false);
         }
-        module.log("closing connection from " + who + ": " + reason);
+        module.log("closing connection from " + ctx.channel().remoteAddress() + ": " + reason);
         ctx.close();
     }
 

@@ -1,6 +1,5 @@
 package org.weft.mm.module.tcp;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
@@ -14,8 +13,6 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
@@ -23,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -34,18 +32,24 @@ import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.ModuleContext;
 
 /**
- * The {@code tcp} communication module, on Netty NIO.
+ * The {@code tcp} communication module: Netty admits connections, the callers' threads move the data.
+ *
+ * <p>The fast path costs no thread wake-up: a send is written to the socket by the sending thread, and arrivals
+ * are read and delivered by whichever thread calls {@link #poll()} (a rank blocked in a wait polls; a rank whose
+ * idle strategy parked it finds the data at its next poll, a bounded park later). Netty's event loop handles only
+ * what is rare: accepting, the HELLO, strangers, and closing at shutdown.
  *
  * <ul>
- *   <li>{@link #init}: one event loop (one thread, shared by the server and every connection: the machines have
- *       two cores), a server socket on an ephemeral port of the wildcard address, advertised as
+ *   <li>{@link #init}: one event loop (one thread, shared by the server and the connections under admission: the
+ *       machines have two cores), a server socket on an ephemeral port of the wildcard address, advertised as
  *       {@code tcp_if_address}:port (see {@link TcpParameters}). Nagle is off, keep-alive on.</li>
- *   <li>{@link #connect}: one {@link TcpLink} per peer, cached; it connects asynchronously and holds sends until
- *       its HELLO is out. A process sends only on connections it initiated and receives only on ones it accepted.
- *   </li>
- *   <li>Arriving RSRs are delivered on the event-loop thread (so {@link #poll()} returns 0), one at a time, in
- *       each sender's order, once the connection's HELLO proved the job id and secret. The sink must therefore
- *       not block; it may send (a send from the event loop is written at once).</li>
+ *   <li>{@link #connect}: one {@link TcpLink} per peer, cached; a non-blocking socket whose HELLO is queued before
+ *       anything else. A process sends only on connections it initiated and receives only on ones it accepted.</li>
+ *   <li>An accepted connection stays with Netty ({@link InboundConnection}) until its HELLO proves the job id and
+ *       secret; then Netty stops reading it and an {@link InboundStream} takes the socket over. {@link #poll()}
+ *       reads those streams and delivers their RSRs on the caller's thread, one at a time per sender, in each
+ *       sender's order, at most {@value #MAX_PER_POLL} per connection per poll; it also writes what sends left
+ *       queued. The sink may send from within a delivery.</li>
  *   <li>A stranger, a wrong secret, garbage, an over-long frame, a missing HELLO or an RSR the sink rejects
  *       closes that one connection with one line on the log; the server keeps accepting.</li>
  * </ul>
@@ -60,9 +64,24 @@ public final class TcpModule implements CommModule {
     public static final String NAME = "tcp";
 
     private static final int SHUTDOWN_WAIT_MILLIS = 2000;
+    /** RSRs one poll delivers from one connection at most (bounded polling: STYLE.md #7). */
+    static final int MAX_PER_POLL = 64;
+    /** Polls between two reads of the send-only connections (power of two). */
+    private static final int REPLY_CHECK_PERIOD = 64;
 
     private final Consumer<String> logSink;
     private final ConcurrentHashMap<Integer, TcpLink> links = new ConcurrentHashMap<>();
+    /** The links, for polling without garbage: replaced (copy on write) when a link is made. */
+    private volatile TcpLink[] linkArray = new TcpLink[0];
+    /** The authenticated inbound connections the callers' threads poll: replaced when one comes or goes. */
+    private volatile InboundStream[] inbound = new InboundStream[0];
+    /**
+     * Where the next poll starts among {@link #inbound}, so that no sender is always served last. Racy on
+     * purpose (plain int, several pollers): a lost increment only shifts the rotation.
+     */
+    private int rotation;
+    /** Counts polls, to read the send-only connections for BYEs and closes every {@link #REPLY_CHECK_PERIOD}. */
+    private int pollCount;
     private final AtomicBoolean shutdown = new AtomicBoolean();
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
     private volatile boolean initialised;
@@ -71,7 +90,6 @@ public final class TcpModule implements CommModule {
     private EventLoopGroup group;
     private Channel server;
     private ChannelGroup accepted;
-    private Bootstrap clientBootstrap;
     private Descriptor localDescriptor;
 
     /** A module that logs its one-line connection reports to standard error. */
@@ -114,15 +132,13 @@ public final class TcpModule implements CommModule {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
-        this.clientBootstrap = applySocketOptions(new Bootstrap().group(group).channel(NioSocketChannel.class))
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.connectTimeoutMillis());
         int port = ((InetSocketAddress) server.localAddress()).getPort();
         this.localDescriptor = new TcpAddress(config.ifAddress(), port).toDescriptor();
         this.initialised = true;
     }
 
     private ServerBootstrap serverBootstrap() {
-        ServerBootstrap b = new ServerBootstrap().group(group, group).channel(NioServerSocketChannel.class)
+        ServerBootstrap b = new ServerBootstrap().group(group, group).channelFactory(AcceptedChannels.Server::new)
                 .option(ChannelOption.ALLOCATOR, alloc)
                 .childOption(ChannelOption.ALLOCATOR, alloc)
                 .childOption(ChannelOption.TCP_NODELAY, true)
@@ -144,28 +160,11 @@ public final class TcpModule implements CommModule {
         return b;
     }
 
-    private Bootstrap applySocketOptions(Bootstrap b) {
-        b.option(ChannelOption.ALLOCATOR, alloc)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.SO_KEEPALIVE, true);
-        if (config.rcvbuf() > 0) {
-            b.option(ChannelOption.SO_RCVBUF, config.rcvbuf());
-        }
-        if (config.sndbuf() > 0) {
-            b.option(ChannelOption.SO_SNDBUF, config.sndbuf());
-        }
-        return b;
-    }
-
-    /** Splits the byte stream into frames (ids + body, length field stripped), refusing over-long ones at once. */
-    LengthFieldBasedFrameDecoder newFrameDecoder() {
-        return frameDecoder(config.maxFrame());
-    }
-
     /**
      * The decoder of a connection that has not proved itself yet: frames no longer than a HELLO can be, so that a
      * stranger's plausible length prefix is refused at once instead of holding the connection until the handshake
-     * deadline. {@link InboundConnection} swaps in {@link #newFrameDecoder()} after a valid HELLO.
+     * deadline. After a valid HELLO the
+     * connection is read by an {@link InboundStream}, which checks frames against {@code tcp_max_frame}.
      */
     LengthFieldBasedFrameDecoder newHelloDecoder() {
         int helloLimit = FrameLayout.LENGTH_FIELD + FrameLayout.IDS_LENGTH + MAX_HELLO_FIXED
@@ -205,7 +204,15 @@ public final class TcpModule implements CommModule {
             return link;
         }
         TcpAddress address = TcpAddress.of(remote);
-        return links.computeIfAbsent(peerRank, rank -> TcpLink.open(this, clientBootstrap, rank, address));
+        return links.computeIfAbsent(peerRank, rank -> {
+            TcpLink made = TcpLink.open(this, rank, address);
+            synchronized (this) {
+                TcpLink[] grown = Arrays.copyOf(linkArray, linkArray.length + 1);
+                grown[grown.length - 1] = made;
+                linkArray = grown;
+            }
+            return made;
+        });
     }
 
     @Override
@@ -216,10 +223,38 @@ public final class TcpModule implements CommModule {
         return config.eagerLimit();
     }
 
-    /** Always 0: RSRs are delivered on the event-loop thread as they arrive. */
+    /**
+     * Reads the authenticated connections and delivers what arrived (at most {@value #MAX_PER_POLL} RSRs per
+     * connection, starting with a different one each time), then writes what sends left queued. Returns the RSRs
+     * delivered, plus one per link that got bytes out (so that an idle strategy does not back off while a large
+     * message is still being written). Never blocks; connections another thread is reading are skipped.
+     */
     @Override
     public int poll() {
-        return 0;
+        if (!initialised || shutdown.get()) {
+            return 0;
+        }
+        int work = 0;
+        InboundStream[] streams = inbound;
+        int count = streams.length;
+        if (count > 0) {
+            int first = Math.floorMod(rotation++, count);
+            for (int i = 0; i < count; i++) {
+                work += streams[(first + i) % count].poll(MAX_PER_POLL);
+            }
+        }
+        TcpLink[] outbound = linkArray;
+        for (TcpLink link : outbound) {
+            if (link.needsProgress()) {
+                work += link.progress();
+            }
+        }
+        if ((++pollCount & (REPLY_CHECK_PERIOD - 1)) == 0) {
+            for (TcpLink link : outbound) {
+                link.checkReplies();
+            }
+        }
+        return work;
     }
 
     /**
@@ -231,13 +266,14 @@ public final class TcpModule implements CommModule {
         if (!shutdown.compareAndSet(false, true) || !initialised) {
             return;
         }
+        // The links belong to no event loop: close them here (each waits a bounded time for its queue to drain).
+        for (TcpLink link : linkArray) {
+            link.closeGracefully();
+        }
         var loop = group.next();
         List<ChannelFuture> closing = new ArrayList<>();
         Future<?> farewell = loop.submit(() -> {
             server.close();
-            for (TcpLink link : links.values()) {
-                closing.add(link.closeGracefully());
-            }
             for (Channel ch : accepted) {
                 ch.writeAndFlush(Frames.bye(alloc)).addListener(ChannelFutureListener.CLOSE);
                 closing.add(ch.closeFuture());
@@ -269,6 +305,30 @@ public final class TcpModule implements CommModule {
     }
 
     // --- for the connection handlers of this package ---
+
+    /** An inbound connection whose HELLO was verified: polled from now on. Any thread. */
+    synchronized void addInbound(InboundStream stream) {
+        if (stream.isClosed()) {
+            return;
+        }
+        InboundStream[] grown = Arrays.copyOf(inbound, inbound.length + 1);
+        grown[grown.length - 1] = stream;
+        inbound = grown;
+    }
+
+    /** A closed inbound connection: no longer polled. Any thread; idempotent. */
+    synchronized void removeInbound(InboundStream stream) {
+        InboundStream[] now = inbound;
+        for (int i = 0; i < now.length; i++) {
+            if (now[i] == stream) {
+                InboundStream[] shrunk = new InboundStream[now.length - 1];
+                System.arraycopy(now, 0, shrunk, 0, i);
+                System.arraycopy(now, i + 1, shrunk, i, now.length - i - 1);
+                inbound = shrunk;
+                return;
+            }
+        }
+    }
 
     ModuleContext context() {
         return context;

@@ -1,5 +1,6 @@
 /**
- * The {@code tcp} method on Netty: one initiated connection per peer for sending, accepted connections for
- * receiving, each proving the job's secret in a HELLO frame before any RSR it carries is delivered.
+ * The {@code tcp} method: Netty admits connections (accept, the HELLO that proves the job's secret, strangers);
+ * the callers' threads write sends and poll arrivals on the non-blocking sockets, so a message costs no thread
+ * wake-up.
  */
 package org.weft.mm.module.tcp;

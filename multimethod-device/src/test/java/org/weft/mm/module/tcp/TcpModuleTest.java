@@ -18,12 +18,17 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.weft.adi.param.Parameter;
 import org.weft.adi.param.Parameters;
@@ -45,6 +50,10 @@ class TcpModuleTest extends CommModuleConformanceTest {
 
     /** Every module's one-line reports; each line starts with "weft tcp (rank R): ". */
     private final ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+
+    /** Threads standing for ranks that sit in MPI progress: they poll their job until the test ends. */
+    private final List<Thread> progressThreads = new ArrayList<>();
+    private volatile boolean stopProgress;
 
     @Override
     protected CommModule newModule(int rank) {
@@ -124,7 +133,7 @@ class TcpModuleTest extends CommModuleConformanceTest {
 
     @Test
     void aFrameLongerThanTheMaximumClosesTheConnection() throws Exception {
-        ModuleTestJob job = startJob(2);
+        ModuleTestJob job = startPolledJob(2);
         try (Socket peer = dial(job, 0)) {
             peer.getOutputStream().write(validHello(1));
             ByteBuffer tooLong = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
@@ -151,7 +160,7 @@ class TcpModuleTest extends CommModuleConformanceTest {
 
     @Test
     void anRsrTheSinkRejectsClosesOnlyThatConnection() throws Exception {
-        ModuleTestJob job = startJob(3);
+        ModuleTestJob job = startPolledJob(3);
         job.sink(0).rejectHandlers(handler -> handler == 666);
         CommObject bad = job.link(1, 0);
         CommObject good = job.link(2, 0);
@@ -176,7 +185,7 @@ class TcpModuleTest extends CommModuleConformanceTest {
 
     @Test
     void aHandMadeStreamIsReadAsTheLayoutSaysAndItsLossIsReportedOnce() throws Exception {
-        ModuleTestJob job = startJob(3);
+        ModuleTestJob job = startPolledJob(3);
         try (Socket peer = dial(job, 0)) {
             peer.getOutputStream().write(validHello(2));
             peer.getOutputStream().write(rsrFrame(513, 65535, new byte[] {10, 20, 30}));
@@ -282,7 +291,82 @@ class TcpModuleTest extends CommModuleConformanceTest {
         assertTrue(module.unavailabilityCause(bad).contains("tcp_max_frame"));
     }
 
+    @Test
+    void rsrsAreDeliveredOnThePollingThreadNotOnAnEventLoop() throws Exception {
+        ModuleTestJob job = startJob(2);
+        Set<Thread> deliverers = ConcurrentHashMap.newKeySet();
+        job.sink(1).onDeliver(rsr -> deliverers.add(Thread.currentThread()));
+        for (int i = 0; i < 100; i++) {
+            job.send(job.link(0, 1), 1, 1, seq(i), MemorySegment.ofArray(new byte[0]));
+        }
+        job.awaitDelivered(1, 100, WAIT); // polls on this thread
+        assertEquals(Set.of(Thread.currentThread()), deliverers);
+    }
+
+    @Test
+    void withoutAPollNothingIsDelivered() throws Exception {
+        ModuleTestJob job = startJob(2);
+        job.send(job.link(0, 1), 1, 1, seq(0), MemorySegment.ofArray(new byte[10]));
+        job.awaitDelivered(1, 1, WAIT); // the first poll also finishes the connection's admission
+        job.send(job.link(0, 1), 1, 1, seq(1), MemorySegment.ofArray(new byte[10]));
+        LockSupport.parkNanos(50_000_000);
+        assertEquals(1, job.sink(1).count(), "delivery happens in poll(), not behind the caller's back");
+        job.awaitDelivered(1, 2, WAIT);
+    }
+
+    @Test
+    void threePollingThreadsKeepEachSendersOrderAndDeliverOneAtATime() throws Exception {
+        ModuleTestJob job = startPolledJob(3);
+        startProgressThread(job);
+        startProgressThread(job);
+        AtomicIntegerArray inDelivery = new AtomicIntegerArray(3);
+        AtomicBoolean overlapped = new AtomicBoolean();
+        job.sink(0).onDeliver(rsr -> {
+            if (inDelivery.getAndIncrement(rsr.source()) != 0) {
+                overlapped.set(true); // another thread is delivering an RSR of the same sender right now
+            }
+            Thread.yield();
+            inDelivery.decrementAndGet(rsr.source());
+        });
+        int perSender = 5000;
+        for (int i = 0; i < perSender; i++) {
+            job.send(job.link(1, 0), 1, 1, seq(i), MemorySegment.ofArray(new byte[i % 300]));
+            job.send(job.link(2, 0), 1, 1, seq(i), MemorySegment.ofArray(new byte[i % 7]));
+        }
+        job.awaitDelivered(0, 2 * perSender, WAIT);
+        int[] next = new int[3];
+        for (RecordingSink.Rsr rsr : job.sink(0).received()) {
+            assertEquals(next[rsr.source()]++, rsr.firstInt(), "order of rank " + rsr.source());
+        }
+        assertTrue(!overlapped.get(), "two RSRs of one sender were delivered at the same time");
+    }
+
     // --- helpers ---
+
+    /** A job whose ranks sit in MPI progress: a thread polls all its modules until the test ends. */
+    private ModuleTestJob startPolledJob(int size) throws Exception {
+        ModuleTestJob job = startJob(size);
+        startProgressThread(job);
+        return job;
+    }
+
+    private void startProgressThread(ModuleTestJob job) {
+        progressThreads.add(Thread.ofPlatform().daemon().name("progress-" + progressThreads.size()).start(() -> {
+            while (!stopProgress) {
+                if (job.pollAll() == 0) {
+                    LockSupport.parkNanos(100_000);
+                }
+            }
+        }));
+    }
+
+    @AfterEach
+    void stopProgressThreads() throws InterruptedException {
+        stopProgress = true;
+        for (Thread t : progressThreads) {
+            t.join(5000);
+        }
+    }
 
     private static Socket dial(ModuleTestJob job, int rank) throws IOException {
         Socket socket = new Socket(InetAddress.getLoopbackAddress(), TcpAddress.of(job.descriptor(rank)).port());

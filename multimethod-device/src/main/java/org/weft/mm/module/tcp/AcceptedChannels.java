@@ -1,0 +1,48 @@
+package org.weft.mm.module.tcp;
+
+import io.netty.channel.Channel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.internal.SocketUtils;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+
+/**
+ * Netty's NIO server channel, making accepted channels that can give their socket away: Netty accepts a connection
+ * and checks its HELLO, then {@link InboundConnection} hands the socket to an {@link InboundStream} that the
+ * callers' threads read directly.
+ */
+final class AcceptedChannels {
+    private AcceptedChannels() {
+    }
+
+    /** The listening channel; accepts as {@link NioServerSocketChannel} does, wrapping each in {@link Accepted}. */
+    static final class Server extends NioServerSocketChannel {
+        @Override
+        protected int doReadMessages(List<Object> buf) throws Exception {
+            SocketChannel socket = SocketUtils.accept(javaChannel());
+            if (socket == null) {
+                return 0;
+            }
+            try {
+                buf.add(new Accepted(this, socket));
+                return 1;
+            } catch (RuntimeException | Error e) {
+                socket.close();
+                throw e;
+            }
+        }
+    }
+
+    /** An accepted connection whose underlying non-blocking socket is reachable from this package. */
+    static final class Accepted extends NioSocketChannel {
+        Accepted(Channel parent, SocketChannel socket) {
+            super(parent, socket);
+        }
+
+        /** The socket itself; read it only after Netty stopped reading ({@code autoRead} off). */
+        SocketChannel socket() {
+            return javaChannel();
+        }
+    }
+}

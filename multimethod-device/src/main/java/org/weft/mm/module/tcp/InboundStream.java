@@ -1,0 +1,246 @@
+package org.weft.mm.module.tcp;
+
+import static org.weft.mm.module.tcp.FrameLayout.BYE_HANDLER;
+import static org.weft.mm.module.tcp.FrameLayout.CONTROL_ENDPOINT;
+import static org.weft.mm.module.tcp.FrameLayout.ENDPOINT_OFFSET;
+import static org.weft.mm.module.tcp.FrameLayout.HANDLER_OFFSET;
+import static org.weft.mm.module.tcp.FrameLayout.HEADER_LENGTH;
+import static org.weft.mm.module.tcp.FrameLayout.IDS_LENGTH;
+import static org.weft.mm.module.tcp.FrameLayout.LENGTH_FIELD;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.handler.codec.TooLongFrameException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The receiving end of one accepted connection after its HELLO proved the job's secret: read and delivered on the
+ * caller's thread, during {@link TcpModule#poll()}, from the non-blocking socket. No event loop is involved, so an
+ * arriving RSR costs no thread wake-up when a thread polls.
+ *
+ * <p>One thread at a time reads a stream (a try-lock; a thread that finds it busy moves on), so RSRs from one
+ * sender are delivered one at a time, in stream order. The body handed to the sink is a window of the stream's own
+ * buffer: no copy and no garbage per RSR. A frame that breaks the layout, an RSR the sink rejects, or an
+ * unannounced close closes this connection only, with one line naming the sender.
+ */
+final class InboundStream {
+    static final int INITIAL_CAPACITY = 64 * 1024;
+    /** Reads per poll while a frame is incomplete: a large frame makes progress without hogging the caller. */
+    private static final int MAX_READS_PER_POLL = 16;
+    /** A buffer grown beyond this by a large frame is dropped once empty. */
+    private static final int KEEP_CAPACITY = 16 << 20;
+
+    private final TcpModule module;
+    private final int sourceRank;
+    private final SocketChannel socket;
+    /** The Netty channel that accepted the socket; closing goes through it, so that Netty lets go of it too. */
+    private final Channel acceptedBy;
+    private final String remote;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    /** Received bytes not delivered yet, in read mode (position to limit); owned by the thread holding busy. */
+    private ByteBuffer in = newBuffer(INITIAL_CAPACITY);
+    private volatile boolean closed;
+    private boolean byeReceived;
+
+    InboundStream(TcpModule module, int sourceRank, SocketChannel socket, Channel acceptedBy) {
+        this.module = module;
+        this.sourceRank = sourceRank;
+        this.socket = socket;
+        this.acceptedBy = acceptedBy;
+        this.remote = String.valueOf(acceptedBy.remoteAddress());
+    }
+
+    /** Before the stream is published: the bytes Netty had read past the HELLO, which come first. */
+    void preload(ByteBuf bytes) {
+        int length = bytes.readableBytes();
+        ensureRoom(length);
+        int at = in.limit();
+        in.limit(at + length);
+        bytes.getBytes(bytes.readerIndex(), in.duplicate().position(at));
+    }
+
+    /**
+     * Delivers up to {@code budget} RSRs that have arrived, reading the socket as needed; returns how many. Any
+     * thread; returns 0 at once when another thread is reading this stream.
+     */
+    int poll(int budget) {
+        if (closed || !busy.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            return readAndDeliver(budget);
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Netty closed the channel (at shutdown): stop reading it. */
+    void markClosed() {
+        closed = true;
+    }
+
+    private int readAndDeliver(int budget) {
+        int delivered = deliverComplete(budget);
+        for (int reads = 0; reads < MAX_READS_PER_POLL && delivered < budget && !closed; reads++) {
+            int frameLength = nextFrameLength();
+            if (closed) {
+                break;
+            }
+            int n;
+            try {
+                ensureRoom(frameLength);
+                int readIndex = in.position();
+                in.position(in.limit()).limit(in.capacity());
+                n = socket.read(in);
+                in.limit(in.position()).position(readIndex);
+            } catch (IOException e) {
+                onReadFailure(e);
+                break;
+            }
+            if (n < 0) {
+                onEndOfStream();
+                break;
+            }
+            if (n == 0) {
+                break;
+            }
+            delivered += deliverComplete(budget - delivered);
+            if (!in.hasRemaining()) {
+                break; // nothing partial left: the next read would most likely find nothing
+            }
+        }
+        return delivered;
+    }
+
+    /** Delivers the complete frames in the buffer, at most {@code budget} RSRs. */
+    private int deliverComplete(int budget) {
+        int delivered = 0;
+        while (delivered < budget && !closed) {
+            int frameStart = in.position();
+            int end = in.limit();
+            if (end - frameStart < LENGTH_FIELD) {
+                break;
+            }
+            int frameLength = checkedFrameLength(in.getInt(frameStart));
+            if (frameLength < 0 || end - frameStart < frameLength) {
+                break;
+            }
+            int frameEnd = frameStart + frameLength;
+            int endpointId = in.getShort(frameStart + LENGTH_FIELD + ENDPOINT_OFFSET) & 0xFFFF;
+            int handlerId = in.getShort(frameStart + LENGTH_FIELD + HANDLER_OFFSET) & 0xFFFF;
+            if (endpointId == CONTROL_ENDPOINT) {
+                if (handlerId != BYE_HANDLER) {
+                    reject("unexpected control frame " + handlerId);
+                    break;
+                }
+                byeReceived = true;
+                in.position(frameEnd);
+                continue;
+            }
+            in.limit(frameEnd).position(frameStart + HEADER_LENGTH);
+            try {
+                module.context().inbound().deliver(sourceRank, endpointId, handlerId, in);
+            } catch (RuntimeException e) {
+                reject("RSR for endpoint " + endpointId + " handler " + handlerId + " rejected: "
+                        + InboundConnection.describe(e));
+                break;
+            } finally {
+                in.order(ByteOrder.LITTLE_ENDIAN).limit(end).position(frameEnd);
+            }
+            delivered++;
+        }
+        if (!in.hasRemaining()) {
+            in.position(0).limit(0); // empty: small frames start at offset 0 again
+            if (in.capacity() > KEEP_CAPACITY) {
+                in = newBuffer(INITIAL_CAPACITY);
+            }
+        }
+        return delivered;
+    }
+
+    /** The size of the frame at the read position when its length field is there, else the smallest frame. */
+    private int nextFrameLength() {
+        if (in.remaining() < LENGTH_FIELD) {
+            return HEADER_LENGTH;
+        }
+        int length = checkedFrameLength(in.getInt(in.position()));
+        return length < 0 ? HEADER_LENGTH : length;
+    }
+
+    /**
+     * The total size of a frame from its length field, or -1 after rejecting the connection when the field is
+     * below the ids' size or the frame exceeds {@code tcp_max_frame}.
+     */
+    private int checkedFrameLength(int lengthField) {
+        if (lengthField < IDS_LENGTH) {
+            reject("frame of " + lengthField + " bytes is shorter than its ids");
+            return -1;
+        }
+        long total = (long) lengthField + LENGTH_FIELD;
+        if (total > module.config().maxFrame()) {
+            reject(InboundConnection.describe(new TooLongFrameException("frame of " + total
+                    + " bytes exceeds tcp_max_frame (" + module.config().maxFrame() + ")")));
+            return -1;
+        }
+        return (int) total;
+    }
+
+    /** Room after the unread bytes for a frame of {@code frameLength} bytes: slides them to the front or grows. */
+    private void ensureRoom(int frameLength) {
+        int readIndex = in.position();
+        int unread = in.remaining();
+        int needed = Math.max(frameLength, unread + 1);
+        if (in.capacity() - readIndex >= needed && in.limit() < in.capacity()) {
+            return;
+        }
+        if (in.capacity() >= needed) {
+            in.compact().flip();
+        } else {
+            ByteBuffer bigger = newBuffer(needed);
+            bigger.limit(unread).put(0, in, readIndex, unread);
+            in = bigger;
+        }
+    }
+
+    private void onEndOfStream() {
+        if (!byeReceived && !module.isShuttingDown()) {
+            module.log("connection from rank " + sourceRank + " (" + remote + ") closed unexpectedly");
+        }
+        close();
+    }
+
+    private void onReadFailure(IOException e) {
+        if (byeReceived || module.isShuttingDown() || closed) {
+            close(); // a reset while either side is leaving is part of leaving
+        } else {
+            reject(InboundConnection.describe(e));
+        }
+    }
+
+    /** Closes this connection (only this one) and says why, once. */
+    private void reject(String reason) {
+        if (closed) {
+            return;
+        }
+        module.log("closing connection from rank " + sourceRank + " (" + remote + "): " + reason);
+        close();
+    }
+
+    private void close() {
+        closed = true;
+        module.removeInbound(this);
+        acceptedBy.close();
+    }
+
+    private static ByteBuffer newBuffer(int capacity) {
+        return ByteBuffer.allocateDirect(capacity).order(ByteOrder.LITTLE_ENDIAN).limit(0);
+    }
+}
