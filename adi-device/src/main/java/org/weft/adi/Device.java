@@ -67,7 +67,7 @@ public interface Device {
 
     /** Makes progress until {@code request} is complete, backing off when there is nothing to do. */
     default void await(DeviceRequest request) {
-        await(request::isComplete);
+        await((BooleanSupplier) request);
     }
 
     /** Makes progress until {@code done} is true, backing off through the idle strategy. */

@@ -1,5 +1,7 @@
 package org.weft.adi;
 
+import java.util.function.BooleanSupplier;
+
 /**
  * One pending operation of the device and, once complete, its status.
  *
@@ -11,7 +13,7 @@ package org.weft.adi;
  * <p>Status fields: {@code source} is the sender's world rank, {@code byteCount} the bytes placed in
  * the receive buffer, {@code error} an {@link ErrorClass} ({@code SUCCESS} when none).
  */
-public class DeviceRequest {
+public class DeviceRequest implements BooleanSupplier {
     private volatile boolean complete;
     private int source = Ranks.ANY_SOURCE;
     private int tag = Ranks.ANY_TAG;
@@ -27,6 +29,12 @@ public class DeviceRequest {
     }
 
     public final boolean isComplete() {
+        return complete;
+    }
+
+    /** {@link #isComplete()}, so that a wait on one request needs no lambda. */
+    @Override
+    public final boolean getAsBoolean() {
         return complete;
     }
 

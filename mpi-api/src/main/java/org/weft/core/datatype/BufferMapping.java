@@ -68,7 +68,52 @@ public final class BufferMapping {
         return buffer instanceof boolean[];
     }
 
+    /**
+     * The segment over the first {@code bytes} of {@code buffer}. Programs send and receive from the same few
+     * buffers over and over, and a view never changes, so each thread remembers its last few views instead of
+     * making two or three small objects per message (garbage whose collections showed up as latency spikes).
+     */
     private static MemorySegment view(Object buffer, long bytes) {
+        RecentViews recent = RECENT_VIEWS.get();
+        MemorySegment view = recent.find(buffer, bytes);
+        if (view == null) {
+            view = newView(buffer, bytes);
+            recent.remember(buffer, bytes, view);
+        }
+        return view;
+    }
+
+    /**
+     * The views a thread made last, by buffer identity and length. A cache with no meaning of its own (the one
+     * static of this package); it keeps at most {@link #SIZE} buffers of each thread reachable until replaced.
+     */
+    private static final class RecentViews {
+        static final int SIZE = 4;
+        private final Object[] buffers = new Object[SIZE];
+        private final long[] lengths = new long[SIZE];
+        private final MemorySegment[] views = new MemorySegment[SIZE];
+        private int next;
+
+        MemorySegment find(Object buffer, long bytes) {
+            for (int i = 0; i < SIZE; i++) {
+                if (buffers[i] == buffer && lengths[i] == bytes) {
+                    return views[i];
+                }
+            }
+            return null;
+        }
+
+        void remember(Object buffer, long bytes, MemorySegment view) {
+            buffers[next] = buffer;
+            lengths[next] = bytes;
+            views[next] = view;
+            next = (next + 1) % SIZE;
+        }
+    }
+
+    private static final ThreadLocal<RecentViews> RECENT_VIEWS = ThreadLocal.withInitial(RecentViews::new);
+
+    private static MemorySegment newView(Object buffer, long bytes) {
         MemorySegment whole = switch (buffer) {
             case byte[] a -> MemorySegment.ofArray(a);
             case char[] a -> MemorySegment.ofArray(a);

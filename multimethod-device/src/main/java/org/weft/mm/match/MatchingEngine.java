@@ -24,6 +24,9 @@ public final class MatchingEngine {
 
     /** Removes and returns the first posted receive that accepts this envelope, or {@code null}. */
     public RecvRequest takePosted(int source, int tag, int context) {
+        if (posted.isEmpty()) {
+            return null; // no iterator: the common case of a message that arrives before its receive
+        }
         for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
             RecvRequest r = it.next();
             if (matches(r.source, r.tag, r.context, source, tag, context)) {
@@ -36,6 +39,9 @@ public final class MatchingEngine {
 
     /** The first unexpected message the pattern accepts, left in place, or {@code null}. */
     public UnexpectedMessage findUnexpected(int source, int tag, int context) {
+        if (unexpected.isEmpty()) {
+            return null;
+        }
         for (UnexpectedMessage m : unexpected) {
             if (matches(source, tag, context, m.source, m.tag, m.context)) {
                 return m;
@@ -46,6 +52,9 @@ public final class MatchingEngine {
 
     /** Removes and returns the first unexpected message the pattern accepts, or {@code null}. */
     public UnexpectedMessage takeUnexpected(int source, int tag, int context) {
+        if (unexpected.isEmpty()) {
+            return null; // no iterator: the common case of a receive posted before its message
+        }
         for (Iterator<UnexpectedMessage> it = unexpected.iterator(); it.hasNext(); ) {
             UnexpectedMessage m = it.next();
             if (matches(source, tag, context, m.source, m.tag, m.context)) {

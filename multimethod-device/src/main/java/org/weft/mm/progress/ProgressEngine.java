@@ -67,8 +67,7 @@ public final class ProgressEngine {
         }
         IdleStrategy idle = idleStrategies.get();
         idle.reset();
-        Thread self = Thread.currentThread();
-        waiters.add(self);
+        int slot = waiters.add(Thread.currentThread());
         try {
             while (true) {
                 int work = poll();
@@ -78,7 +77,7 @@ public final class ProgressEngine {
                 idle.idle(work);
             }
         } finally {
-            waiters.remove(self);
+            waiters.remove(slot);
         }
     }
 }

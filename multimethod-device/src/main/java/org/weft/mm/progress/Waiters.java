@@ -1,28 +1,48 @@
 package org.weft.mm.progress;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The threads waiting for a completion. A completion on another thread (a Netty event loop) unparks them, so a
- * waiter that backed off to parking does not sleep out its whole park period.
+ * The threads waiting for a completion. A completion on another thread unparks them, so a waiter that backed off to
+ * parking does not sleep out its whole park period. Fixed slots rather than a concurrent set: registering and
+ * leaving happen on every wait and must not allocate. A thread that finds every slot taken waits unregistered; its
+ * bounded park still ends the wait.
  */
 public final class Waiters {
-    private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
+    private static final int SLOTS = 64;
 
-    public void add(Thread thread) {
-        waiting.add(thread);
+    private final AtomicReferenceArray<Thread> slots = new AtomicReferenceArray<>(SLOTS);
+    private final AtomicInteger count = new AtomicInteger();
+
+    /** Registers {@code thread}; returns its slot, or -1 when all are taken. */
+    public int add(Thread thread) {
+        for (int i = 0; i < SLOTS; i++) {
+            if (slots.get(i) == null && slots.compareAndSet(i, null, thread)) {
+                count.incrementAndGet();
+                return i;
+            }
+        }
+        return -1;
     }
 
-    public void remove(Thread thread) {
-        waiting.remove(thread);
+    /** Leaves the slot {@link #add} returned. */
+    public void remove(int slot) {
+        if (slot >= 0) {
+            slots.set(slot, null);
+            count.decrementAndGet();
+        }
     }
 
-    /** Wakes every waiter; cheap when nobody waits. */
+    /** Wakes every waiter; one volatile read when nobody waits. */
     public void wakeAll() {
-        if (!waiting.isEmpty()) {
-            for (Thread thread : waiting) {
+        if (count.get() == 0) {
+            return;
+        }
+        for (int i = 0; i < SLOTS; i++) {
+            Thread thread = slots.get(i);
+            if (thread != null) {
                 LockSupport.unpark(thread);
             }
         }

@@ -152,18 +152,18 @@ public final class PointToPoint implements RsrHandler {
         int tag = MessageHeader.tag(body);
         long senderRequest = MessageHeader.senderRequest(body);
         boolean sync = (MessageHeader.flags(body) & MessageHeader.FLAG_SYNC) != 0;
-        ByteBuffer payload = payload(body);
+        int length = eagerPayloadLength(body);
         RecvRequest receive;
         synchronized (engine) {
             receive = engine.takePosted(source, tag, ctx);
             if (receive == null) {
-                byte[] copy = new byte[payload.remaining()];
-                payload.get(copy);
+                byte[] copy = new byte[length];
+                body.get(body.position() + MessageHeader.LENGTH, copy);
                 engine.addUnexpected(UnexpectedMessage.eager(source, tag, ctx, copy, senderRequest, sync));
             }
         }
         if (receive != null) {
-            copyInto(receive, source, tag, MemorySegment.ofBuffer(payload));
+            copyInto(receive, source, tag, MemorySegment.ofBuffer(body), MessageHeader.LENGTH, length);
             if (sync) {
                 reply(source, MessageHeader.SYNC_ACK, senderRequest, 0, SendCompletion.LOG_FAILURE);
             }
@@ -210,13 +210,13 @@ public final class PointToPoint implements RsrHandler {
             throw new MalformedRsrException("DATA for unknown receive " + id);
         }
         long offset = MessageHeader.senderRequest(body);
-        ByteBuffer payload = body.slice(body.position() + MessageHeader.LENGTH, body.remaining() - MessageHeader.LENGTH);
+        int fragment = body.remaining() - MessageHeader.LENGTH;
         long capacity = receive.buffer().byteSize();
-        long n = Math.max(0, Math.min(payload.remaining(), capacity - offset));
+        long n = Math.max(0, Math.min(fragment, capacity - offset));
         if (n > 0) {
-            MemorySegment.copy(MemorySegment.ofBuffer(payload), 0, receive.buffer(), offset, n);
+            MemorySegment.copy(MemorySegment.ofBuffer(body), MessageHeader.LENGTH, receive.buffer(), offset, n);
         }
-        if (receive.arrived(payload.remaining())) {
+        if (receive.arrived(fragment)) {
             receivesAwaitingData.remove(id);
             long length = receive.matchedLength();
             receive.complete(receive.matchedSource(), receive.matchedTag(), Math.min(length, capacity),
@@ -230,7 +230,8 @@ public final class PointToPoint implements RsrHandler {
             clearToSend(receive, m.source(), m.tag(), m.byteCount(), m.senderRequest());
             return;
         }
-        copyInto(receive, m.source(), m.tag(), MemorySegment.ofArray(m.eagerData()));
+        byte[] data = m.eagerData();
+        copyInto(receive, m.source(), m.tag(), MemorySegment.ofArray(data), 0, data.length);
         if (m.isSynchronous()) {
             reply(m.source(), MessageHeader.SYNC_ACK, m.senderRequest(), 0, SendCompletion.LOG_FAILURE);
         }
@@ -254,12 +255,15 @@ public final class PointToPoint implements RsrHandler {
         });
     }
 
-    /** Copies a message into the receive's buffer, truncating (and saying so) when it does not fit. */
-    private static void copyInto(RecvRequest receive, int source, int tag, MemorySegment data) {
+    /**
+     * Copies a message of {@code length} bytes at {@code offset} of {@code data} into the receive's buffer,
+     * truncating (and saying so) when it does not fit.
+     */
+    private static void copyInto(RecvRequest receive, int source, int tag, MemorySegment data, long offset,
+                                 long length) {
         long capacity = receive.buffer().byteSize();
-        long length = data.byteSize();
         long n = Math.min(capacity, length);
-        MemorySegment.copy(data, 0, receive.buffer(), 0, n);
+        MemorySegment.copy(data, offset, receive.buffer(), 0, n);
         receive.complete(source, tag, n, length > capacity ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
     }
 
@@ -293,15 +297,14 @@ public final class PointToPoint implements RsrHandler {
         return MessageHeader.write(headers.get(), kind, flags, ctx, tag, length, senderRequest, receiverRequest);
     }
 
-    /** The payload of an EAGER message, checked against the length its header gives. */
-    private static ByteBuffer payload(ByteBuffer body) {
+    /** The payload length of an EAGER message, checked against the length its header gives. */
+    private static int eagerPayloadLength(ByteBuffer body) {
         long length = MessageHeader.messageLength(body);
-        int start = body.position() + MessageHeader.LENGTH;
-        int remaining = body.limit() - start;
+        int remaining = body.remaining() - MessageHeader.LENGTH;
         if (length != remaining) {
             throw new MalformedRsrException("payload of " + remaining + " bytes, header says " + length);
         }
-        return body.slice(start, remaining).order(ByteOrder.LITTLE_ENDIAN);
+        return remaining;
     }
 
     /** Posted receives and unexpected messages now, for diagnostics and tests. */
