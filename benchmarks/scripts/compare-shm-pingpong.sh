@@ -14,9 +14,9 @@ max=$((4 << 20))
 pick() { pick_sizes 0 1024 1048576 4194304; }
 
 for r in $(seq "$rounds"); do
-  bin/weftrun -np 2 -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 5000 \
+  bin/weftrun -np 2 -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 50000 \
     | pick | sed 's/^/weft /' >> "$work/all"
-  bin/weftrun -np 2 -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 5000 --heap \
+  bin/weftrun -np 2 -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 50000 --heap \
     | pick | sed 's/^/weft-heap /' >> "$work/all"
   mpirun -np 2 --mca pml ob1 --mca btl vader,self "$work/pingpong" $max | pick | sed 's/^/ompi /' >> "$work/all"
 done

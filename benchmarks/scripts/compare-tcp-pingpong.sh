@@ -10,7 +10,7 @@ rounds=${1:-5}
 pick() { pick_sizes 0 1024 1048576; }
 
 for r in $(seq "$rounds"); do
-  bin/weftrun -np 2 --param methods=tcp -cp benchmarks/target/classes org.weft.bench.osu.Latency -m 1048576 -i 5000 \
+  bin/weftrun -np 2 --param methods=tcp -cp benchmarks/target/classes org.weft.bench.osu.Latency -m 1048576 -i 20000 \
     | pick | sed 's/^/weft /' >> "$work/all"
   mpirun -np 2 --mca btl tcp,self "$work/pingpong" 1048576 | pick | sed 's/^/ompi /' >> "$work/all"
 done
