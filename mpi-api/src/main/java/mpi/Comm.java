@@ -176,9 +176,7 @@ public class Comm implements Freeable, Cloneable {
         Communicator c = core();
         try {
             MemorySegment segment = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
-            DeviceRequest r = PointToPoint.irecv(c, segment, source, tag);
-            c.device().await(r);
-            return received(c, buf, segment, r);
+            return received(c, buf, segment, PointToPoint.recv(c, segment, source, tag));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Recv", e);
         }
@@ -257,11 +255,10 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = core();
         try {
-            DeviceRequest r = PointToPoint.isend(c, BufferMapping.forSend(buf, count, Datatype.descriptorOf(type)),
-                    dest, tag, mode);
-            c.device().await(r);
-            if (r.error() != ErrorClass.SUCCESS) {
-                throw MpiErrors.error(r.error(), "the send failed");
+            int error = PointToPoint.send(c, BufferMapping.forSend(buf, count, Datatype.descriptorOf(type)), dest, tag,
+                    mode);
+            if (error != ErrorClass.SUCCESS) {
+                throw MpiErrors.error(error, "the send failed");
             }
         } catch (DeviceException e) {
             throw Errors.raise(c, call, e);

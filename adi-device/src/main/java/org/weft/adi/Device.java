@@ -47,6 +47,26 @@ public interface Device {
      */
     DeviceRequest irecv(MemorySegment buffer, int source, int tag, int context);
 
+    /**
+     * Blocking send ({@code MPI_Send}, {@code MPI_Ssend}, {@code MPI_Rsend}): returns when {@code data} may be
+     * reused, with the error class of the send. A device may serve it without garbage (reused request objects).
+     */
+    default int send(MemorySegment data, int dest, int tag, int context, SendMode mode) {
+        DeviceRequest request = isend(data, dest, tag, context, mode);
+        await(request);
+        return request.error();
+    }
+
+    /**
+     * Blocking receive ({@code MPI_Recv}): returns the completed request. The request may be one the device reuses:
+     * read its status before this thread's next blocking receive, and do not keep it.
+     */
+    default DeviceRequest recv(MemorySegment buffer, int source, int tag, int context) {
+        DeviceRequest request = irecv(buffer, source, tag, context);
+        await(request);
+        return request;
+    }
+
     /** {@code MPI_Iprobe}: a matching message that has arrived, left in place; {@code null} if none. */
     ProbeResult iprobe(int source, int tag, int context);
 

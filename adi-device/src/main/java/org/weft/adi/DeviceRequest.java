@@ -55,6 +55,19 @@ public class DeviceRequest implements BooleanSupplier {
         onComplete();
     }
 
+    /**
+     * Makes a completed request pending again, for a device that reuses its request objects (blocking calls).
+     * Only for a request nobody else holds; publish it to other threads only after this call.
+     */
+    protected void reuse() {
+        source = Ranks.ANY_SOURCE;
+        tag = Ranks.ANY_TAG;
+        byteCount = 0;
+        error = ErrorClass.SUCCESS;
+        cancelled = false;
+        complete = false;
+    }
+
     /** Hook for devices that wake waiters on completion. */
     protected void onComplete() {
     }

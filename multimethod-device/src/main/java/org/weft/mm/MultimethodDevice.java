@@ -166,10 +166,7 @@ public final class MultimethodDevice implements Device {
         if (dest == Ranks.PROC_NULL) {
             return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
         }
-        checkRank(dest, false);
-        if (tag < 0 || tag > Ranks.TAG_UB) {
-            throw new DeviceException(ErrorClass.ERR_TAG, "invalid tag " + tag + " for a send");
-        }
+        checkSend(dest, tag);
         return pointToPoint.isend(data, dest, tag, contextId, mode);
     }
 
@@ -181,6 +178,30 @@ public final class MultimethodDevice implements Device {
         }
         checkEnvelope(source, tag);
         return pointToPoint.irecv(buffer, source, tag, contextId);
+    }
+
+    @Override
+    public int send(MemorySegment data, int dest, int tag, int contextId, SendMode mode) {
+        checkOpen();
+        if (dest == Ranks.PROC_NULL) {
+            return ErrorClass.SUCCESS;
+        }
+        checkSend(dest, tag);
+        DeviceRequest request = pointToPoint.blockingSend(data, dest, tag, contextId, mode);
+        progress.await(request);
+        return request.error();
+    }
+
+    @Override
+    public DeviceRequest recv(MemorySegment buffer, int source, int tag, int contextId) {
+        checkOpen();
+        if (source == Ranks.PROC_NULL) {
+            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
+        }
+        checkEnvelope(source, tag);
+        DeviceRequest request = pointToPoint.blockingRecv(buffer, source, tag, contextId);
+        progress.await(request);
+        return request;
     }
 
     @Override
@@ -284,6 +305,13 @@ public final class MultimethodDevice implements Device {
     private void checkRank(int rank, boolean anyAllowed) {
         if ((rank < 0 || rank >= size()) && !(anyAllowed && rank == Ranks.ANY_SOURCE)) {
             throw new DeviceException(ErrorClass.ERR_RANK, "invalid rank " + rank + " (world size " + size() + ")");
+        }
+    }
+
+    private void checkSend(int dest, int tag) {
+        checkRank(dest, false);
+        if (tag < 0 || tag > Ranks.TAG_UB) {
+            throw new DeviceException(ErrorClass.ERR_TAG, "invalid tag " + tag + " for a send");
         }
     }
 

@@ -28,6 +28,29 @@ public final class PointToPoint {
         return comm.device().isend(data, comm.toWorld(dest), tag, comm.context(), mode);
     }
 
+    /** A blocking send in {@code mode} ({@code MPI_Send}, ...); returns the send's error class. */
+    public static int send(Communicator comm, MemorySegment data, int dest, int tag, SendMode mode) {
+        Arguments.checkDestination(comm, dest);
+        Arguments.checkSendTag(tag);
+        if (dest == Ranks.PROC_NULL) {
+            return org.weft.adi.ErrorClass.SUCCESS;
+        }
+        return comm.device().send(data, comm.toWorld(dest), tag, comm.context(), mode);
+    }
+
+    /**
+     * {@code MPI_Recv}: the completed request, which the device may reuse — read its status before this thread's
+     * next blocking receive.
+     */
+    public static DeviceRequest recv(Communicator comm, MemorySegment buffer, int source, int tag) {
+        Arguments.checkSource(comm, source);
+        Arguments.checkReceiveTag(tag);
+        if (source == Ranks.PROC_NULL) {
+            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
+        }
+        return comm.device().recv(buffer, comm.toWorld(source), tag, comm.context());
+    }
+
     /**
      * {@code MPI_Ibsend}: copies the data into the attached buffer and sends from there; the returned request
      * is complete at once, as the user's buffer is free again.

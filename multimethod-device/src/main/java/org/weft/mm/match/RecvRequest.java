@@ -7,10 +7,10 @@ import java.lang.foreign.MemorySegment;
 
 /** A receive: what it matches, where its data goes, and (during rendezvous) the id the sender answers to. */
 public final class RecvRequest extends DeviceRequest {
-    final int source;
-    final int tag;
-    final int context;
-    private final MemorySegment buffer;
+    int source;
+    int tag;
+    int context;
+    private MemorySegment buffer;
     private final Waiters waiters;
     private long id;
     private int matchedSource;
@@ -24,6 +24,33 @@ public final class RecvRequest extends DeviceRequest {
         this.tag = tag;
         this.context = context;
         this.waiters = waiters;
+    }
+
+    /** Readies a completed request for another blocking receive (the device reuses one per thread). */
+    public RecvRequest prepare(MemorySegment buffer, int source, int tag, int context) {
+        reuse();
+        this.buffer = buffer;
+        this.source = source;
+        this.tag = tag;
+        this.context = context;
+        this.id = 0;
+        this.matchedLength = 0;
+        this.bytesArrived = 0;
+        return this;
+    }
+
+    /** The source this receive asks for (a world rank or {@code ANY_SOURCE}). */
+    public int wantedSource() {
+        return source;
+    }
+
+    /** The tag this receive asks for (or {@code ANY_TAG}). */
+    public int wantedTag() {
+        return tag;
+    }
+
+    public int context() {
+        return context;
     }
 
     public MemorySegment buffer() {

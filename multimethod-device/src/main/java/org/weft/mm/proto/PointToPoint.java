@@ -55,19 +55,42 @@ public final class PointToPoint implements RsrHandler {
     private final AtomicLong requestIds = new AtomicLong();
     private final ThreadLocal<ByteBuffer> headers = ThreadLocal.withInitial(
             () -> ByteBuffer.allocate(MessageHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN));
+    private final ThreadLocal<SendRequest> reusableSends;
+    private final ThreadLocal<RecvRequest> reusableRecvs;
 
     public PointToPoint(Context context, Waiters waiters, long fragmentSize) {
         this.context = context;
         this.waiters = waiters;
         this.fragmentSize = fragmentSize;
+        this.reusableSends = ThreadLocal.withInitial(() -> new SendRequest(NO_PAYLOAD, 0, 0, false, waiters));
+        this.reusableRecvs = ThreadLocal.withInitial(() -> new RecvRequest(NO_PAYLOAD, 0, 0, 0, waiters));
     }
 
     public DeviceRequest isend(MemorySegment data, int dest, int tag, int ctx, SendMode mode) {
+        return startSend(null, data, dest, tag, ctx, mode);
+    }
+
+    /**
+     * Starts a send for a blocking call, with this thread's reusable request: the caller waits for it and reads
+     * its status before its next blocking send, so a steady stream of blocking sends makes no garbage here.
+     */
+    public DeviceRequest blockingSend(MemorySegment data, int dest, int tag, int ctx, SendMode mode) {
+        return startSend(reusableSends.get(), data, dest, tag, ctx, mode);
+    }
+
+    /** As {@link #blockingSend}, for a blocking receive. */
+    public DeviceRequest blockingRecv(MemorySegment buffer, int source, int tag, int ctx) {
+        return post(reusableRecvs.get().prepare(buffer, source, tag, ctx));
+    }
+
+    private DeviceRequest startSend(SendRequest reusable, MemorySegment data, int dest, int tag, int ctx,
+                                    SendMode mode) {
         Startpoint peer = context.startpoint(dest);
         long length = data.byteSize();
         boolean eager = length <= eagerLimit(peer.link().module());
         boolean sync = mode == SendMode.SYNCHRONOUS;
-        SendRequest request = new SendRequest(data, dest, tag, eager && !sync, waiters);
+        SendRequest request = reusable == null ? new SendRequest(data, dest, tag, eager && !sync, waiters)
+                : reusable.prepare(data, dest, tag, eager && !sync);
         if (eager && !sync) {
             peer.send(ENQUEUE_MESSAGE, header(MessageHeader.EAGER, (byte) 0, ctx, tag, length, 0, 0), data, request);
         } else if (eager) {
@@ -83,10 +106,14 @@ public final class PointToPoint implements RsrHandler {
     }
 
     public DeviceRequest irecv(MemorySegment buffer, int source, int tag, int ctx) {
-        RecvRequest request = new RecvRequest(buffer, source, tag, ctx, waiters);
+        return post(new RecvRequest(buffer, source, tag, ctx, waiters));
+    }
+
+    /** Matches a receive against the unexpected messages, or posts it. */
+    private DeviceRequest post(RecvRequest request) {
         UnexpectedMessage arrived;
         synchronized (engine) {
-            arrived = engine.takeUnexpected(source, tag, ctx);
+            arrived = engine.takeUnexpected(request.wantedSource(), request.wantedTag(), request.context());
             if (arrived == null) {
                 engine.addPosted(request);
             }

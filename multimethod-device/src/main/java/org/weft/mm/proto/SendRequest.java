@@ -13,13 +13,13 @@ import java.lang.foreign.MemorySegment;
  * took its last data fragment.
  */
 final class SendRequest extends DeviceRequest implements SendCompletion {
-    final MemorySegment data;
-    final int dest;
-    final int tag;
+    MemorySegment data;
+    int dest;
+    int tag;
     private final Waiters waiters;
     /** Data fragments the method has still to take; 0 while the send is eager or waits for CTS. */
     private int fragmentsLeft;
-    private final boolean completesWhenTaken;
+    private boolean completesWhenTaken;
     private SendCompletion failureReporter;
 
     /**
@@ -31,6 +31,17 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
         this.tag = tag;
         this.completesWhenTaken = completesWhenTaken;
         this.waiters = waiters;
+    }
+
+    /** Readies a completed request for another blocking send (the device reuses one per thread). */
+    synchronized SendRequest prepare(MemorySegment data, int dest, int tag, boolean completesWhenTaken) {
+        reuse();
+        this.data = data;
+        this.dest = dest;
+        this.tag = tag;
+        this.completesWhenTaken = completesWhenTaken;
+        this.fragmentsLeft = 0;
+        return this;
     }
 
     /**
