@@ -125,6 +125,9 @@ public final class Context {
 
     /** Retries the RSRs that wait on back-pressured startpoints; returns how many went. */
     public int flushBacklog() {
+        if (backlog.isEmpty()) {
+            return 0; // the common case, and size() would walk the queue
+        }
         int sent = 0;
         for (int i = backlog.size(); i > 0; i--) {
             Startpoint startpoint = backlog.poll();

@@ -35,14 +35,19 @@ public final class Waiters {
         }
     }
 
-    /** Wakes every waiter; one volatile read when nobody waits. */
+    /**
+     * Wakes every waiter but the calling thread (which is not parked: it is running this); one volatile read when
+     * nobody waits. In a ping-pong the waiter itself usually completes its request during its own poll, and an
+     * unpark of oneself costs as much as the rest of the delivery.
+     */
     public void wakeAll() {
         if (count.get() == 0) {
             return;
         }
+        Thread self = Thread.currentThread();
         for (int i = 0; i < SLOTS; i++) {
             Thread thread = slots.get(i);
-            if (thread != null) {
+            if (thread != null && thread != self) {
                 LockSupport.unpark(thread);
             }
         }

@@ -55,6 +55,7 @@ public final class PointToPoint implements RsrHandler {
     private final AtomicLong requestIds = new AtomicLong();
     private final ThreadLocal<ByteBuffer> headers = ThreadLocal.withInitial(
             () -> ByteBuffer.allocate(MessageHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN));
+    private final ThreadLocal<BodyView> bodyViews = ThreadLocal.withInitial(BodyView::new);
     private final ThreadLocal<SendRequest> reusableSends;
     private final ThreadLocal<RecvRequest> reusableRecvs;
 
@@ -190,7 +191,8 @@ public final class PointToPoint implements RsrHandler {
             }
         }
         if (receive != null) {
-            copyInto(receive, source, tag, MemorySegment.ofBuffer(body), MessageHeader.LENGTH, length);
+            BodyView view = bodyViews.get().of(body);
+            copyInto(receive, source, tag, view.segment, view.offset + MessageHeader.LENGTH, length);
             if (sync) {
                 reply(source, MessageHeader.SYNC_ACK, senderRequest, 0, SendCompletion.LOG_FAILURE);
             }
@@ -241,7 +243,8 @@ public final class PointToPoint implements RsrHandler {
         long capacity = receive.buffer().byteSize();
         long n = Math.max(0, Math.min(fragment, capacity - offset));
         if (n > 0) {
-            MemorySegment.copy(MemorySegment.ofBuffer(body), MessageHeader.LENGTH, receive.buffer(), offset, n);
+            BodyView view = bodyViews.get().of(body);
+            MemorySegment.copy(view.segment, view.offset + MessageHeader.LENGTH, receive.buffer(), offset, n);
         }
         if (receive.arrived(fragment)) {
             receivesAwaitingData.remove(id);
@@ -332,6 +335,35 @@ public final class PointToPoint implements RsrHandler {
             throw new MalformedRsrException("payload of " + remaining + " bytes, header says " + length);
         }
         return remaining;
+    }
+
+    /**
+     * A segment over an RSR body for copying out of it. Modules that deliver from a buffer they reuse (a ring's
+     * view, a stream's window) hand the same {@link ByteBuffer} again and again with another position: its segment
+     * over the whole buffer is made once per thread, and the body is addressed by offset, instead of a new segment
+     * per RSR. Valid until the next {@link #of} on this thread.
+     */
+    private static final class BodyView {
+        private ByteBuffer last;
+        private MemorySegment whole;
+        MemorySegment segment;
+        long offset;
+
+        BodyView of(ByteBuffer body) {
+            if (body == last) {
+                if (whole == null) {
+                    whole = MemorySegment.ofBuffer(body.duplicate().clear());
+                }
+                segment = whole;
+                offset = body.position();
+            } else {
+                last = body;
+                whole = null;
+                segment = MemorySegment.ofBuffer(body);
+                offset = 0;
+            }
+            return this;
+        }
     }
 
     /** Posted receives and unexpected messages now, for diagnostics and tests. */
