@@ -2,7 +2,6 @@ package mpi;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
-import java.util.function.Supplier;
 
 import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceRequest;
@@ -330,7 +329,7 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment data = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
             Arguments.checkDestination(c, dest);
             Arguments.checkSendTag(tag);
-            return new Prequest(c, () -> PointToPoint.ibsend(c, data, dest, tag));
+            return new Prequest(c, previous -> PointToPoint.ibsend(c, data, dest, tag));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Bsend_init", e);
         }
@@ -355,7 +354,7 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment data = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
             Arguments.checkDestination(c, dest);
             Arguments.checkSendTag(tag);
-            return new Prequest(c, () -> PointToPoint.isend(c, data, dest, tag, mode));
+            return new Prequest(c, previous -> PointToPoint.restartSend(c, previous, data, dest, tag, mode));
         } catch (DeviceException e) {
             throw Errors.raise(c, call, e);
         }
@@ -369,8 +368,7 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment data = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
             Arguments.checkSource(c, source);
             Arguments.checkReceiveTag(tag);
-            Supplier<DeviceRequest> starter = () -> PointToPoint.irecv(c, data, source, tag);
-            return new Prequest(c, starter);
+            return new Prequest(c, previous -> PointToPoint.restartRecv(c, previous, data, source, tag));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Recv_init", e);
         }

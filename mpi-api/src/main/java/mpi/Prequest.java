@@ -1,6 +1,6 @@
 package mpi;
 
-import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceRequest;
@@ -12,10 +12,13 @@ import org.weft.core.comm.Communicator;
  * mapped once; each {@link #start()} starts the operation again. Stays valid (not null) until freed.
  */
 public final class Prequest extends Request {
-    private final Supplier<DeviceRequest> starter;
+    private final UnaryOperator<DeviceRequest> starter;
     private boolean freed;
+    /** The request of the last start, handed back to the device at the next start so that it can reuse it. */
+    private DeviceRequest last;
 
-    Prequest(Communicator comm, Supplier<DeviceRequest> starter) {
+    /** @param starter starts the operation again, given the previous start's request ({@code null} the first time) */
+    Prequest(Communicator comm, UnaryOperator<DeviceRequest> starter) {
         super(comm, null);
         this.starter = starter;
     }
@@ -43,7 +46,8 @@ public final class Prequest extends Request {
                     "the persistent request is still active (wait for it before starting it again)"));
         }
         try {
-            active = starter.get();
+            active = starter.apply(last);
+            last = active;
         } catch (DeviceException e) {
             throw Errors.raise(comm, "MPI_Start", e);
         }

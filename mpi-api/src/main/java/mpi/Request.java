@@ -72,9 +72,20 @@ public class Request implements Freeable {
         return finish("MPI_Wait");
     }
 
-    /** {@code MPI_Wait}. */
+    /** {@code MPI_Wait}, without making a {@link Status} when all went well (no garbage per wait). */
     public final void waitFor() throws MPIException {
-        waitStatus();
+        DeviceRequest r = active;
+        if (r == null) {
+            return;
+        }
+        if (!r.isComplete()) {
+            comm.device().await(r);
+        }
+        if (r.error() != ErrorClass.SUCCESS) {
+            finish("MPI_Wait");
+            return;
+        }
+        active = null;
     }
 
     /** {@code MPI_Test} with status: the status if complete, else {@code null}. */

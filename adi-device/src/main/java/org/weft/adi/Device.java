@@ -67,6 +67,22 @@ public interface Device {
         return request;
     }
 
+    /**
+     * {@code MPI_Start} of a persistent send: as {@link #isend}, but the device may reuse {@code previous}, this
+     * operation's last request (complete and waited for; {@code null} the first time), so that a persistent send
+     * started again and again makes no garbage.
+     */
+    default DeviceRequest restartSend(DeviceRequest previous, MemorySegment data, int dest, int tag, int context,
+                                      SendMode mode) {
+        return isend(data, dest, tag, context, mode);
+    }
+
+    /** {@code MPI_Start} of a persistent receive: as {@link #irecv}, reusing {@code previous} if the device can. */
+    default DeviceRequest restartRecv(DeviceRequest previous, MemorySegment buffer, int source, int tag,
+                                      int context) {
+        return irecv(buffer, source, tag, context);
+    }
+
     /** {@code MPI_Iprobe}: a matching message that has arrived, left in place; {@code null} if none. */
     ProbeResult iprobe(int source, int tag, int context);
 

@@ -205,6 +205,28 @@ public final class MultimethodDevice implements Device {
     }
 
     @Override
+    public DeviceRequest restartSend(DeviceRequest previous, MemorySegment data, int dest, int tag, int contextId,
+                                     SendMode mode) {
+        checkOpen();
+        if (dest == Ranks.PROC_NULL) {
+            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
+        }
+        checkSend(dest, tag);
+        return pointToPoint.restartSend(previous, data, dest, tag, contextId, mode);
+    }
+
+    @Override
+    public DeviceRequest restartRecv(DeviceRequest previous, MemorySegment buffer, int source, int tag,
+                                     int contextId) {
+        checkOpen();
+        if (source == Ranks.PROC_NULL) {
+            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
+        }
+        checkEnvelope(source, tag);
+        return pointToPoint.restartRecv(previous, buffer, source, tag, contextId);
+    }
+
+    @Override
     public ProbeResult iprobe(int source, int tag, int contextId) {
         checkOpen();
         checkEnvelope(source, tag);

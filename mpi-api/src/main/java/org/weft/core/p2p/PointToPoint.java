@@ -28,6 +28,28 @@ public final class PointToPoint {
         return comm.device().isend(data, comm.toWorld(dest), tag, comm.context(), mode);
     }
 
+    /** {@code MPI_Start} of a persistent send; the device may reuse {@code previous}, its last request. */
+    public static DeviceRequest restartSend(Communicator comm, DeviceRequest previous, MemorySegment data, int dest,
+                                            int tag, SendMode mode) {
+        Arguments.checkDestination(comm, dest);
+        Arguments.checkSendTag(tag);
+        if (dest == Ranks.PROC_NULL) {
+            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
+        }
+        return comm.device().restartSend(previous, data, comm.toWorld(dest), tag, comm.context(), mode);
+    }
+
+    /** {@code MPI_Start} of a persistent receive; the device may reuse {@code previous}, its last request. */
+    public static DeviceRequest restartRecv(Communicator comm, DeviceRequest previous, MemorySegment buffer,
+                                            int source, int tag) {
+        Arguments.checkSource(comm, source);
+        Arguments.checkReceiveTag(tag);
+        if (source == Ranks.PROC_NULL) {
+            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
+        }
+        return comm.device().restartRecv(previous, buffer, comm.toWorld(source), tag, comm.context());
+    }
+
     /** A blocking send in {@code mode} ({@code MPI_Send}, ...); returns the send's error class. */
     public static int send(Communicator comm, MemorySegment data, int dest, int tag, SendMode mode) {
         Arguments.checkDestination(comm, dest);

@@ -84,6 +84,21 @@ public final class PointToPoint implements RsrHandler {
         return post(reusableRecvs.get().prepare(buffer, source, tag, ctx));
     }
 
+    /** A persistent send started again: reuses its previous request (complete and waited for) when there is one. */
+    public DeviceRequest restartSend(DeviceRequest previous, MemorySegment data, int dest, int tag, int ctx,
+                                     SendMode mode) {
+        SendRequest reusable = previous instanceof SendRequest send ? send
+                : new SendRequest(NO_PAYLOAD, 0, 0, false, waiters);
+        return startSend(reusable, data, dest, tag, ctx, mode);
+    }
+
+    /** A persistent receive started again: reuses its previous request when there is one. */
+    public DeviceRequest restartRecv(DeviceRequest previous, MemorySegment buffer, int source, int tag, int ctx) {
+        RecvRequest reusable = previous instanceof RecvRequest receive ? receive
+                : new RecvRequest(NO_PAYLOAD, 0, 0, 0, waiters);
+        return post(reusable.prepare(buffer, source, tag, ctx));
+    }
+
     private DeviceRequest startSend(SendRequest reusable, MemorySegment data, int dest, int tag, int ctx,
                                     SendMode mode) {
         Startpoint peer = context.startpoint(dest);
