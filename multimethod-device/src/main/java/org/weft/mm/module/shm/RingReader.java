@@ -46,6 +46,14 @@ final class RingReader {
         this.head = (long) COUNTER.getAcquire(control, (long) HEAD_OFFSET);
     }
 
+    /**
+     * Whether records may be waiting: a hint read without the poll lock ({@code head} only grows, so a stale value
+     * can only say "maybe" where there is nothing, never "no" where there is something).
+     */
+    boolean mayHaveRecords() {
+        return !closed && (long) COUNTER.getAcquire(control, (long) TAIL_OFFSET) > head;
+    }
+
     /** Delivers at most {@code budget} RSRs to {@code sink}; returns how many it delivered. */
     int poll(int budget, RsrSink sink, Consumer<String> log) {
         if (closed) {

@@ -203,8 +203,8 @@ public final class ShmModule implements CommModule {
 
     @Override
     public int poll() {
-        if (!initialised || !polling.compareAndSet(false, true)) {
-            return 0;
+        if (!initialised || shutdown.get() || !anyRecords() || !polling.compareAndSet(false, true)) {
+            return 0; // the empty poll, a waiting rank's whole loop, costs a few loads and no atomic write
         }
         try {
             if (shutdown.get()) {
@@ -222,6 +222,15 @@ public final class ShmModule implements CommModule {
         } finally {
             polling.set(false);
         }
+    }
+
+    private boolean anyRecords() {
+        for (RingReader reader : readers) {
+            if (reader.mayHaveRecords()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
