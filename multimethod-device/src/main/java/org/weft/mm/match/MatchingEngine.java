@@ -2,8 +2,7 @@ package org.weft.mm.match;
 
 import org.weft.adi.Ranks;
 
-import java.util.ArrayDeque;
-import java.util.Iterator;
+import java.util.ArrayList;
 
 /**
  * Posted receives and unexpected messages of one process. Matching takes the first entry in order whose envelope
@@ -13,8 +12,10 @@ import java.util.Iterator;
  * look-up and the insertion that follows a miss, so that an arrival and a post never pass each other.
  */
 public final class MatchingEngine {
-    private final ArrayDeque<RecvRequest> posted = new ArrayDeque<>();
-    private final ArrayDeque<UnexpectedMessage> unexpected = new ArrayDeque<>();
+    // Array lists walked by index: no iterator per look-up (the JIT does not always scalar-replace one, and then
+    // every match made garbage), and removal keeps the order.
+    private final ArrayList<RecvRequest> posted = new ArrayList<>();
+    private final ArrayList<UnexpectedMessage> unexpected = new ArrayList<>();
 
     static boolean matches(int wantSource, int wantTag, int wantContext, int source, int tag, int context) {
         return context == wantContext
@@ -24,13 +25,10 @@ public final class MatchingEngine {
 
     /** Removes and returns the first posted receive that accepts this envelope, or {@code null}. */
     public RecvRequest takePosted(int source, int tag, int context) {
-        if (posted.isEmpty()) {
-            return null; // no iterator: the common case of a message that arrives before its receive
-        }
-        for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
-            RecvRequest r = it.next();
+        for (int i = 0, n = posted.size(); i < n; i++) {
+            RecvRequest r = posted.get(i);
             if (matches(r.source, r.tag, r.context, source, tag, context)) {
-                it.remove();
+                posted.remove(i);
                 return r;
             }
         }
@@ -39,10 +37,8 @@ public final class MatchingEngine {
 
     /** The first unexpected message the pattern accepts, left in place, or {@code null}. */
     public UnexpectedMessage findUnexpected(int source, int tag, int context) {
-        if (unexpected.isEmpty()) {
-            return null;
-        }
-        for (UnexpectedMessage m : unexpected) {
+        for (int i = 0, n = unexpected.size(); i < n; i++) {
+            UnexpectedMessage m = unexpected.get(i);
             if (matches(source, tag, context, m.source, m.tag, m.context)) {
                 return m;
             }
@@ -52,13 +48,10 @@ public final class MatchingEngine {
 
     /** Removes and returns the first unexpected message the pattern accepts, or {@code null}. */
     public UnexpectedMessage takeUnexpected(int source, int tag, int context) {
-        if (unexpected.isEmpty()) {
-            return null; // no iterator: the common case of a receive posted before its message
-        }
-        for (Iterator<UnexpectedMessage> it = unexpected.iterator(); it.hasNext(); ) {
-            UnexpectedMessage m = it.next();
+        for (int i = 0, n = unexpected.size(); i < n; i++) {
+            UnexpectedMessage m = unexpected.get(i);
             if (matches(source, tag, context, m.source, m.tag, m.context)) {
-                it.remove();
+                unexpected.remove(i);
                 return m;
             }
         }
@@ -66,16 +59,22 @@ public final class MatchingEngine {
     }
 
     public void addPosted(RecvRequest request) {
-        posted.addLast(request);
+        posted.add(request);
     }
 
     public void addUnexpected(UnexpectedMessage message) {
-        unexpected.addLast(message);
+        unexpected.add(message);
     }
 
     /** Removes a posted receive that has not matched; false when it already matched. */
     public boolean removePosted(RecvRequest request) {
-        return posted.removeFirstOccurrence(request);
+        for (int i = 0, n = posted.size(); i < n; i++) {
+            if (posted.get(i) == request) {
+                posted.remove(i);
+                return true;
+            }
+        }
+        return false;
     }
 
     public int postedCount() {
