@@ -113,8 +113,9 @@ public final class BufferMapping {
 
     private static final ThreadLocal<RecentViews> RECENT_VIEWS = ThreadLocal.withInitial(RecentViews::new);
 
-    private static MemorySegment newView(Object buffer, long bytes) {
-        MemorySegment whole = switch (buffer) {
+    /** A heap segment over a primitive array, or {@code null} for anything else (including {@code boolean[]}). */
+    public static MemorySegment arraySegment(Object array) {
+        return switch (array) {
             case byte[] a -> MemorySegment.ofArray(a);
             case char[] a -> MemorySegment.ofArray(a);
             case short[] a -> MemorySegment.ofArray(a);
@@ -122,9 +123,16 @@ public final class BufferMapping {
             case long[] a -> MemorySegment.ofArray(a);
             case float[] a -> MemorySegment.ofArray(a);
             case double[] a -> MemorySegment.ofArray(a);
-            case Buffer b -> MemorySegment.ofBuffer(b.duplicate().clear());
-            default -> throw new IllegalStateException("unchecked buffer " + buffer.getClass());
+            default -> null;
         };
+    }
+
+    private static MemorySegment newView(Object buffer, long bytes) {
+        MemorySegment whole = buffer instanceof Buffer b ? MemorySegment.ofBuffer(b.duplicate().clear())
+                : arraySegment(buffer);
+        if (whole == null) {
+            throw new IllegalStateException("unchecked buffer " + buffer.getClass());
+        }
         return whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes);
     }
 

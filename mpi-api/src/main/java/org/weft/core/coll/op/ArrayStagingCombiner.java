@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.Array;
 
+import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
 
 /**
@@ -53,16 +54,7 @@ public final class ArrayStagingCombiner implements Combiner {
 
     /** A segment over a primitive array; none for {@code boolean[]}, which is converted element by element. */
     private static MemorySegment viewOf(Object array) {
-        return switch (array) {
-            case byte[] a -> MemorySegment.ofArray(a);
-            case char[] a -> MemorySegment.ofArray(a);
-            case short[] a -> MemorySegment.ofArray(a);
-            case int[] a -> MemorySegment.ofArray(a);
-            case long[] a -> MemorySegment.ofArray(a);
-            case float[] a -> MemorySegment.ofArray(a);
-            case double[] a -> MemorySegment.ofArray(a);
-            default -> null;
-        };
+        return BufferMapping.arraySegment(array);
     }
 
     private static void load(MemorySegment from, Object array, MemorySegment view, long bytes) {
