@@ -162,44 +162,26 @@ public final class MultimethodDevice implements Device {
 
     @Override
     public DeviceRequest isend(MemorySegment data, int dest, int tag, int contextId, SendMode mode) {
-        checkOpen();
-        if (dest == Ranks.PROC_NULL) {
-            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
-        }
-        checkSend(dest, tag);
-        return pointToPoint.isend(data, dest, tag, contextId, mode);
+        return restartSend(null, data, dest, tag, contextId, mode);
     }
 
     @Override
     public DeviceRequest irecv(MemorySegment buffer, int source, int tag, int contextId) {
-        checkOpen();
-        if (source == Ranks.PROC_NULL) {
-            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
-        }
-        checkEnvelope(source, tag);
-        return pointToPoint.irecv(buffer, source, tag, contextId);
+        return restartRecv(null, buffer, source, tag, contextId);
     }
 
+    /** A blocking send with this thread's reusable request: no garbage per call. */
     @Override
     public int send(MemorySegment data, int dest, int tag, int contextId, SendMode mode) {
-        checkOpen();
-        if (dest == Ranks.PROC_NULL) {
-            return ErrorClass.SUCCESS;
-        }
-        checkSend(dest, tag);
-        DeviceRequest request = pointToPoint.blockingSend(data, dest, tag, contextId, mode);
+        DeviceRequest request = restartSend(pointToPoint.reusableSend(), data, dest, tag, contextId, mode);
         progress.await(request);
         return request.error();
     }
 
+    /** A blocking receive with this thread's reusable request: no garbage per call. */
     @Override
     public DeviceRequest recv(MemorySegment buffer, int source, int tag, int contextId) {
-        checkOpen();
-        if (source == Ranks.PROC_NULL) {
-            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
-        }
-        checkEnvelope(source, tag);
-        DeviceRequest request = pointToPoint.blockingRecv(buffer, source, tag, contextId);
+        DeviceRequest request = restartRecv(pointToPoint.reusableRecv(), buffer, source, tag, contextId);
         progress.await(request);
         return request;
     }
@@ -212,7 +194,7 @@ public final class MultimethodDevice implements Device {
             return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
         }
         checkSend(dest, tag);
-        return pointToPoint.restartSend(previous, data, dest, tag, contextId, mode);
+        return pointToPoint.startSend(previous, data, dest, tag, contextId, mode);
     }
 
     @Override
@@ -223,7 +205,7 @@ public final class MultimethodDevice implements Device {
             return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
         }
         checkEnvelope(source, tag);
-        return pointToPoint.restartRecv(previous, buffer, source, tag, contextId);
+        return pointToPoint.startRecv(previous, buffer, source, tag, contextId);
     }
 
     @Override
@@ -311,11 +293,6 @@ public final class MultimethodDevice implements Device {
         }
         return new DeviceReport(rank(), hostName, idleStrategy, methods,
                 context.allCounters().stream().map(MethodCounters::snapshot).toList(), unavailable);
-    }
-
-    /** The method that reaches {@code peer}, selecting it now if needed. */
-    public String methodTo(int peer) {
-        return context.startpoint(peer).link().module().name();
     }
 
     private void checkOpen() {

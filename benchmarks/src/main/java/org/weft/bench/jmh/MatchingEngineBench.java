@@ -32,10 +32,10 @@ public class MatchingEngineBench extends NanosecondBenchmark {
         engine = new MatchingEngine();
         Waiters waiters = new Waiters();
         for (int i = 0; i < queued; i++) {
-            engine.addPosted(new RecvRequest(MemorySegment.NULL, SOURCE, 1000 + i, CONTEXT, waiters));
+            engine.addPosted(new RecvRequest(waiters).prepare(MemorySegment.NULL, SOURCE, 1000 + i, CONTEXT));
             engine.addUnexpected(UnexpectedMessage.eager(SOURCE, 1000 + i, CONTEXT, new byte[0], 0, false));
         }
-        receive = new RecvRequest(MemorySegment.NULL, SOURCE, TAG, CONTEXT, waiters);
+        receive = new RecvRequest(waiters).prepare(MemorySegment.NULL, SOURCE, TAG, CONTEXT);
         message = UnexpectedMessage.eager(SOURCE, TAG, CONTEXT, new byte[0], 0, false);
     }
 

@@ -20,19 +20,13 @@ public final class PointToPoint {
 
     /** Starts a send in {@code mode} ({@code MPI_Isend}, {@code MPI_Issend}, {@code MPI_Irsend}). */
     public static DeviceRequest isend(Communicator comm, MemorySegment data, int dest, int tag, SendMode mode) {
-        Arguments.checkDestination(comm, dest);
-        Arguments.checkSendTag(tag);
-        if (dest == Ranks.PROC_NULL) {
-            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
-        }
-        return comm.device().isend(data, comm.toWorld(dest), tag, comm.context(), mode);
+        return restartSend(comm, null, data, dest, tag, mode);
     }
 
     /** {@code MPI_Start} of a persistent send; the device may reuse {@code previous}, its last request. */
     public static DeviceRequest restartSend(Communicator comm, DeviceRequest previous, MemorySegment data, int dest,
                                             int tag, SendMode mode) {
-        Arguments.checkDestination(comm, dest);
-        Arguments.checkSendTag(tag);
+        checkSend(comm, dest, tag);
         if (dest == Ranks.PROC_NULL) {
             return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
         }
@@ -42,8 +36,7 @@ public final class PointToPoint {
     /** {@code MPI_Start} of a persistent receive; the device may reuse {@code previous}, its last request. */
     public static DeviceRequest restartRecv(Communicator comm, DeviceRequest previous, MemorySegment buffer,
                                             int source, int tag) {
-        Arguments.checkSource(comm, source);
-        Arguments.checkReceiveTag(tag);
+        checkReceive(comm, source, tag);
         if (source == Ranks.PROC_NULL) {
             return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
         }
@@ -52,8 +45,7 @@ public final class PointToPoint {
 
     /** A blocking send in {@code mode} ({@code MPI_Send}, ...); returns the send's error class. */
     public static int send(Communicator comm, MemorySegment data, int dest, int tag, SendMode mode) {
-        Arguments.checkDestination(comm, dest);
-        Arguments.checkSendTag(tag);
+        checkSend(comm, dest, tag);
         if (dest == Ranks.PROC_NULL) {
             return org.weft.adi.ErrorClass.SUCCESS;
         }
@@ -65,8 +57,7 @@ public final class PointToPoint {
      * next blocking receive.
      */
     public static DeviceRequest recv(Communicator comm, MemorySegment buffer, int source, int tag) {
-        Arguments.checkSource(comm, source);
-        Arguments.checkReceiveTag(tag);
+        checkReceive(comm, source, tag);
         if (source == Ranks.PROC_NULL) {
             return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
         }
@@ -78,8 +69,7 @@ public final class PointToPoint {
      * is complete at once, as the user's buffer is free again.
      */
     public static DeviceRequest ibsend(Communicator comm, MemorySegment data, int dest, int tag) {
-        Arguments.checkDestination(comm, dest);
-        Arguments.checkSendTag(tag);
+        checkSend(comm, dest, tag);
         if (dest != Ranks.PROC_NULL) {
             comm.runtime().bsendBuffer().send(data, comm.toWorld(dest), tag, comm.context());
         }
@@ -88,18 +78,12 @@ public final class PointToPoint {
 
     /** {@code MPI_Irecv} into {@code buffer}. */
     public static DeviceRequest irecv(Communicator comm, MemorySegment buffer, int source, int tag) {
-        Arguments.checkSource(comm, source);
-        Arguments.checkReceiveTag(tag);
-        if (source == Ranks.PROC_NULL) {
-            return DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG);
-        }
-        return comm.device().irecv(buffer, comm.toWorld(source), tag, comm.context());
+        return restartRecv(comm, null, buffer, source, tag);
     }
 
     /** {@code MPI_Iprobe}: the envelope of a matching message, or {@code null}. Source is a world rank. */
     public static ProbeResult iprobe(Communicator comm, int source, int tag) {
-        Arguments.checkSource(comm, source);
-        Arguments.checkReceiveTag(tag);
+        checkReceive(comm, source, tag);
         if (source == Ranks.PROC_NULL) {
             return new ProbeResult(Ranks.PROC_NULL, Ranks.ANY_TAG, 0);
         }
@@ -119,8 +103,7 @@ public final class PointToPoint {
 
     /** {@code MPI_Improbe}: a message taken out of matching, or {@code null}; the caller handles PROC_NULL. */
     public static DeviceMessage improbe(Communicator comm, int source, int tag) {
-        Arguments.checkSource(comm, source);
-        Arguments.checkReceiveTag(tag);
+        checkReceive(comm, source, tag);
         return comm.device().improbe(comm.toWorld(source), tag, comm.context());
     }
 
@@ -133,5 +116,15 @@ public final class PointToPoint {
         DeviceMessage[] holder = new DeviceMessage[1];
         comm.device().await(() -> (holder[0] = improbe(comm, source, tag)) != null);
         return holder[0];
+    }
+
+    private static void checkSend(Communicator comm, int dest, int tag) {
+        Arguments.checkDestination(comm, dest);
+        Arguments.checkSendTag(tag);
+    }
+
+    private static void checkReceive(Communicator comm, int source, int tag) {
+        Arguments.checkSource(comm, source);
+        Arguments.checkReceiveTag(tag);
     }
 }

@@ -5,35 +5,30 @@ import org.weft.mm.progress.Waiters;
 
 import java.lang.foreign.MemorySegment;
 
-/** A receive: what it matches, where its data goes, and (during rendezvous) the id the sender answers to. */
+/** A receive: what it matches, where its data goes, and (during rendezvous) what it matched and what has arrived. */
 public final class RecvRequest extends DeviceRequest {
     int source;
     int tag;
     int context;
     private MemorySegment buffer;
     private final Waiters waiters;
-    private long id;
     private int matchedSource;
     private int matchedTag;
     private long matchedLength;
     private long bytesArrived;
 
-    public RecvRequest(MemorySegment buffer, int source, int tag, int context, Waiters waiters) {
-        this.buffer = buffer;
-        this.source = source;
-        this.tag = tag;
-        this.context = context;
+    /** A request to be {@link #prepare prepared} for each receive it serves. */
+    public RecvRequest(Waiters waiters) {
         this.waiters = waiters;
     }
 
-    /** Readies a completed request for another blocking receive (the device reuses one per thread). */
+    /** Readies the request for a receive (again, when reused: it must be complete and no longer read by anyone). */
     public RecvRequest prepare(MemorySegment buffer, int source, int tag, int context) {
         reuse();
         this.buffer = buffer;
         this.source = source;
         this.tag = tag;
         this.context = context;
-        this.id = 0;
         this.matchedLength = 0;
         this.bytesArrived = 0;
         return this;
@@ -55,14 +50,6 @@ public final class RecvRequest extends DeviceRequest {
 
     public MemorySegment buffer() {
         return buffer;
-    }
-
-    public long id() {
-        return id;
-    }
-
-    public void id(long id) {
-        this.id = id;
     }
 
     /** Remembers the envelope a rendezvous matched, for when its data arrives. */

@@ -63,50 +63,44 @@ public final class PointToPoint implements RsrHandler {
         this.context = context;
         this.waiters = waiters;
         this.fragmentSize = fragmentSize;
-        this.reusableSends = ThreadLocal.withInitial(() -> new SendRequest(NO_PAYLOAD, 0, 0, false, waiters));
-        this.reusableRecvs = ThreadLocal.withInitial(() -> new RecvRequest(NO_PAYLOAD, 0, 0, 0, waiters));
-    }
-
-    public DeviceRequest isend(MemorySegment data, int dest, int tag, int ctx, SendMode mode) {
-        return startSend(null, data, dest, tag, ctx, mode);
+        this.reusableSends = ThreadLocal.withInitial(() -> new SendRequest(waiters));
+        this.reusableRecvs = ThreadLocal.withInitial(() -> new RecvRequest(waiters));
     }
 
     /**
-     * Starts a send for a blocking call, with this thread's reusable request: the caller waits for it and reads
-     * its status before its next blocking send, so a steady stream of blocking sends makes no garbage here.
+     * Starts a send, reusing {@code reusable} — a request of this device that is complete and that nobody will
+     * read any more: a persistent send's previous one, or this thread's {@link #reusableSend()} — or making a new
+     * request when it is {@code null}. Reused requests keep steady streams of sends free of garbage.
      */
-    public DeviceRequest blockingSend(MemorySegment data, int dest, int tag, int ctx, SendMode mode) {
-        return startSend(reusableSends.get(), data, dest, tag, ctx, mode);
+    public DeviceRequest startSend(DeviceRequest reusable, MemorySegment data, int dest, int tag, int ctx,
+                                   SendMode mode) {
+        return startWith(reusable instanceof SendRequest send ? send : new SendRequest(waiters), data, dest, tag, ctx,
+                mode);
     }
 
-    /** As {@link #blockingSend}, for a blocking receive. */
-    public DeviceRequest blockingRecv(MemorySegment buffer, int source, int tag, int ctx) {
-        return post(reusableRecvs.get().prepare(buffer, source, tag, ctx));
+    /** As {@link #startSend}, for a receive. */
+    public DeviceRequest startRecv(DeviceRequest reusable, MemorySegment buffer, int source, int tag, int ctx) {
+        RecvRequest receive = reusable instanceof RecvRequest r ? r : new RecvRequest(waiters);
+        return post(receive.prepare(buffer, source, tag, ctx));
     }
 
-    /** A persistent send started again: reuses its previous request (complete and waited for) when there is one. */
-    public DeviceRequest restartSend(DeviceRequest previous, MemorySegment data, int dest, int tag, int ctx,
-                                     SendMode mode) {
-        SendRequest reusable = previous instanceof SendRequest send ? send
-                : new SendRequest(NO_PAYLOAD, 0, 0, false, waiters);
-        return startSend(reusable, data, dest, tag, ctx, mode);
+    /** This thread's request for blocking sends, which read their status before the thread's next one. */
+    public DeviceRequest reusableSend() {
+        return reusableSends.get();
     }
 
-    /** A persistent receive started again: reuses its previous request when there is one. */
-    public DeviceRequest restartRecv(DeviceRequest previous, MemorySegment buffer, int source, int tag, int ctx) {
-        RecvRequest reusable = previous instanceof RecvRequest receive ? receive
-                : new RecvRequest(NO_PAYLOAD, 0, 0, 0, waiters);
-        return post(reusable.prepare(buffer, source, tag, ctx));
+    /** This thread's request for blocking receives. */
+    public DeviceRequest reusableRecv() {
+        return reusableRecvs.get();
     }
 
-    private DeviceRequest startSend(SendRequest reusable, MemorySegment data, int dest, int tag, int ctx,
+    private DeviceRequest startWith(SendRequest request, MemorySegment data, int dest, int tag, int ctx,
                                     SendMode mode) {
         Startpoint peer = context.startpoint(dest);
         long length = data.byteSize();
         boolean eager = length <= eagerLimit(peer.link().module());
         boolean sync = mode == SendMode.SYNCHRONOUS;
-        SendRequest request = reusable == null ? new SendRequest(data, dest, tag, eager && !sync, waiters)
-                : reusable.prepare(data, dest, tag, eager && !sync);
+        request.prepare(data, dest, tag, eager && !sync);
         if (eager && !sync) {
             peer.send(ENQUEUE_MESSAGE, header(MessageHeader.EAGER, (byte) 0, ctx, tag, length, 0, 0), data, request);
         } else if (eager) {
@@ -119,10 +113,6 @@ public final class PointToPoint implements RsrHandler {
                     request.failureReporter());
         }
         return request;
-    }
-
-    public DeviceRequest irecv(MemorySegment buffer, int source, int tag, int ctx) {
-        return post(new RecvRequest(buffer, source, tag, ctx, waiters));
     }
 
     /** Matches a receive against the unexpected messages, or posts it. */
@@ -155,7 +145,7 @@ public final class PointToPoint implements RsrHandler {
 
     public DeviceRequest imrecv(DeviceMessage message, MemorySegment buffer) {
         UnexpectedMessage m = (UnexpectedMessage) message;
-        RecvRequest request = new RecvRequest(buffer, m.source(), m.tag(), m.context(), waiters);
+        RecvRequest request = new RecvRequest(waiters).prepare(buffer, m.source(), m.tag(), m.context());
         receiveMatched(request, m);
         return request;
     }
@@ -284,7 +274,6 @@ public final class PointToPoint implements RsrHandler {
 
     private void clearToSend(RecvRequest receive, int source, int tag, long length, long senderRequest) {
         long id = requestIds.incrementAndGet();
-        receive.id(id);
         receive.matched(source, tag, length);
         receivesAwaitingData.put(id, receive);
         reply(source, MessageHeader.CTS, senderRequest, id, new SendCompletion() {
@@ -378,13 +367,6 @@ public final class PointToPoint implements RsrHandler {
                 offset = 0;
             }
             return this;
-        }
-    }
-
-    /** Posted receives and unexpected messages now, for diagnostics and tests. */
-    public int[] queueLengths() {
-        synchronized (engine) {
-            return new int[] {engine.postedCount(), engine.unexpectedCount()};
         }
     }
 }

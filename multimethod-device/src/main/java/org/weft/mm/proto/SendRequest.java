@@ -22,18 +22,16 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
     private boolean completesWhenTaken;
     private SendCompletion failureReporter;
 
-    /**
-     * @param completesWhenTaken true for an eager standard send, which is complete as soon as the method took it
-     */
-    SendRequest(MemorySegment data, int dest, int tag, boolean completesWhenTaken, Waiters waiters) {
-        this.data = data;
-        this.dest = dest;
-        this.tag = tag;
-        this.completesWhenTaken = completesWhenTaken;
+    /** A request to be {@link #prepare prepared} for each send it serves. */
+    SendRequest(Waiters waiters) {
         this.waiters = waiters;
     }
 
-    /** Readies a completed request for another blocking send (the device reuses one per thread). */
+    /**
+     * Readies the request for a send (again, when reused: it must be complete and no longer read by anyone).
+     *
+     * @param completesWhenTaken true for an eager standard send, which is complete as soon as the method took it
+     */
     synchronized SendRequest prepare(MemorySegment data, int dest, int tag, boolean completesWhenTaken) {
         reuse();
         this.data = data;

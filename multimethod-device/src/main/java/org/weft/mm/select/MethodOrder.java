@@ -3,7 +3,6 @@ package org.weft.mm.select;
 import org.weft.adi.param.Parameter;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -39,9 +38,5 @@ public final class MethodOrder {
     /** The names in {@code order} that are not in {@code known}, for a clear error. */
     public static List<String> unknown(List<String> order, List<String> known) {
         return order.stream().filter(m -> !known.contains(m)).toList();
-    }
-
-    static String describe(List<String> order) {
-        return Arrays.toString(order.toArray());
     }
 }

@@ -17,7 +17,7 @@ class MatchingEngineTest {
     private final Waiters waiters = new Waiters();
 
     private RecvRequest post(int source, int tag, int context) {
-        RecvRequest r = new RecvRequest(MemorySegment.ofArray(new byte[8]), source, tag, context, waiters);
+        RecvRequest r = new RecvRequest(waiters).prepare(MemorySegment.ofArray(new byte[8]), source, tag, context);
         engine.addPosted(r);
         return r;
     }
