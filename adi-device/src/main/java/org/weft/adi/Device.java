@@ -37,6 +37,11 @@ public interface Device {
     /** {@code MPI_Get_processor_name}: the host this rank runs on. */
     String processorName();
 
+    /** Where world rank {@code worldRank} runs; by default every rank shares this process's host and no site. */
+    default Locality locality(int worldRank) {
+        return new Locality("", processorName());
+    }
+
     /** Starts sending {@code data} to world rank {@code dest}, with {@code tag} in {@code context}. */
     DeviceRequest isend(MemorySegment data, int dest, int tag, int context, SendMode mode);
 

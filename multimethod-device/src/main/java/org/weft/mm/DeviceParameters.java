@@ -14,8 +14,11 @@ public final class DeviceParameters {
     public static final Parameter<Integer> REPORT = Parameter.integer("report", 0, "flag",
             "1 = rank 0 prints the method matrix and per-method counters at MPI_Finalize (weftrun --report)");
 
+    public static final Parameter<String> SITE = Parameter.string("site", "",
+            "the site (cluster) this rank belongs to; set by weftrun --site, empty when the job has no sites");
+
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
-            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT);
+            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE);
 
     private DeviceParameters() {
     }

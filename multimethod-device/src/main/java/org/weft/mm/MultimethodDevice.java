@@ -6,6 +6,7 @@ import org.weft.adi.DeviceMessage;
 import org.weft.adi.DeviceReport;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
+import org.weft.adi.Locality;
 import org.weft.adi.ProbeResult;
 import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
@@ -13,6 +14,7 @@ import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.Bootstrap;
 import org.weft.adi.idle.IdleStrategies;
 import org.weft.adi.param.Parameters;
+import org.weft.mm.module.shm.HostIdentity;
 import org.weft.mm.progress.ProgressEngine;
 import org.weft.mm.progress.Waiters;
 import org.weft.mm.proto.PointToPoint;
@@ -51,11 +53,12 @@ public final class MultimethodDevice implements Device {
     private final Map<String, String> unavailable;
     private final String idleStrategy;
     private final boolean printReport;
+    private final Locality[] localities;
     private volatile boolean finished;
 
     private MultimethodDevice(WorldConfig config, Bootstrap bootstrap, String hostName, Context context,
                               PointToPoint pointToPoint, ProgressEngine progress, Map<String, String> unavailable,
-                              String idleStrategy, boolean printReport) {
+                              String idleStrategy, boolean printReport, Locality[] localities) {
         this.config = config;
         this.bootstrap = bootstrap;
         this.hostName = hostName;
@@ -65,6 +68,7 @@ public final class MultimethodDevice implements Device {
         this.unavailable = unavailable;
         this.idleStrategy = idleStrategy;
         this.printReport = printReport;
+        this.localities = localities;
     }
 
     /** Starts the modules, meets the other ranks through {@code bootstrap} and returns the ready device. */
@@ -108,11 +112,16 @@ public final class MultimethodDevice implements Device {
             throw new DeviceException(ErrorClass.ERR_INTERN, "no communication method can run: " + unavailable);
         }
         context.start(running);
+        Locality here = new Locality(parameters.get(DeviceParameters.SITE), HostIdentity.of(hostName).toString());
+        Locality[] localities;
         try {
-            byte[][] cards = bootstrap.allGather(context.localTable().encode());
+            byte[][] cards = bootstrap.allGather(new BusinessCard(here, context.localTable()).encode());
             DescriptorTable[] tables = new DescriptorTable[cards.length];
+            localities = new Locality[cards.length];
             for (int r = 0; r < cards.length; r++) {
-                tables[r] = DescriptorTable.decode(cards[r]);
+                BusinessCard card = BusinessCard.decode(cards[r]);
+                tables[r] = card.table();
+                localities[r] = card.locality();
             }
             context.meet(tables, mpi.id());
         } catch (IOException e) {
@@ -125,7 +134,8 @@ public final class MultimethodDevice implements Device {
         ProgressEngine progress = new ProgressEngine(context, running, parameters, waiters,
                 IdleStrategies.named(idleName, localRanks, cores));
         return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint, progress, unavailable,
-                IdleStrategies.resolve(idleName, localRanks, cores), parameters.get(DeviceParameters.REPORT) != 0);
+                IdleStrategies.resolve(idleName, localRanks, cores), parameters.get(DeviceParameters.REPORT) != 0,
+                localities);
     }
 
     private static String start(CommModule module, ModuleContext moduleContext) {
@@ -158,6 +168,11 @@ public final class MultimethodDevice implements Device {
     @Override
     public String processorName() {
         return hostName;
+    }
+
+    @Override
+    public Locality locality(int worldRank) {
+        return localities[worldRank];
     }
 
     @Override

@@ -6,6 +6,7 @@ import org.weft.adi.Ranks;
 import org.weft.core.MpiRuntime;
 import org.weft.core.error.ErrorMode;
 import org.weft.core.error.MpiErrors;
+import org.weft.core.topo.Topology;
 
 /**
  * A communicator of the core layer: a group of processes, the pair of context ids that separates its traffic
@@ -23,9 +24,17 @@ public final class Communicator {
     private volatile String name;
     private volatile boolean freed;
     private final boolean predefined;
+    private final Topology topology;
 
     public Communicator(MpiRuntime runtime, ProcessGroup group, int context, String name, boolean predefined) {
+        this(runtime, group, context, name, predefined, null);
+    }
+
+    /** A communicator with a virtual topology ({@code null} for none). */
+    public Communicator(MpiRuntime runtime, ProcessGroup group, int context, String name, boolean predefined,
+                        Topology topology) {
         this.runtime = runtime;
+        this.topology = topology;
         this.group = group;
         this.context = context;
         this.rank = group.rankOf(runtime.device().rank());
@@ -73,6 +82,11 @@ public final class Communicator {
     /** Communicator rank of a world rank seen in a status; negative special ranks pass through. */
     public int fromWorld(int worldRank) {
         return worldRank < 0 ? worldRank : group.rankOf(worldRank);
+    }
+
+    /** The virtual topology, or {@code null} when the communicator has none. */
+    public Topology topology() {
+        return topology;
     }
 
     public ErrorMode errorMode() {

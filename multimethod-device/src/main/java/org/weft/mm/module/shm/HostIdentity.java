@@ -8,11 +8,11 @@ import java.nio.file.Path;
  * What makes two processes share memory: the same host name and, where Linux tells it, the same boot id (two
  * containers or a rebooted host may share a name; they never share a boot id and a tmpfs).
  */
-record HostIdentity(String hostName, String bootId) {
+public record HostIdentity(String hostName, String bootId) {
     private static final Path BOOT_ID = Path.of("/proc/sys/kernel/random/boot_id");
 
     /** This host as {@code hostName} names it; the boot id is empty where it cannot be read. */
-    static HostIdentity of(String hostName) {
+    public static HostIdentity of(String hostName) {
         String bootId;
         try {
             bootId = Files.readString(BOOT_ID).trim();
@@ -23,8 +23,14 @@ record HostIdentity(String hostName, String bootId) {
     }
 
     /** Same host name and, when both ends know their boot id, the same boot id. */
-    boolean sameHostAs(HostIdentity other) {
+    public boolean sameHostAs(HostIdentity other) {
         return hostName.equals(other.hostName)
                 && (bootId.isEmpty() || other.bootId.isEmpty() || bootId.equals(other.bootId));
+    }
+
+    /** {@code name#bootId}, the host part of a rank's {@link org.weft.adi.Locality}. */
+    @Override
+    public String toString() {
+        return hostName + "#" + bootId;
     }
 }
