@@ -25,15 +25,21 @@ public final class Communicator {
     private volatile boolean freed;
     private final boolean predefined;
     private final Topology topology;
+    private final ProcessGroup remoteGroup;
 
     public Communicator(MpiRuntime runtime, ProcessGroup group, int context, String name, boolean predefined) {
-        this(runtime, group, context, name, predefined, null);
+        this(runtime, group, null, context, name, predefined, null);
     }
 
-    /** A communicator with a virtual topology ({@code null} for none). */
-    public Communicator(MpiRuntime runtime, ProcessGroup group, int context, String name, boolean predefined,
-                        Topology topology) {
+    /**
+     * A communicator with a remote group (an intercommunicator; {@code null} for an intracommunicator) and a virtual
+     * topology ({@code null} for none). Ranks given to point-to-point calls of an intercommunicator name members of
+     * the remote group.
+     */
+    public Communicator(MpiRuntime runtime, ProcessGroup group, ProcessGroup remoteGroup, int context, String name,
+                        boolean predefined, Topology topology) {
         this.runtime = runtime;
+        this.remoteGroup = remoteGroup;
         this.topology = topology;
         this.group = group;
         this.context = context;
@@ -55,7 +61,22 @@ public final class Communicator {
         return group;
     }
 
-    /** This process's rank in the communicator. */
+    /** True for an intercommunicator. */
+    public boolean isInter() {
+        return remoteGroup != null;
+    }
+
+    /** The remote group of an intercommunicator, {@code null} for an intracommunicator. */
+    public ProcessGroup remoteGroup() {
+        return remoteGroup;
+    }
+
+    /** The group whose ranks point-to-point calls name: the remote group of an intercommunicator, else the group. */
+    public ProcessGroup peerGroup() {
+        return remoteGroup != null ? remoteGroup : group;
+    }
+
+    /** This process's rank in the communicator (in its local group). */
     public int rank() {
         return rank;
     }
@@ -74,14 +95,17 @@ public final class Communicator {
         return context + 1;
     }
 
-    /** World rank of communicator rank {@code rank}; {@code PROC_NULL} and {@code ANY_SOURCE} pass through. */
+    /**
+     * World rank of communicator rank {@code rank} (of the peer group); {@code PROC_NULL} and {@code ANY_SOURCE} pass
+     * through.
+     */
     public int toWorld(int rank) {
-        return rank < 0 ? rank : group.worldRank(rank);
+        return rank < 0 ? rank : peerGroup().worldRank(rank);
     }
 
-    /** Communicator rank of a world rank seen in a status; negative special ranks pass through. */
+    /** Communicator rank (in the peer group) of a world rank seen in a status; negative special ranks pass through. */
     public int fromWorld(int worldRank) {
-        return worldRank < 0 ? worldRank : group.rankOf(worldRank);
+        return worldRank < 0 ? worldRank : peerGroup().rankOf(worldRank);
     }
 
     /** The virtual topology, or {@code null} when the communicator has none. */

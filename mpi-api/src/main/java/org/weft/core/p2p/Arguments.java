@@ -10,11 +10,15 @@ public final class Arguments {
     private Arguments() {
     }
 
-    /** A destination: a rank of {@code comm} or {@code PROC_NULL}; else {@code ERR_RANK}. */
+    /**
+     * A destination: a rank of {@code comm}'s peer group (the remote group of an intercommunicator) or
+     * {@code PROC_NULL}; else {@code ERR_RANK}.
+     */
     public static void checkDestination(Communicator comm, int dest) {
-        if (dest != Ranks.PROC_NULL && (dest < 0 || dest >= comm.size())) {
+        int size = comm.peerGroup().size();
+        if (dest != Ranks.PROC_NULL && (dest < 0 || dest >= size)) {
             throw MpiErrors.error(ErrorClass.ERR_RANK, "invalid rank " + dest + " (communicator "
-                    + comm.name() + " has size " + comm.size() + ")");
+                    + comm.name() + (comm.isInter() ? " has a remote group of size " : " has size ") + size + ")");
         }
     }
 
