@@ -12,7 +12,7 @@ import java.util.Locale;
  * e.g. {@code tcp} forces TCP everywhere and {@code self,tcp} leaves shared memory out.
  */
 public final class MethodOrder {
-    public static final List<String> DEFAULT = List.of("self", "shm", "nativempi", "tcp", "relay");
+    public static final List<String> DEFAULT = List.of("self", "nativempi", "shm", "tcp", "relay");
 
     public static final Parameter<String> METHODS = Parameter.string("methods", String.join(",", DEFAULT),
             "comma-separated communication methods to use, in order of preference");
