@@ -28,9 +28,9 @@ import org.weft.mm.spi.SendStatus;
  * <p>A write that fails, or a close the reading side notices, marks the link dead: sends answer
  * {@link SendStatus#FAILED} from then on.
  *
- * <p>Back-pressure: the queue is unbounded and {@code send} never answers {@link SendStatus#BACK_PRESSURED}; a
- * sender faster than the network grows memory. A bounded queue (answering BACK_PRESSURED above a watermark) is
- * future work.
+ * <p>Back-pressure: once {@code tcp_send_queue} bytes wait for the socket, {@code send} answers
+ * {@link SendStatus#BACK_PRESSURED} without taking the RSR, and the device keeps it in the peer's pending queue until
+ * a poll has written enough. A sender faster than the network waits instead of growing memory without bound.
  */
 public final class TcpLink implements CommObject {
     private enum State { CONNECTING, OPEN, CLOSED }
@@ -128,6 +128,12 @@ public final class TcpLink implements CommObject {
         try {
             if (state == State.CLOSED) {
                 return SendStatus.FAILED;
+            }
+            if (out.pendingBytes() >= module.config().sendQueueBytes()) {
+                progress0();
+                if (out.pendingBytes() >= module.config().sendQueueBytes()) {
+                    return state == State.CLOSED ? SendStatus.FAILED : SendStatus.BACK_PRESSURED;
+                }
             }
             if (state == State.OPEN && payload.isNative() && payload.byteSize() >= GATHER_THRESHOLD) {
                 writeGathered(frameLength, endpointId, handlerId, header, payload);
