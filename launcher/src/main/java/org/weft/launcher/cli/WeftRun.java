@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,6 +70,10 @@ public final class WeftRun implements Callable<Integer> {
             description = {"A site of NP ranks (repeatable); global ranks are contiguous per site in the order given.",
                     "A site is started by its own mpirun when one is on the PATH, else rank by rank."})
     private List<String> sites = new ArrayList<>();
+
+    @Option(names = {"--hostfile", "-hostfile", "--machinefile"}, paramLabel = "FILE",
+            description = "Sites from a hostfile: lines HOST slots=N site=NAME (hosts: this host only, for now).")
+    private Path hostfile;
 
     @Option(names = "--site-launcher", paramLabel = "NAME=auto|mpirun|weft",
             description = "Who starts site NAME: its native mpirun, Weft's agent, or auto (mpirun if on the PATH).")
@@ -195,11 +201,18 @@ public final class WeftRun implements Callable<Integer> {
     }
 
     private List<Site> siteLayout() {
-        if (sites.isEmpty() && !siteLaunchers.isEmpty()) {
-            throw usage("--site-launcher needs --site");
-        }
         try {
-            return SiteLayout.parse(sites, siteLaunchers, SiteLayout.findMpirun(launcherEnvironment.get("PATH")));
+            List<String> siteOptions = new ArrayList<>(sites);
+            if (hostfile != null) {
+                siteOptions.addAll(SiteLayout.fromHostfile(Files.readAllLines(hostfile)));
+            }
+            if (siteOptions.isEmpty() && !siteLaunchers.isEmpty()) {
+                throw usage("--site-launcher needs --site or a hostfile with sites");
+            }
+            return SiteLayout.parse(siteOptions, siteLaunchers,
+                    SiteLayout.findMpirun(launcherEnvironment.get("PATH")));
+        } catch (IOException e) {
+            throw usage("cannot read the hostfile " + hostfile + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }

@@ -141,6 +141,54 @@ public final class SiteLayout {
         };
     }
 
+    /**
+     * The {@code --site} values a hostfile with site labels stands for: lines {@code HOST slots=N site=NAME}
+     * ({@code #} starts a comment; slots default to 1), the sites in order of first appearance, each with the sum
+     * of its lines' slots and its hosts. A line without {@code site=} is an error: weftrun reads hostfiles for sites
+     * only, as it starts ranks on this host only.
+     */
+    public static List<String> fromHostfile(List<String> lines) {
+        Map<String, Integer> slots = new LinkedHashMap<>();
+        Map<String, List<String>> hosts = new LinkedHashMap<>();
+        for (int n = 0; n < lines.size(); n++) {
+            String line = lines.get(n).replaceFirst("#.*", "").trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] words = line.split("\\s+");
+            String site = null;
+            int count = 1;
+            for (int w = 1; w < words.length; w++) {
+                if (words[w].startsWith("site=")) {
+                    site = words[w].substring(5);
+                } else if (words[w].startsWith("slots=")) {
+                    count = hostfileSlots(words[w].substring(6), n + 1);
+                }
+            }
+            if (site == null) {
+                throw new IllegalArgumentException("hostfile line " + (n + 1) + ": no site=NAME (weftrun reads "
+                        + "hostfiles for site labels only)");
+            }
+            slots.merge(site, count, Integer::sum);
+            hosts.computeIfAbsent(site, k -> new ArrayList<>()).add(words[0]);
+        }
+        List<String> sites = new ArrayList<>();
+        slots.forEach((site, count) -> sites.add(site + ":" + count + ":" + String.join(",", hosts.get(site))));
+        return sites;
+    }
+
+    private static int hostfileSlots(String text, int line) {
+        try {
+            int slots = Integer.parseInt(text);
+            if (slots >= 1) {
+                return slots;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("hostfile line " + line + ": slots must be at least 1, not '" + text + "'");
+    }
+
     /** The first executable {@code mpirun} in {@code path} (a PATH value, may be null), or {@code null}. */
     public static Path findMpirun(String path) {
         if (path == null) {

@@ -226,6 +226,15 @@ class WeftRunCommandLineTest {
     }
 
     @Test
+    void aHostfileWithSiteLabelsAddsSitesAfterTheSiteOptions(@TempDir Path dir) throws IOException {
+        Path hostfile = Files.writeString(dir.resolve("hosts"), "localhost slots=2 site=b\n");
+        JobPlan plan = plan("--site", "a:1", "--hostfile", hostfile.toString(), "Main");
+        assertEquals(3, plan.np());
+        assertEquals(List.of("a", "b"), plan.sites().stream().map(Site::name).toList());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "--hostfile", dir.resolve("none").toString(), "Main"));
+    }
+
+    @Test
     void badSitesAreRefusedWithStatus2AndAReason() {
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         assertEquals(2, refuse(stderr, "-np", "3", "--site", "a:2", "--site", "b:2", "Main"));

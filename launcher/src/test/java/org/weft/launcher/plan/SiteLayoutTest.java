@@ -59,4 +59,17 @@ class SiteLayoutTest {
                 () -> SiteLayout.parse(List.of("a:1", "a:2"), List.of(), MPIRUN));
         assertTrue(e.getMessage().contains("site a is given twice"), e.getMessage());
     }
+
+    @Test
+    void aHostfileWithSiteLabelsGivesTheSitesInOrderOfFirstAppearance() {
+        assertEquals(List.of("b:3:localhost,127.0.0.1", "a:1:localhost"), SiteLayout.fromHostfile(List.of(
+                "# two sites on this machine", "localhost slots=2 site=b", "", "localhost site=a",
+                "127.0.0.1 site=b slots=1  # more of b")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SiteLayout.fromHostfile(List.of("localhost slots=2")));
+        assertTrue(e.getMessage().contains("hostfile line 1: no site=NAME"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> SiteLayout.fromHostfile(List.of("localhost slots=0 site=a")));
+        assertTrue(e.getMessage().contains("slots must be at least 1"), e.getMessage());
+    }
 }
