@@ -46,7 +46,7 @@ public final class SiteLayout {
             if (!names.add(name)) {
                 throw new IllegalArgumentException("--site " + option + ": site " + name + " is given twice");
             }
-            int np = count(fields[1], option);
+            int np = positive(fields[1], "--site " + option, "NP");
             List<String> hosts = fields.length == 3 ? hosts(fields[2], option) : List.of();
             Path launcher = mpirunFor(name, launchers.getOrDefault(name, SiteLauncher.AUTO), mpirun);
             sites.add(new Site(name, next, np, hosts, launcher));
@@ -85,16 +85,17 @@ public final class SiteLayout {
         return name;
     }
 
-    private static int count(String text, String option) {
+    /** {@code text} as a whole number of at least 1; else an error saying {@code where} and {@code what}. */
+    private static int positive(String text, String where, String what) {
         try {
-            int np = Integer.parseInt(text);
-            if (np >= 1) {
-                return np;
+            int value = Integer.parseInt(text);
+            if (value >= 1) {
+                return value;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("--site " + option + ": NP must be a whole number of at least 1, not '"
+        throw new IllegalArgumentException(where + ": " + what + " must be a whole number of at least 1, not '"
                 + text + "'");
     }
 
@@ -162,7 +163,7 @@ public final class SiteLayout {
                 if (words[w].startsWith("site=")) {
                     site = words[w].substring(5);
                 } else if (words[w].startsWith("slots=")) {
-                    count = hostfileSlots(words[w].substring(6), n + 1);
+                    count = positive(words[w].substring(6), "hostfile line " + (n + 1), "slots");
                 }
             }
             if (site == null) {
@@ -175,18 +176,6 @@ public final class SiteLayout {
         List<String> sites = new ArrayList<>();
         slots.forEach((site, count) -> sites.add(site + ":" + count + ":" + String.join(",", hosts.get(site))));
         return sites;
-    }
-
-    private static int hostfileSlots(String text, int line) {
-        try {
-            int slots = Integer.parseInt(text);
-            if (slots >= 1) {
-                return slots;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("hostfile line " + line + ": slots must be at least 1, not '" + text + "'");
     }
 
     /** The first executable {@code mpirun} in {@code path} (a PATH value, may be null), or {@code null}. */

@@ -70,6 +70,6 @@ class SiteLayoutTest {
         assertTrue(e.getMessage().contains("hostfile line 1: no site=NAME"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class,
                 () -> SiteLayout.fromHostfile(List.of("localhost slots=0 site=a")));
-        assertTrue(e.getMessage().contains("slots must be at least 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("hostfile line 1: slots must be a whole number of at least 1"), e.getMessage());
     }
 }
