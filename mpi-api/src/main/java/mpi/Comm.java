@@ -12,6 +12,12 @@ import org.weft.core.RuntimeBinding;
 import org.weft.core.coll.Collectives;
 import org.weft.core.coll.algo.DisseminationBarrier;
 import org.weft.core.comm.Communicator;
+import org.weft.core.comm.Intercomms;
+import org.weft.core.comm.Intracomms;
+import org.weft.core.topo.CartesianTopology;
+import org.weft.core.topo.DistGraphTopology;
+import org.weft.core.topo.GraphTopology;
+import org.weft.core.topo.Topology;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.error.MpiErrors;
 import org.weft.core.p2p.Arguments;
@@ -20,8 +26,9 @@ import org.weft.core.p2p.PointToPoint;
 /**
  * A communicator ({@code MPI_Comm}). {@link MPI#COMM_WORLD} and {@link MPI#COMM_SELF} resolve the calling
  * thread's runtime on each call (see {@code org.weft.core.RuntimeBinding}); other communicators hold their core
- * communicator directly. Point-to-point, barrier, error handlers, names and predefined attributes are
- * implemented; the other operations raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler.
+ * communicator directly. Communicator management (dup, free, groups, info, attributes, error handlers, names,
+ * intercommunicators, topologies) delegates to {@code org.weft.core.comm} and {@code org.weft.core.topo};
+ * operations Weft lacks raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler.
  */
 public class Comm implements Freeable, Cloneable {
     /** {@code MPI_COMM_TYPE_SHARED}. */
@@ -77,22 +84,51 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** {@code MPI_Comm_dup}. */
+    /** {@code MPI_Comm_dup}: same group and topology, copied attributes, hints and error handler. */
     public Comm dup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_dup");
+        Communicator c = core();
+        try {
+            return wrap(Intracomms.dup(c));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Comm_dup", e);
+        }
     }
 
-    /** {@code MPI_Comm_idup}. */
+    /** {@code MPI_Comm_idup}: completes at once, so {@link #getRequest()} is a completed (null) request. */
     public Comm iDup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_idup");
+        return dup();
     }
 
-    /** {@code MPI_Comm_dup_with_info}. */
+    /** {@code MPI_Comm_dup_with_info}: a duplicate whose hints are {@code info}'s. */
     public Comm dupWithInfo(Info info) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_dup_with_info");
+        Comm dup = dup();
+        dup.setInfo(info);
+        return dup;
     }
 
-    /** The request of the last {@link #iDup()}; Weft has none yet, so a null request. */
+    /**
+     * The facade object for a core communicator: {@code CartComm}, {@code GraphComm}, {@code Intercomm} or
+     * {@code Intracomm} after its kind; a null {@code Intracomm} ({@code isNull()}) for {@code null}, as
+     * Open MPI returns for non-members.
+     */
+    static Comm wrap(Communicator c) {
+        if (c == null) {
+            return new Intracomm((Communicator) null);
+        }
+        if (c.isInter()) {
+            return new Intercomm(c);
+        }
+        Topology topology = c.topology();
+        if (topology instanceof CartesianTopology) {
+            return new CartComm(c);
+        }
+        if (topology instanceof GraphTopology || topology instanceof DistGraphTopology) {
+            return new GraphComm(c);
+        }
+        return new Intracomm(c);
+    }
+
+    /** The request of the last {@link #iDup()}: it completed at once, so a null request. */
     public final Request getRequest() {
         return MPI.REQUEST_NULL;
     }
@@ -130,14 +166,18 @@ public class Comm implements Freeable, Cloneable {
         return communicator == null || communicator.isFreed();
     }
 
-    /** {@code MPI_Comm_set_info}. */
+    /** {@code MPI_Comm_set_info}: Weft keeps the hints but acts on none yet. */
     public final void setInfo(Info info) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_set_info");
+        Communicator c = core();
+        if (info == null) {
+            throw Errors.raise(c, "MPI_Comm_set_info", MpiErrors.error(ErrorClass.ERR_INFO, "the info is null"));
+        }
+        c.setInfo(info.entries());
     }
 
-    /** {@code MPI_Comm_get_info}. */
+    /** {@code MPI_Comm_get_info}: a new info object holding the hints set on this communicator. */
     public final Info getInfo() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_get_info");
+        return Info.of(core().info());
     }
 
     /** {@code MPI_Comm_disconnect}. */
@@ -145,7 +185,7 @@ public class Comm implements Freeable, Cloneable {
         throw Errors.unsupported(core(), "MPI_Comm_disconnect");
     }
 
-    /** {@code MPI_Comm_group}. */
+    /** {@code MPI_Comm_group}: the local group of an intercommunicator. */
     public final Group getGroup() throws MPIException {
         Communicator c = core();
         return new Group(c.group(), c.device().rank());
@@ -153,14 +193,22 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Comm_test_inter}. */
     public final boolean isInter() throws MPIException {
-        core();
-        return false;
+        return core().isInter();
     }
 
-    /** {@code MPI_Intercomm_create}. */
+    /**
+     * {@code MPI_Intercomm_create}, called on the peer communicator (as in Open MPI): every rank of
+     * {@code localComm} calls it; {@code localLeader} talks over this communicator to {@code remoteLeader}.
+     */
     public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
             throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Intercomm_create");
+        Communicator local = localComm.core();
+        try {
+            Communicator peer = local.rank() == localLeader ? core() : null;
+            return (Intercomm) wrap(Intercomms.create(local, localLeader, peer, remoteLeader, tag));
+        } catch (DeviceException e) {
+            throw Errors.raise(local, "MPI_Intercomm_create", e);
+        }
     }
 
     // ---------------------------------------------------------------- point-to-point, blocking
@@ -447,19 +495,33 @@ public class Comm implements Freeable, Cloneable {
 
     // ---------------------------------------------------------------- attributes, topology, errors, names
 
-    /** {@code MPI_Comm_create_keyval}. */
+    /** {@code MPI_Comm_create_keyval}: attributes of the new keyval are copied to duplicates. */
     public static int createKeyval() throws MPIException {
-        throw Errors.unsupported("MPI_Comm_create_keyval");
+        try {
+            return RuntimeBinding.runtime().keyvals().create();
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Comm_create_keyval", e);
+        }
     }
 
-    /** {@code MPI_Comm_free_keyval}. */
+    /** {@code MPI_Comm_free_keyval}: {@code ERR_KEYVAL} for a predefined or unknown keyval. */
     public static void freeKeyval(int keyval) throws MPIException {
-        throw Errors.unsupported("MPI_Comm_free_keyval");
+        try {
+            RuntimeBinding.runtime().keyvals().free(keyval);
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Comm_free_keyval", e);
+        }
     }
 
-    /** {@code MPI_Comm_set_attr}. */
+    /** {@code MPI_Comm_set_attr}: the value is stored by value (serialized); {@code ERR_KEYVAL} if invalid. */
     public final void setAttr(int keyval, Object value) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_set_attr");
+        Communicator c = core();
+        try {
+            c.runtime().keyvals().checkUser(keyval);
+            c.attributes().set(keyval, value);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Comm_set_attr", e);
+        }
     }
 
     /**
@@ -477,20 +539,41 @@ public class Comm implements Freeable, Cloneable {
             case MPI.APPNUM -> null;
             case MPI.LASTUSEDCODE -> ErrorClass.ERR_LASTCODE;
             case MPI.UNIVERSE_SIZE -> c.device().size();
-            default -> throw Errors.raise(c, "MPI_Comm_get_attr",
-                    MpiErrors.error(ErrorClass.ERR_KEYVAL, "invalid keyval " + keyval));
+            default -> userAttribute(c, keyval);
         };
     }
 
-    /** {@code MPI_Comm_delete_attr}. */
-    public final void deleteAttr(int keyval) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_delete_attr");
+    /** A copy of the value set for a user keyval, or {@code null}; {@code ERR_KEYVAL} for an unknown keyval. */
+    private static Object userAttribute(Communicator c, int keyval) throws MPIException {
+        if (!c.runtime().keyvals().wasCreated(keyval)) {
+            throw Errors.raise(c, "MPI_Comm_get_attr", MpiErrors.error(ErrorClass.ERR_KEYVAL,
+                    "invalid keyval " + keyval));
+        }
+        try {
+            return c.attributes().get(keyval);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Comm_get_attr", e);
+        }
     }
 
-    /** {@code MPI_Topo_test}: {@code MPI.UNDEFINED} for a communicator without topology. */
+    /** {@code MPI_Comm_delete_attr}: {@code ERR_KEYVAL} for a predefined or unknown keyval. */
+    public final void deleteAttr(int keyval) throws MPIException {
+        Communicator c = core();
+        if (!c.runtime().keyvals().wasCreated(keyval)) {
+            throw Errors.raise(c, "MPI_Comm_delete_attr", MpiErrors.error(ErrorClass.ERR_KEYVAL,
+                    "invalid keyval " + keyval));
+        }
+        c.attributes().delete(keyval);
+    }
+
+    /** {@code MPI_Topo_test}: {@code MPI.CART}, {@code GRAPH}, {@code DIST_GRAPH} or {@code MPI.UNDEFINED}. */
     public final int getTopology() throws MPIException {
-        core();
-        return Ranks.UNDEFINED;
+        return switch (core().topology()) {
+            case CartesianTopology cart -> MPI.CART;
+            case GraphTopology graph -> MPI.GRAPH;
+            case DistGraphTopology distGraph -> MPI.DIST_GRAPH;
+            case null, default -> Ranks.UNDEFINED;
+        };
     }
 
     /** {@code MPI_Abort}: ends every process of the job with {@code errorcode}. */
@@ -532,9 +615,13 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** {@code MPI_Comm_set_name}. */
+    /** {@code MPI_Comm_set_name}: {@code ERR_ARG} for a null name. */
     public final void setName(String name) throws MPIException {
-        core().setName(name);
+        Communicator c = core();
+        if (name == null) {
+            throw Errors.raise(c, "MPI_Comm_set_name", MpiErrors.error(ErrorClass.ERR_ARG, "the name is null"));
+        }
+        c.setName(name.length() > MPI.MAX_OBJECT_NAME ? name.substring(0, MPI.MAX_OBJECT_NAME) : name);
     }
 
     /** {@code MPI_Comm_get_name}: {@code MPI_COMM_WORLD} and {@code MPI_COMM_SELF} for the predefined ones. */
