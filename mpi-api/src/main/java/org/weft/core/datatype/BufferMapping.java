@@ -123,7 +123,8 @@ public final class BufferMapping {
                                          long bytes) {
         MemorySegment staging = recent.find(buffer, type, count);
         if (staging == null) {
-            staging = MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
+            // over a long[], so that readers of the staged data (reductions) may use aligned accesses
+            staging = MemorySegment.ofArray(new long[Math.toIntExact((bytes + 7) / 8)]).asSlice(0, bytes);
             recent.remember(buffer, type, count, staging);
         }
         return staging;
