@@ -19,6 +19,7 @@ import org.weft.core.topo.DistGraphTopology;
 import org.weft.core.topo.GraphTopology;
 import org.weft.core.topo.Topology;
 import org.weft.core.datatype.BufferMapping;
+import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.MpiErrors;
 import org.weft.core.p2p.Arguments;
 import org.weft.core.p2p.PointToPoint;
@@ -222,8 +223,9 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment segment = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
-            return received(c, buf, segment, PointToPoint.recv(c, segment, source, tag));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment segment = BufferMapping.forReceive(buf, count, t);
+            return received(c, buf, count, t, segment, PointToPoint.recv(c, segment, source, tag));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Recv", e);
         }
@@ -237,7 +239,8 @@ public class Comm implements Freeable, Cloneable {
         try {
             MemorySegment out = BufferMapping.forSend(sendbuf, sendcount, Datatype.descriptorOf(sendtype));
             MemorySegment in = BufferMapping.forReceive(recvbuf, recvcount, Datatype.descriptorOf(recvtype));
-            return exchange(c, out, dest, sendtag, recvbuf, in, source, recvtag);
+            return exchange(c, out, dest, sendtag, recvbuf, recvcount, Datatype.descriptorOf(recvtype), in, source,
+                    recvtag);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Sendrecv", e);
         }
@@ -251,26 +254,28 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment view = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
             MemorySegment out = MemorySegment.ofArray(new byte[(int) view.byteSize()]).copyFrom(view);
             MemorySegment in = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
-            return exchange(c, out, dest, sendtag, buf, in, source, recvtag);
+            return exchange(c, out, dest, sendtag, buf, count, Datatype.descriptorOf(type), in, source, recvtag);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Sendrecv_replace", e);
         }
     }
 
     private static Status exchange(Communicator c, MemorySegment out, int dest, int sendtag, Object recvbuf,
-                                   MemorySegment in, int source, int recvtag) {
+                                   int recvcount, TypeDescriptor recvtype, MemorySegment in, int source,
+                                   int recvtag) {
         Arguments.checkDestination(c, dest);
         Arguments.checkSendTag(sendtag);
         DeviceRequest recv = PointToPoint.irecv(c, in, source, recvtag);
         DeviceRequest send = PointToPoint.isend(c, out, dest, sendtag, SendMode.STANDARD);
         c.device().await(send);
         c.device().await(recv);
-        return received(c, recvbuf, in, recv);
+        return received(c, recvbuf, recvcount, recvtype, in, recv);
     }
 
     /** Status of a completed receive; copies back staged data; raises the status error. */
-    private static Status received(Communicator c, Object buf, MemorySegment segment, DeviceRequest r) {
-        BufferMapping.finishReceive(buf, segment, r.byteCount());
+    private static Status received(Communicator c, Object buf, int count, TypeDescriptor type,
+                                   MemorySegment segment, DeviceRequest r) {
+        BufferMapping.finishReceive(buf, count, type, segment, r.byteCount());
         Status status = Status.of(r, c);
         if (status.getError() != ErrorClass.SUCCESS) {
             throw Request.statusError(status);
@@ -355,8 +360,10 @@ public class Comm implements Freeable, Cloneable {
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = core();
         try {
-            return new Request(c, PointToPoint.irecv(c,
-                    BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type)), source, tag));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment data = BufferMapping.forReceive(buf, count, t);
+            return new Request(c, PointToPoint.irecv(c, data, source, tag),
+                    BufferMapping.stagedReceive(buf, count, t, data));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Irecv", e);
         }
@@ -374,10 +381,14 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment data = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment data = BufferMapping.forSend(buf, count, t);
             Arguments.checkDestination(c, dest);
             Arguments.checkSendTag(tag);
-            return new Prequest(c, previous -> PointToPoint.ibsend(c, data, dest, tag));
+            return new Prequest(c, previous -> {
+                BufferMapping.repack(buf, count, t, data);
+                return PointToPoint.ibsend(c, data, dest, tag);
+            });
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Bsend_init", e);
         }
@@ -399,10 +410,14 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment data = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment data = BufferMapping.forSend(buf, count, t);
             Arguments.checkDestination(c, dest);
             Arguments.checkSendTag(tag);
-            return new Prequest(c, previous -> PointToPoint.restartSend(c, previous, data, dest, tag, mode));
+            return new Prequest(c, previous -> {
+                BufferMapping.repack(buf, count, t, data);
+                return PointToPoint.restartSend(c, previous, data, dest, tag, mode);
+            });
         } catch (DeviceException e) {
             throw Errors.raise(c, call, e);
         }
@@ -413,10 +428,12 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment data = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment data = BufferMapping.forReceive(buf, count, t);
             Arguments.checkSource(c, source);
             Arguments.checkReceiveTag(tag);
-            return new Prequest(c, previous -> PointToPoint.restartRecv(c, previous, data, source, tag));
+            return new Prequest(c, previous -> PointToPoint.restartRecv(c, previous, data, source, tag),
+                    BufferMapping.stagedReceive(buf, count, t, data));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Recv_init", e);
         }
@@ -424,37 +441,44 @@ public class Comm implements Freeable, Cloneable {
 
     // ---------------------------------------------------------------- pack
 
-    /** {@code MPI_Pack}: copies {@code incount} items to {@code outbuf} at {@code position}; new position. */
+    /** {@code MPI_Pack}: packs {@code incount} items to {@code outbuf} at {@code position}; the new position. */
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment in = BufferMapping.forSend(inbuf, incount, Datatype.descriptorOf(type));
-            if (outbuf == null || position < 0 || position + in.byteSize() > outbuf.length) {
-                throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "the pack buffer is too small");
-            }
-            MemorySegment.ofArray(outbuf).asSlice(position, in.byteSize()).copyFrom(in);
-            return position + (int) in.byteSize();
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            long bytes = BufferMapping.checkedBytes(inbuf, incount, t);
+            BufferMapping.pack(inbuf, incount, t, packedRegion(outbuf, position, bytes, "the pack buffer"));
+            return position + (int) bytes;
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Pack", e);
         }
     }
 
-    /** {@code MPI_Unpack}: copies {@code outcount} items from {@code inbuf} at {@code position}; new position. */
+    /** {@code MPI_Unpack}: unpacks {@code outcount} items from {@code inbuf} at {@code position}; new position. */
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type)
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment out = BufferMapping.forReceive(outbuf, outcount, Datatype.descriptorOf(type));
-            if (inbuf == null || position < 0 || position + out.byteSize() > inbuf.length) {
-                throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "the packed data is shorter than requested");
-            }
-            out.copyFrom(MemorySegment.ofArray(inbuf).asSlice(position, out.byteSize()));
-            BufferMapping.finishReceive(outbuf, out, out.byteSize());
-            return position + (int) out.byteSize();
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            long bytes = BufferMapping.checkedBytes(outbuf, outcount, t);
+            BufferMapping.unpack(packedRegion(inbuf, position, bytes, "the packed data"), outbuf, outcount, t);
+            return position + (int) bytes;
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Unpack", e);
         }
+    }
+
+    /** The {@code bytes} of a pack buffer from {@code position}: {@code ERR_TRUNCATE} if they are not all there. */
+    private static MemorySegment packedRegion(byte[] packed, int position, long bytes, String what) {
+        if (packed == null) {
+            throw MpiErrors.error(ErrorClass.ERR_BUFFER, what + " is null");
+        }
+        if (position < 0 || position + bytes > packed.length) {
+            throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, what + " holds " + packed.length + " bytes, "
+                    + bytes + " are needed from position " + position);
+        }
+        return MemorySegment.ofArray(packed).asSlice(position, bytes);
     }
 
     /** {@code MPI_Pack_size}: bytes needed to pack {@code incount} items. */

@@ -217,7 +217,8 @@ class SingletonWorldTest {
             p.free();
             assertErrorClass(MPI.ERR_REQUEST, p::start);
             assertErrorClass(MPI.ERR_UNSUPPORTED_OPERATION, () -> world.gather(buf, 1, MPI.INT, 0));
-            assertErrorClass(MPI.ERR_UNSUPPORTED_OPERATION, () -> Datatype.createContiguous(2, MPI.INT));
+            Datatype uncommitted = Datatype.createContiguous(2, MPI.INT);
+            assertErrorClass(MPI.ERR_TYPE, () -> world.send(buf, 1, uncommitted, 0, 0));
             assertErrorClass(MPI.ERR_KEYVAL, () -> world.getAttr(12345));
             assertErrorClass(MPI.ERR_OP, () -> world.callErrhandler(MPI.ERR_OP));
         });

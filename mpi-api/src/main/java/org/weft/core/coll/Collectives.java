@@ -14,8 +14,8 @@ import org.weft.core.error.MpiErrors;
 
 /**
  * The blocking collectives on user buffers: checks the arguments, maps the buffers to segments (as
- * point-to-point does: Java arrays and direct buffers of contiguous types), picks the algorithm and copies
- * staged results back. Errors are {@code DeviceException}s with the MPI error class, for the facade's error
+ * point-to-point does: Java arrays and direct buffers, derived types packed to staging), picks the algorithm
+ * and unpacks staged results. Errors are {@code DeviceException}s with the MPI error class, for the facade's error
  * handler. The algorithms are stateless, so one set serves every communicator and runtime in the JVM.
  *
  * <p>Buffers that matter only at the root (the receive buffer of a reduction) are neither checked nor touched
@@ -39,7 +39,7 @@ public final class Collectives {
         } else {
             MemorySegment data = BufferMapping.forReceive(buf, count, type);
             BCAST.bcast(comm, data, root, CollectiveTags.BCAST);
-            BufferMapping.finishReceive(buf, data, data.byteSize());
+            BufferMapping.finishReceive(buf, count, type, data, data.byteSize());
         }
     }
 
@@ -52,7 +52,7 @@ public final class Collectives {
         MemorySegment recv = isRoot ? BufferMapping.forReceive(recvbuf, count, type) : null;
         reduceAlgorithm(op).reduce(comm, send, recv, count, op, root, CollectiveTags.REDUCE);
         if (isRoot) {
-            BufferMapping.finishReceive(recvbuf, recv, recv.byteSize());
+            BufferMapping.finishReceive(recvbuf, count, type, recv, recv.byteSize());
         }
     }
 
@@ -68,7 +68,7 @@ public final class Collectives {
         MemorySegment send = BufferMapping.forSend(sendbuf, count, type);
         MemorySegment recv = BufferMapping.forReceive(recvbuf, count, type);
         ALLREDUCE.allreduce(comm, send, recv, count, op);
-        BufferMapping.finishReceive(recvbuf, recv, recv.byteSize());
+        BufferMapping.finishReceive(recvbuf, count, type, recv, recv.byteSize());
     }
 
     /** {@code MPI_Allreduce} with {@code MPI_IN_PLACE}: {@code buf} is every rank's input and output. */
@@ -81,11 +81,11 @@ public final class Collectives {
     public static void reduceLocal(Object inbuf, Object inoutbuf, int count, TypeDescriptor type, Reduction op) {
         MemorySegment in = BufferMapping.forSend(inbuf, count, type);
         MemorySegment inout = BufferMapping.forReceive(inoutbuf, count, type);
-        if (BufferMapping.needsFinish(inoutbuf)) {
+        if (BufferMapping.needsFinish(inoutbuf, type)) {
             inout = BufferMapping.forSend(inoutbuf, count, type); // a staged copy holding the current values
         }
         op.combiner().combine(in, inout, count);
-        BufferMapping.finishReceive(inoutbuf, inout, inout.byteSize());
+        BufferMapping.finishReceive(inoutbuf, count, type, inout, inout.byteSize());
     }
 
     private static ReduceAlgorithm reduceAlgorithm(Reduction op) {
