@@ -106,6 +106,7 @@ public final class NativeMpiProbeMain {
 
     /** Ping-pong of 0 B and 1 MiB, {@code rounds} times; rank 0 prints one-way latency and bandwidth. */
     private void bench(int rounds) {
+        sink.copying(false);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(1 << 20, 64);
             int[][] plan = {{0, 20_000}, {1 << 20, 300}};
