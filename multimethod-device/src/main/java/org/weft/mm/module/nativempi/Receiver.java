@@ -17,7 +17,8 @@ import org.weft.mm.spi.RsrSink;
  *
  * <p>Why probe-and-receive rather than a ring of pre-posted {@code MPI_Irecv}s: RSRs range from a few bytes to
  * {@code nativempi_max_rsr}, so pre-posted receives would each need the largest size (or a second protocol for
- * large ones), and the empty poll costs one call either way (Improbe vs Testsome). Measured: see the package docs.
+ * large ones), and the empty poll costs one call either way (Improbe vs Testsome). Not yet measured against a
+ * pre-posted ring: that comparison is open (see the package docs).
  *
  * <p>One poller at a time (the module holds a token), so RSRs of one sender are delivered in the order MPI matched
  * them, which is the order they were sent (MPI's non-overtaking rule on one communicator and tag).
