@@ -53,27 +53,42 @@ class SiteJobTest {
         }
     }
 
-    /** The lead tightens "not tcp" inside a site to "nativempi" once the native module is merged. */
+    /** Each site started by its own mpirun: Open MPI (through nativempi) inside, tcp across. */
     @Test
-    void twoSitesTalkOverTcpAcrossAndOffTcpInside() throws Exception {
+    void twoNativeSitesTalkNativeMpiInsideAndTcpAcross() throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2",
                 SelfAndRing.class.getName()).start();
         assertEquals(0, result.exitCode(), result.output());
         MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
-        for (int[] inside : new int[][] {{0, 1}, {2, 3}}) {
-            String method = matrix.method(inside[0], inside[1]);
-            assertFalse(method.equals("tcp") || method.equals("-"), "inside a site: " + method + "\n" + matrix);
+        for (int[] inside : new int[][] {{0, 1}, {2, 3}}) { // the pairs a ring uses inside each site
+            assertEquals("nativempi", matrix.method(inside[0], inside[1]), "inside a site\n" + matrix);
         }
+        assertEquals("tcp", matrix.method(1, 2), "across sites a -> b\n" + matrix);
+        assertEquals("tcp", matrix.method(3, 0), "across sites b -> a\n" + matrix);
+    }
+
+    /** A site Weft's own agent starts has no native MPI: its ranks share memory through shm; still tcp across. */
+    @Test
+    void aSiteWithoutNativeMpiUsesShmInsideAndTcpAcross() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2",
+                "--site-launcher", "a=weft", SelfAndRing.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
+        assertEquals("shm", matrix.method(0, 1), "inside site a (weft agent)\n" + matrix);
+        assertEquals("nativempi", matrix.method(2, 3), "inside site b (mpirun)\n" + matrix);
         assertEquals("tcp", matrix.method(1, 2), "across sites a -> b\n" + matrix);
         assertEquals("tcp", matrix.method(3, 0), "across sites b -> a\n" + matrix);
     }
 
     @Test
     void aWildcardStreamFromSameSiteAndCrossSitePeersKeepsOrderAndNeverStalls() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site", "b:2",
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2",
                 TimedWildcardStream.class.getName(), "2000", "1000").timeout(Duration.ofSeconds(120)).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("STREAM OK 6000 messages"), result.output());
+        MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
+        assertEquals("nativempi", matrix.method(1, 0), "the same-site sender\n" + matrix);
+        assertEquals("tcp", matrix.method(2, 0), "a cross-site sender\n" + matrix);
     }
 
     @ParameterizedTest
