@@ -4,9 +4,13 @@
 # used, not UCX's pml), interleaved for ROUNDS rounds. Prints medians of one-way latency (us) at 0 B and 1 KiB and
 # of ping-pong bandwidth (MB/s, size / one-way time) at 1 MiB and 4 MiB, for Weft with direct buffers, Weft with
 # byte[] (--heap) and Open MPI C, then Weft / Open MPI ratios (latency: below 1 is better; bandwidth: above 1).
+# INSIDE=nativempi runs Weft's ranks as one site started by mpirun (weftrun --site a:2), so that they talk through
+# Open MPI itself (the nativempi method, libmpi through FFM) instead of Weft's shm.
 # Needs the build (./mvnw -q package -DskipTests) and Open MPI (apt-get install openmpi-bin libopenmpi-dev).
-# Usage: benchmarks/scripts/compare-shm-pingpong.sh [ROUNDS]
+# Usage: [INSIDE=shm|nativempi] benchmarks/scripts/compare-shm-pingpong.sh [ROUNDS]
 rounds=${1:-5}
+ranks=(-np 2)
+if [ "${INSIDE:-shm}" = nativempi ]; then ranks=(--site a:2); fi
 max=$((4 << 20))
 . "$(dirname "$0")/compare-common.sh"
 
@@ -14,9 +18,9 @@ max=$((4 << 20))
 pick() { pick_sizes 0 1024 1048576 4194304; }
 
 for r in $(seq "$rounds"); do
-  bin/weftrun -np 2 -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 50000 \
+  bin/weftrun "${ranks[@]}" -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 50000 \
     | pick | sed 's/^/weft /' >> "$work/all"
-  bin/weftrun -np 2 -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 50000 --heap \
+  bin/weftrun "${ranks[@]}" -cp benchmarks/target/classes org.weft.bench.osu.Latency -m $max -i 50000 --heap \
     | pick | sed 's/^/weft-heap /' >> "$work/all"
   mpirun -np 2 --mca pml ob1 --mca btl vader,self "$work/pingpong" $max | pick | sed 's/^/ompi /' >> "$work/all"
 done

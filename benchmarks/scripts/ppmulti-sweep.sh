@@ -5,8 +5,10 @@
 # plus --tcp-load: a tcp ping-pong in the same processes). Parameters are read when the device opens, hence one job
 # per setting. Prints, per size, medians over the rounds: shm one-way latency in the three cases, the ratios to
 # tcp absent, and the tcp one-way latency under load; then the raw rows.
+# INSIDE=nativempi measures the same against native MPI instead of shm (issue 4's "polling across methods"): the two
+# ranks then form one site started by mpirun (weftrun --site a:2), so thread A's startpoint is nativempi.
 # Needs the build (./mvnw -q package -DskipTests). The figures are only worth something on an otherwise idle machine.
-# Usage: benchmarks/scripts/ppmulti-sweep.sh [ROUNDS [SKIP_POLL...]]
+# Usage: [INSIDE=shm|nativempi] benchmarks/scripts/ppmulti-sweep.sh [ROUNDS [SKIP_POLL...]]
 #   environment: SIZES (default 0; e.g. 0,1024), ITERATIONS per repetition (default 10000), REPETITIONS per job
 #   (default 5; the job prints their median), TIMEOUT per job in seconds (default 120)
 set -euo pipefail
@@ -15,6 +17,7 @@ rounds=${1:-3}
 shift || true
 if [ $# -gt 0 ]; then skips=("$@"); else skips=(1 2 4 8 16 64); fi
 sizes=${SIZES:-0}
+inside=${INSIDE:-shm}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -23,8 +26,12 @@ trap 'rm -rf "$work"' EXIT
 job() {
   local load=$1 out="$work/job.out"
   shift
-  if bin/weft bench --timeout "${TIMEOUT:-120}" "$@" ppmulti -s "$sizes" -i "${ITERATIONS:-10000}" \
-      -r "${REPETITIONS:-5}" $load > "$out" 2>&1; then
+  local launch=(bin/weft bench --timeout "${TIMEOUT:-120}" "$@" ppmulti)
+  if [ "$inside" = nativempi ]; then
+    launch=(bin/weftrun --timeout "${TIMEOUT:-120}" --site a:2 "$@" -cp "$(ls benchmarks/target/benchmarks-*.jar | head -1)"
+      org.weft.bench.nexus.PpMulti)
+  fi
+  if "${launch[@]}" -s "$sizes" -i "${ITERATIONS:-10000}" -r "${REPETITIONS:-5}" $load > "$out" 2>&1; then
     grep -v '^#' "$out" >> "$work/rows" || true
     grep '^# methods' "$out" >> "$work/notes" || true
   else
@@ -34,10 +41,10 @@ job() {
 }
 
 for r in $(seq "$rounds"); do
-  job "" --param methods=self,shm
+  job "" --param methods=self,$inside
   for n in "${skips[@]}"; do
-    job "" --param methods=self,shm,tcp --param tcp_skip_poll="$n"
-    job --tcp-load --param methods=self,shm,tcp --param tcp_skip_poll="$n"
+    job "" --param methods=self,$inside,tcp --param tcp_skip_poll="$n"
+    job --tcp-load --param methods=self,$inside,tcp --param tcp_skip_poll="$n"
   done
 done
 
@@ -50,8 +57,8 @@ echo "# ppmulti sweep: $rounds rounds (medians), sizes $sizes, ${ITERATIONS:-100
 echo "# load when it ended: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 for size in ${sizes//,/ }; do
   absent=$(pick absent - "$size" 4)
-  echo "# size $size B; shm one-way latency (us) with tcp absent: $absent"
-  printf '%-9s %15s %10s %15s %10s %15s\n' skip_poll "shm idle (us)" "/absent" "shm busy (us)" "/absent" "tcp busy (us)"
+  echo "# size $size B; $inside one-way latency (us) with tcp absent: $absent"
+  printf '%-9s %15s %10s %15s %10s %15s\n' skip_poll "$inside idle (us)" "/absent" "$inside busy (us)" "/absent" "tcp busy (us)"
   for n in "${skips[@]}"; do
     idle=$(pick idle "$n" "$size" 4)
     busy=$(pick busy "$n" "$size" 4)
