@@ -42,6 +42,7 @@ final class LibMpi {
     private final MethodHandle commRank;
     private final MethodHandle commSize;
     private final MethodHandle commSetErrhandler;
+    private final MethodHandle send;
     private final MethodHandle isend;
     private final MethodHandle testsome;
     private final MethodHandle improbe;
@@ -61,6 +62,8 @@ final class LibMpi {
         commRank = bind("MPI_Comm_rank", false, HANDLE, ADDRESS);
         commSize = bind("MPI_Comm_size", false, HANDLE, ADDRESS);
         commSetErrhandler = bind("MPI_Comm_set_errhandler", false, HANDLE, HANDLE);
+        // Not critical: a blocking send may wait in libmpi for room (while libmpi keeps receiving).
+        send = bind("MPI_Send", false, ADDRESS, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE);
         isend = bind("MPI_Isend", true, ADDRESS, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE, ADDRESS);
         testsome = bind("MPI_Testsome", true, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
         improbe = bind("MPI_Improbe", true, JAVA_INT, JAVA_INT, HANDLE, ADDRESS, ADDRESS, ADDRESS);
@@ -188,6 +191,18 @@ final class LibMpi {
             return out.get(JAVA_INT, 0);
         } catch (Throwable t) {
             throw rethrow(t);
+        }
+    }
+
+    /** MPI_Send of {@code count} bytes. Returns the MPI code. */
+    int send(MemorySegment buffer, int count, int dest, int tag, long comm) {
+        boolean locked = enter();
+        try {
+            return (int) send.invokeExact(buffer, count, flavour.byteType(), dest, tag, comm);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            leave(locked);
         }
     }
 

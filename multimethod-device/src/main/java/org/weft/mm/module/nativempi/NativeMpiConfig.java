@@ -4,7 +4,8 @@ import java.util.List;
 import org.weft.adi.param.Parameters;
 
 /** The values of {@link NativeMpiParameters} for one module instance, read and checked once. */
-record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int sendSlots, int maxPerPoll) {
+record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int sendSlots, int maxPerPoll,
+        long blockingSendLimit) {
     /** Open MPI 4/5, then MPICH 3/4 (and its ABI relatives), then whatever the development symlink names. */
     static final List<String> DEFAULT_LIBRARIES = List.of("libmpi.so.40", "libmpi.so.12", "libmpi.so");
 
@@ -22,8 +23,13 @@ record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int
         }
         int slots = positive(NativeMpiParameters.SEND_SLOTS.name(), p.get(NativeMpiParameters.SEND_SLOTS));
         int perPoll = positive(NativeMpiParameters.MAX_PER_POLL.name(), p.get(NativeMpiParameters.MAX_PER_POLL));
+        long blocking = p.get(NativeMpiParameters.BLOCKING_SEND_LIMIT);
+        if (blocking < 0) {
+            throw new IllegalArgumentException("parameter " + NativeMpiParameters.BLOCKING_SEND_LIMIT.name()
+                    + ": negative");
+        }
         return new NativeMpiConfig(library.isEmpty() ? DEFAULT_LIBRARIES : List.of(library), eagerLimit, maxRsr,
-                slots, perPoll);
+                slots, perPoll, blocking);
     }
 
     private static int positive(String name, int value) {

@@ -125,16 +125,17 @@ public final class NativeMpiModule implements CommModule {
         this.rank = context.rank();
         // UCX catches SIGSEGV/SIGBUS for its own error reports, which the JVM needs (null checks, safepoints).
         NativeLibrary.setenvIfUnset("UCX_ERROR_SIGNALS", "");
-        threadLevel = mpi.initThread(MpiFlavour.THREAD_MULTIPLE);
-        if (threadLevel < MpiFlavour.THREAD_MULTIPLE) {
-            mpi.serialise();
-        }
+        // SERIALIZED and one lock of ours: Open MPI 4.1 at MULTIPLE takes atomics and locks on every call, which cost
+        // more than an uncontended Java lock (measured for issue 4).
+        threadLevel = mpi.initThread(MpiFlavour.THREAD_SERIALIZED);
+        mpi.serialise();
         comm = mpi.commDup(mpi.flavour().commWorld());
         nativeRank = mpi.commRankOrSize(comm, false);
         nativeSize = mpi.commRankOrSize(comm, true);
         long firstBuffer = config.eagerLimit() + 1024 + RsrPrefix.LENGTH; // room for the device's message header
         long maxMessage = config.maxRsr() + RsrPrefix.LENGTH;
-        sends = new SendSlots(mpi, comm, rank, config.sendSlots(), firstBuffer, maxMessage, this::log);
+        sends = new SendSlots(mpi, comm, rank, config.sendSlots(), firstBuffer, maxMessage,
+                config.blockingSendLimit(), this::log);
         receiver = new Receiver(mpi, comm, context.inbound(), firstBuffer, this::log);
         localDescriptor = new NativeAddress(launch.sessionId(), nativeRank).toDescriptor();
         initialised = true;

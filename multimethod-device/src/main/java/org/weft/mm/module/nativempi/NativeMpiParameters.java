@@ -21,8 +21,14 @@ public final class NativeMpiParameters {
     public static final Parameter<Integer> MAX_PER_POLL = Parameter.integer("nativempi_max_per_poll", 64, "RSRs",
             "most RSRs one nativempi poll receives and delivers");
 
+    /** Open MPI's shared-memory eager limit (btl_vader_eager_limit) is 4 KiB: below it MPI_Send returns at once. */
+    public static final Parameter<Long> BLOCKING_SEND_LIMIT = Parameter.bytes("nativempi_blocking_send_limit", 4096,
+            "largest RSR (with its prefix) sent with MPI_Send instead of MPI_Isend; keep it within libmpi's eager"
+                    + " limit, or a send may wait for the receiver; 0 sends everything with MPI_Isend");
+
     /** All of the above, in the order {@code weftrun --info} shows them. */
-    public static final List<Parameter<?>> ALL = List.of(LIBRARY, EAGER_LIMIT, MAX_RSR, SEND_SLOTS, MAX_PER_POLL);
+    public static final List<Parameter<?>> ALL = List.of(LIBRARY, EAGER_LIMIT, MAX_RSR, SEND_SLOTS, MAX_PER_POLL,
+            BLOCKING_SEND_LIMIT);
 
     private NativeMpiParameters() {
     }

@@ -14,7 +14,11 @@ import org.weft.mm.spi.SendStatus;
  * The sends of this process in flight in libmpi: a fixed number of slots, each a native buffer and the
  * {@code MPI_Request} of the {@code MPI_Isend} that reads it.
  *
- * <p>A send copies the RSR (prefix, header, payload) into a free slot and starts an MPI_Isend on it, so the caller's
+ * <p>A small RSR (up to {@code nativempi_blocking_send_limit}, within libmpi's own eager limit) is copied into one
+ * scratch buffer and sent with {@code MPI_Send}, which returns as soon as libmpi has taken it: no request to test
+ * later, so a ping-pong makes one libmpi call per send (measured for issue 4: Isend plus the Testsome that reclaims its
+ * slot cost a rank most of a microsecond). A larger RSR is copied into a free slot and an MPI_Isend started on it
+ * (an MPI_Send could wait for the receiver, which receives only when it polls), so the caller's
  * buffers are free when {@link #send} returns {@link SendStatus#SENT}, as the SPI asks. When no slot is free,
  * {@code MPI_Testsome} over all slots takes back the finished ones; when none has finished, the send answers
  * {@link SendStatus#BACK_PRESSURED} having taken nothing. The requests sit in one native array so one Testsome
@@ -42,13 +46,16 @@ final class SendSlots {
     private final MemorySegment indices;
     private final MemorySegment statuses;
     private final SlotBuffer[] buffers;
+    /** Where small RSRs are assembled for MPI_Send (under the lock). */
+    private final SlotBuffer small;
+    private final long blockingLimit;
     private final int[] free;
     private int freeTop;
     private int inFlight;
     private boolean closed;
 
     SendSlots(LibMpi mpi, long comm, int sourceRank, int count, long initialBytes, long maxMessage,
-            Consumer<String> log) {
+            long blockingLimit, Consumer<String> log) {
         this.mpi = mpi;
         this.comm = comm;
         this.sourceRank = sourceRank;
@@ -64,6 +71,8 @@ final class SendSlots {
         this.buffers = new SlotBuffer[count];
         this.free = new int[count];
         long slotBytes = Math.max(MIN_SLOT_BYTES, Math.min(initialBytes, maxMessage));
+        this.blockingLimit = Math.min(blockingLimit, maxMessage);
+        this.small = new SlotBuffer(Math.max(MIN_SLOT_BYTES, this.blockingLimit));
         for (int slot = 0; slot < count; slot++) {
             requestCells[slot] = requests.asSlice(slot * handleSize, handleSize);
             mpi.writeHandle(requests, slot * handleSize, mpi.flavour().requestNull());
@@ -83,6 +92,15 @@ final class SendSlots {
         try {
             if (closed) {
                 return SendStatus.FAILED;
+            }
+            if (length <= blockingLimit) {
+                MemorySegment message = small.fill(length, endpointId, handlerId, sourceRank, header, payload);
+                int rc = mpi.send(message, (int) length, nativeRank, RsrPrefix.TAG, comm);
+                if (rc != MpiFlavour.SUCCESS) {
+                    log.accept("MPI_Send to native rank " + nativeRank + " failed: " + mpi.errorString(rc));
+                    return SendStatus.FAILED;
+                }
+                return SendStatus.SENT;
             }
             if (freeTop == 0 && reclaimLocked() == 0) {
                 return SendStatus.BACK_PRESSURED;
@@ -171,6 +189,7 @@ final class SendSlots {
         for (SlotBuffer buffer : buffers) {
             buffer.release();
         }
+        small.release();
         arena.close();
     }
 

@@ -22,6 +22,8 @@ import org.weft.mm.spi.SendStatus;
 public final class NativeMpiProbeMain {
     private static final int[] SIZES = {0, 1, 7, 8, 100, 1000, 4096, 65_536, 65_537, 300_000, 1 << 20};
     private static final int BURST = 20_000;
+    /** Above the default nativempi_blocking_send_limit (4 KiB): these go through the send slots. */
+    private static final int LARGE_IN_BURST = 5000;
     private static final long WAIT_NANOS = 60_000_000_000L;
 
     private final NativeMpiModule module;
@@ -82,23 +84,27 @@ public final class NativeMpiProbeMain {
         }
     }
 
-    /** Rank 0 sends a burst of small RSRs back-to-back; rank 1 checks their order and answers once. */
+    /**
+     * Rank 0 sends a burst of RSRs back-to-back, small ones (MPI_Send) and ones above the blocking-send limit
+     * (MPI_Isend from a slot) in turn; rank 1 checks their order and answers once.
+     */
     private void checkBurst() {
         ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-        MemorySegment payload = MemorySegment.ofArray(new byte[60]);
+        MemorySegment small = MemorySegment.ofArray(new byte[60]);
+        MemorySegment large = MemorySegment.ofArray(new byte[LARGE_IN_BURST]);
         long start = sink.count();
         if (rank == 0) {
             int pushedBack = 0;
             for (int seq = 0; seq < BURST; seq++) {
                 header.clear().putInt(0, seq);
-                pushedBack += send(ProbeSink.SEQUENCED, header, payload);
+                pushedBack += send(ProbeSink.SEQUENCED, header, seq % 2 == 0 ? small : large);
             }
             awaitCount(start + 1);
             require(sink.lastHandler() == 10, "the burst's answer");
             System.out.println("rank 0: burst of " + BURST + " sent, back-pressured " + pushedBack + " times");
         } else {
             awaitCount(start + BURST);
-            require(sink.sequenced() == BURST && sink.lastLength() == 64, "burst: " + sink.sequenced() + " RSRs, "
+            require(sink.sequenced() == BURST && sink.lastLength() == 4 + LARGE_IN_BURST, "burst: " + sink.sequenced() + " RSRs, "
                     + "the last of " + sink.lastLength() + " bytes");
             send(10, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[0]));
         }
