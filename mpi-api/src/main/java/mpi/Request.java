@@ -67,7 +67,7 @@ public class Request implements Freeable {
             return Status.empty();
         }
         if (!r.isComplete()) {
-            comm.device().await(r);
+            awaitCompletion();
         }
         return finish("MPI_Wait");
     }
@@ -79,7 +79,7 @@ public class Request implements Freeable {
             return;
         }
         if (!r.isComplete()) {
-            comm.device().await(r);
+            awaitCompletion();
         }
         if (r.error() != ErrorClass.SUCCESS) {
             finish("MPI_Wait");
@@ -114,12 +114,25 @@ public class Request implements Freeable {
             return true;
         }
         comm.device().progress();
-        return r.isComplete();
+        return advance();
     }
 
     boolean isComplete() {
         DeviceRequest r = active;
-        return r == null || r.isComplete();
+        return r == null || r.isComplete() || advance();
+    }
+
+    /**
+     * The hook for operations that run above the device (nonblocking collectives): moves the operation on as far
+     * as it goes without waiting and tells whether it is complete. Only called while the request is active.
+     */
+    boolean advance() {
+        return active.isComplete();
+    }
+
+    /** Waits until the active operation is complete (only called while it is not). */
+    void awaitCompletion() {
+        comm.device().await(active);
     }
 
     /** Takes the status of the completed request, makes it null (or inactive) and raises a status error. */
@@ -269,7 +282,7 @@ public class Request implements Freeable {
     private static int completedIndex(Request[] requests) {
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
-            if (r != null && r.active != null && r.active.isComplete()) {
+            if (r != null && r.active != null && (r.active.isComplete() || r.advance())) {
                 return i;
             }
         }
@@ -306,7 +319,7 @@ public class Request implements Freeable {
         Request failed = null;
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
-            if (r != null && r.active != null && r.active.isComplete()) {
+            if (r != null && r.active != null && (r.active.isComplete() || r.advance())) {
                 Status s = r.take().withIndex(i);
                 done.add(s);
                 if (s.getError() != ErrorClass.SUCCESS && failed == null) {
