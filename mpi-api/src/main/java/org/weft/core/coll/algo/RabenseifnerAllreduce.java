@@ -29,45 +29,28 @@ public final class RabenseifnerAllreduce {
         if (!m.includesMe()) {
             return;
         }
-        int size = m.size();
-        int me = m.me();
         long bytes = send.byteSize();
         s.local(() -> MemorySegment.copy(send, 0, recv, 0, bytes));
-        int pof2 = Integer.highestOneBit(size);
-        int rem = size - pof2;
         MemorySegment incoming = Blocks.scratch(bytes);
-        int newRank = me < 2 * rem ? (me % 2 == 0 ? -1 : me / 2) : me - rem;
-        if (me < 2 * rem) {
-            if (newRank < 0) {
-                s.send(recv, m.world(me + 1)).endRound();
-            } else {
-                s.receive(incoming, m.world(me - 1)).endRound();
-                s.local(() -> op.combine(incoming, recv, count));
-            }
-        }
-        if (newRank >= 0) {
+        PowerOfTwoFold fold = PowerOfTwoFold.foldIn(s, m, recv, incoming, count, op);
+        if (fold.newRank() >= 0) {
+            int pof2 = fold.pof2();
             int[] counts = new int[pof2];
             int[] displs = new int[pof2 + 1];
             for (int i = 0; i < pof2; i++) {
                 counts[i] = count / pof2 + (i < count % pof2 ? 1 : 0);
                 displs[i + 1] = displs[i] + counts[i];
             }
-            new Exchange(s, m, recv, incoming, itemBytes, displs, newRank, rem, op).run(pof2);
+            new Exchange(s, fold, recv, incoming, itemBytes, displs, op).run(pof2);
         }
-        if (me < 2 * rem) {
-            if (newRank >= 0) {
-                s.send(recv, m.world(me - 1));
-            } else {
-                s.receive(recv, m.world(me + 1));
-            }
-        }
-        s.endRound();
+        fold.foldOut(s, recv);
     }
 
     /** The two phases among the p' members, with block ranges computed as the schedule is built. */
-    private record Exchange(Schedule s, Members m, MemorySegment recv, MemorySegment incoming, int itemBytes,
-                            int[] displs, int newRank, int rem, Combiner op) {
+    private record Exchange(Schedule s, PowerOfTwoFold fold, MemorySegment recv, MemorySegment incoming,
+                            int itemBytes, int[] displs, Combiner op) {
         void run(int pof2) {
+            int newRank = fold.newRank();
             int sendIdx = 0;
             int recvIdx = 0;
             int lastIdx = pof2;
@@ -113,7 +96,7 @@ public final class RabenseifnerAllreduce {
 
         private void exchange(int partnerNew, int sendIdx, int sendEnd, int recvIdx, int recvEnd,
                               MemorySegment into) {
-            int partner = m.world(partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem);
+            int partner = fold.world(partnerNew);
             s.send(range(recv, sendIdx, sendEnd), partner);
             s.receive(range(into, recvIdx, recvEnd), partner);
             s.endRound();

@@ -24,36 +24,21 @@ public final class RecursiveDoublingAllreduce {
         if (!m.includesMe()) {
             return;
         }
-        int size = m.size();
-        int me = m.me();
         long bytes = send.byteSize();
         s.local(() -> MemorySegment.copy(send, 0, recv, 0, bytes));
-        if (size == 1) {
+        if (m.size() == 1) {
             s.endRound();
             return;
         }
-        int pof2 = Integer.highestOneBit(size);
-        int rem = size - pof2;
         MemorySegment incoming = Blocks.scratch(bytes);
-        int newRank;
-        if (me < 2 * rem) {
-            if (me % 2 == 0) {
-                s.send(recv, m.world(me + 1)).endRound();
-                newRank = -1;
-            } else {
-                s.receive(incoming, m.world(me - 1)).endRound();
-                s.local(() -> op.combine(incoming, recv, count)); // the lower member's value on the left
-                newRank = me / 2;
-            }
-        } else {
-            newRank = me - rem;
-        }
+        PowerOfTwoFold fold = PowerOfTwoFold.foldIn(s, m, recv, incoming, count, op);
+        int newRank = fold.newRank();
         if (newRank >= 0) {
-            for (int mask = 1; mask < pof2; mask <<= 1) {
+            for (int mask = 1; mask < fold.pof2(); mask <<= 1) {
                 int partnerNew = newRank ^ mask;
-                int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
-                s.send(recv, m.world(partner)).receive(incoming, m.world(partner)).endRound();
-                if (partner < me) {
+                int partner = fold.world(partnerNew);
+                s.send(recv, partner).receive(incoming, partner).endRound();
+                if (partnerNew < newRank) {
                     s.local(() -> op.combine(incoming, recv, count));
                 } else {
                     s.local(() -> {
@@ -63,13 +48,6 @@ public final class RecursiveDoublingAllreduce {
                 }
             }
         }
-        if (me < 2 * rem) {
-            if (me % 2 == 1) {
-                s.send(recv, m.world(me - 1));
-            } else {
-                s.receive(recv, m.world(me + 1));
-            }
-        }
-        s.endRound();
+        fold.foldOut(s, recv);
     }
 }
