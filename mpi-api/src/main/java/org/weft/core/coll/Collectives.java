@@ -302,7 +302,8 @@ public final class Collectives {
         MemorySegment base = receive ? call.out(buffer, elements, element) : call.in(buffer, elements, element);
         MemorySegment[] blocks = new MemorySegment[n];
         for (int i = 0; i < n; i++) {
-            blocks[i] = base.asSlice(byteDispls[i], (long) counts[i] * types[i].byteSize());
+            blocks[i] = counts[i] == 0 ? base.asSlice(0, 0)
+                    : base.asSlice(byteDispls[i], (long) counts[i] * types[i].byteSize());
         }
         return blocks;
     }

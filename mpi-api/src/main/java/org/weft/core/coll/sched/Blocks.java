@@ -7,11 +7,15 @@ public final class Blocks {
     private Blocks() {
     }
 
-    /** Block i holds {@code counts[i]} items starting {@code displs[i]} items into {@code base}. */
+    /**
+     * Block i holds {@code counts[i]} items starting {@code displs[i]} items into {@code base}; an empty block may
+     * have any displacement (MPI does not look at it).
+     */
     public static MemorySegment[] of(MemorySegment base, int[] counts, int[] displs, int itemBytes) {
         MemorySegment[] blocks = new MemorySegment[counts.length];
         for (int i = 0; i < blocks.length; i++) {
-            blocks[i] = base.asSlice((long) displs[i] * itemBytes, (long) counts[i] * itemBytes);
+            blocks[i] = counts[i] == 0 ? base.asSlice(0, 0)
+                    : base.asSlice((long) displs[i] * itemBytes, (long) counts[i] * itemBytes);
         }
         return blocks;
     }
