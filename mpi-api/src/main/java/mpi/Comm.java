@@ -23,8 +23,9 @@ import org.weft.core.p2p.PointToPoint;
 /**
  * A communicator ({@code MPI_Comm}). {@link MPI#COMM_WORLD} and {@link MPI#COMM_SELF} resolve the calling
  * thread's runtime on each call (see {@code org.weft.core.RuntimeBinding}); other communicators hold their core
- * communicator directly. Point-to-point, barrier, error handlers, names and predefined attributes are
- * implemented; the other operations raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler.
+ * communicator directly. Point-to-point, every collective (blocking and nonblocking, neighbour collectives over
+ * a virtual topology), error handlers, names and predefined attributes are implemented; the other operations
+ * raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler.
  */
 public class Comm implements Freeable, Cloneable {
     /** {@code MPI_COMM_TYPE_SHARED}. */
@@ -556,17 +557,18 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Bcast}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("MPI_Bcast", c -> Collectives.bcast(c, buf, count, Datatype.descriptorOf(type), root));
+        blocking("MPI_Bcast", c -> Collectives.bcast(c, buf, count, descriptor(type), root));
     }
 
     /** {@code MPI_Ibcast}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iBcast(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return start("MPI_Ibcast", c -> Collectives.bcast(c, buf, count, Datatype.descriptorOf(type), root));
+        return start("MPI_Ibcast", c -> Collectives.bcast(c, buf, count, descriptor(type), root));
     }
 
     /** {@code MPI_Gather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        blocking("MPI_Gather", c -> Collectives.gather(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2), root));
+        blocking("MPI_Gather", c -> Collectives.gather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2), root));
     }
 
     /** {@code MPI_Gather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
@@ -576,7 +578,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Igather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        return start("MPI_Igather", c -> Collectives.gather(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2), root));
+        return start("MPI_Igather", c -> Collectives.gather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2), root));
     }
 
     /** {@code MPI_Igather}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -586,37 +589,44 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Gatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2, int root) throws MPIException {
-        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, counts, displs, Datatype.descriptorOf(type2), root));
+        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, sendbuf, count, descriptor(type), recvbuf, counts,
+                displs, descriptor(type2), root));
     }
 
     /** {@code MPI_Gatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gatherv(Object buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
-        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, null, 0, Datatype.descriptorOf(type), buf, counts, displs, Datatype.descriptorOf(type), root));
+        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, null, 0, descriptor(type), buf, counts, displs,
+                descriptor(type), root));
     }
 
     /** {@code MPI_Gatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gatherv(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, buf, count, Datatype.descriptorOf(type), null, null, null, Datatype.descriptorOf(type), root));
+        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, buf, count, descriptor(type), null, null, null,
+                descriptor(type), root));
     }
 
     /** {@code MPI_Igatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2, int root) throws MPIException {
-        return start("MPI_Igatherv", c -> Collectives.gatherv(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, counts, displs, Datatype.descriptorOf(type2), root));
+        return start("MPI_Igatherv", c -> Collectives.gatherv(c, sendbuf, count, descriptor(type), recvbuf, counts,
+                displs, descriptor(type2), root));
     }
 
     /** {@code MPI_Igatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGatherv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
-        return start("MPI_Igatherv", c -> Collectives.gatherv(c, null, 0, Datatype.descriptorOf(type), buf, counts, displs, Datatype.descriptorOf(type), root));
+        return start("MPI_Igatherv", c -> Collectives.gatherv(c, null, 0, descriptor(type), buf, counts, displs,
+                descriptor(type), root));
     }
 
     /** {@code MPI_Igatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGatherv(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return start("MPI_Igatherv", c -> Collectives.gatherv(c, buf, count, Datatype.descriptorOf(type), null, null, null, Datatype.descriptorOf(type), root));
+        return start("MPI_Igatherv", c -> Collectives.gatherv(c, buf, count, descriptor(type), null, null, null,
+                descriptor(type), root));
     }
 
     /** {@code MPI_Scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatter(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        blocking("MPI_Scatter", c -> Collectives.scatter(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2), root));
+        blocking("MPI_Scatter", c -> Collectives.scatter(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2), root));
     }
 
     /** {@code MPI_Scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
@@ -626,7 +636,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Iscatter}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatter(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        return start("MPI_Iscatter", c -> Collectives.scatter(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2), root));
+        return start("MPI_Iscatter", c -> Collectives.scatter(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2), root));
     }
 
     /** {@code MPI_Iscatter}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -636,147 +647,176 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Scatterv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatterv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int count, Datatype type2, int root) throws MPIException {
-        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, sendbuf, counts, displs, Datatype.descriptorOf(type), recvbuf, count, Datatype.descriptorOf(type2), root));
+        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, sendbuf, counts, displs, descriptor(type), recvbuf,
+                count, descriptor(type2), root));
     }
 
     /** {@code MPI_Scatterv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatterv(Object buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
-        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, buf, counts, displs, Datatype.descriptorOf(type), null, 0, Datatype.descriptorOf(type), root));
+        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, buf, counts, displs, descriptor(type), null, 0,
+                descriptor(type), root));
     }
 
     /** {@code MPI_Scatterv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatterv(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, null, null, null, Datatype.descriptorOf(type), buf, count, Datatype.descriptorOf(type), root));
+        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, null, null, null, descriptor(type), buf, count,
+                descriptor(type), root));
     }
 
     /** {@code MPI_Iscatterv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatterv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int count, Datatype type2, int root) throws MPIException {
-        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, sendbuf, counts, displs, Datatype.descriptorOf(type), recvbuf, count, Datatype.descriptorOf(type2), root));
+        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, sendbuf, counts, displs, descriptor(type),
+                recvbuf, count, descriptor(type2), root));
     }
 
     /** {@code MPI_Iscatterv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatterv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
-        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, buf, counts, displs, Datatype.descriptorOf(type), null, 0, Datatype.descriptorOf(type), root));
+        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, buf, counts, displs, descriptor(type), null, 0,
+                descriptor(type), root));
     }
 
     /** {@code MPI_Iscatterv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatterv(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, null, null, null, Datatype.descriptorOf(type), buf, count, Datatype.descriptorOf(type), root));
+        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, null, null, null, descriptor(type), buf, count,
+                descriptor(type), root));
     }
 
     /** {@code MPI_Allgather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        blocking("MPI_Allgather", c -> Collectives.allGather(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2)));
+        blocking("MPI_Allgather", c -> Collectives.allGather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2)));
     }
 
     /** {@code MPI_Allgather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        blocking("MPI_Allgather", c -> Collectives.allGather(c, null, count, Datatype.descriptorOf(type), buf, count, Datatype.descriptorOf(type)));
+        blocking("MPI_Allgather", c -> Collectives.allGather(c, null, count, descriptor(type), buf, count,
+                descriptor(type)));
     }
 
     /** {@code MPI_Iallgather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
-        return start("MPI_Iallgather", c -> Collectives.allGather(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2)));
+        return start("MPI_Iallgather", c -> Collectives.allGather(c, sendbuf, count, descriptor(type), recvbuf,
+                count2, descriptor(type2)));
     }
 
     /** {@code MPI_Iallgather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllGather(java.nio.Buffer buf, int count, Datatype type) throws MPIException {
-        return start("MPI_Iallgather", c -> Collectives.allGather(c, null, count, Datatype.descriptorOf(type), buf, count, Datatype.descriptorOf(type)));
+        return start("MPI_Iallgather", c -> Collectives.allGather(c, null, count, descriptor(type), buf, count,
+                descriptor(type)));
     }
 
     /** {@code MPI_Allgatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
-        blocking("MPI_Allgatherv", c -> Collectives.allGatherv(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, counts, displs, Datatype.descriptorOf(type2)));
+        blocking("MPI_Allgatherv", c -> Collectives.allGatherv(c, sendbuf, count, descriptor(type), recvbuf, counts,
+                displs, descriptor(type2)));
     }
 
     /** {@code MPI_Allgatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGatherv(Object buf, int[] counts, int[] displs, Datatype type) throws MPIException {
-        blocking("MPI_Allgatherv", c -> Collectives.allGatherv(c, null, 0, Datatype.descriptorOf(type), buf, counts, displs, Datatype.descriptorOf(type)));
+        blocking("MPI_Allgatherv", c -> Collectives.allGatherv(c, null, 0, descriptor(type), buf, counts, displs,
+                descriptor(type)));
     }
 
     /** {@code MPI_Iallgatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
-        return start("MPI_Iallgatherv", c -> Collectives.allGatherv(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, counts, displs, Datatype.descriptorOf(type2)));
+        return start("MPI_Iallgatherv", c -> Collectives.allGatherv(c, sendbuf, count, descriptor(type), recvbuf,
+                counts, displs, descriptor(type2)));
     }
 
     /** {@code MPI_Iallgatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllGatherv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type) throws MPIException {
-        return start("MPI_Iallgatherv", c -> Collectives.allGatherv(c, null, 0, Datatype.descriptorOf(type), buf, counts, displs, Datatype.descriptorOf(type)));
+        return start("MPI_Iallgatherv", c -> Collectives.allGatherv(c, null, 0, descriptor(type), buf, counts,
+                displs, descriptor(type)));
     }
 
     /** {@code MPI_Alltoall}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allToAll(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        blocking("MPI_Alltoall", c -> Collectives.allToAll(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2)));
+        blocking("MPI_Alltoall", c -> Collectives.allToAll(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2)));
     }
 
     /** {@code MPI_Ialltoall}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllToAll(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
-        return start("MPI_Ialltoall", c -> Collectives.allToAll(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2)));
+        return start("MPI_Ialltoall", c -> Collectives.allToAll(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2)));
     }
 
     /** {@code MPI_Alltoallv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allToAllv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
-        blocking("MPI_Alltoallv", c -> Collectives.allToAllv(c, sendbuf, counts, displs, Datatype.descriptorOf(type), recvbuf, counts2, displs2, Datatype.descriptorOf(type2)));
+        blocking("MPI_Alltoallv", c -> Collectives.allToAllv(c, sendbuf, counts, displs, descriptor(type), recvbuf,
+                counts2, displs2, descriptor(type2)));
     }
 
     /** {@code MPI_Ialltoallv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllToAllv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
-        return start("MPI_Ialltoallv", c -> Collectives.allToAllv(c, sendbuf, counts, displs, Datatype.descriptorOf(type), recvbuf, counts2, displs2, Datatype.descriptorOf(type2)));
+        return start("MPI_Ialltoallv", c -> Collectives.allToAllv(c, sendbuf, counts, displs, descriptor(type),
+                recvbuf, counts2, displs2, descriptor(type2)));
     }
 
     /** {@code MPI_Alltoallw}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allToAllw(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype[] types, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype[] types2) throws MPIException {
-        blocking("MPI_Alltoallw", c -> Collectives.allToAllw(c, sendbuf, counts, displs, descriptors(types), recvbuf, counts2, displs2, descriptors(types2)));
+        blocking("MPI_Alltoallw", c -> Collectives.allToAllw(c, sendbuf, counts, displs, descriptors(types), recvbuf,
+                counts2, displs2, descriptors(types2)));
     }
 
     /** {@code MPI_Ialltoallw}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllToAllw(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype[] types, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype[] types2) throws MPIException {
-        return start("MPI_Ialltoallw", c -> Collectives.allToAllw(c, sendbuf, counts, displs, descriptors(types), recvbuf, counts2, displs2, descriptors(types2)));
+        return start("MPI_Ialltoallw", c -> Collectives.allToAllw(c, sendbuf, counts, displs, descriptors(types),
+                recvbuf, counts2, displs2, descriptors(types2)));
     }
 
     /** {@code MPI_Neighbor_allgather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void neighborAllGather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        blocking("MPI_Neighbor_allgather", c -> NeighborCollectives.allGather(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2)));
+        blocking("MPI_Neighbor_allgather", c -> NeighborCollectives.allGather(c, sendbuf, count, descriptor(type),
+                recvbuf, count2, descriptor(type2)));
     }
 
     /** {@code MPI_Ineighbor_allgather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iNeighborAllGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
-        return start("MPI_Ineighbor_allgather", c -> NeighborCollectives.allGather(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2)));
+        return start("MPI_Ineighbor_allgather", c -> NeighborCollectives.allGather(c, sendbuf, count,
+                descriptor(type), recvbuf, count2, descriptor(type2)));
     }
 
     /** {@code MPI_Neighbor_allgatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void neighborAllGatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
-        blocking("MPI_Neighbor_allgatherv", c -> NeighborCollectives.allGatherv(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, counts, displs, Datatype.descriptorOf(type2)));
+        blocking("MPI_Neighbor_allgatherv", c -> NeighborCollectives.allGatherv(c, sendbuf, count, descriptor(type),
+                recvbuf, counts, displs, descriptor(type2)));
     }
 
     /** {@code MPI_Ineighbor_allgatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iNeighborAllGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
-        return start("MPI_Ineighbor_allgatherv", c -> NeighborCollectives.allGatherv(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, counts, displs, Datatype.descriptorOf(type2)));
+        return start("MPI_Ineighbor_allgatherv", c -> NeighborCollectives.allGatherv(c, sendbuf, count,
+                descriptor(type), recvbuf, counts, displs, descriptor(type2)));
     }
 
     /** {@code MPI_Neighbor_alltoall}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void neighborAllToAll(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        blocking("MPI_Neighbor_alltoall", c -> NeighborCollectives.allToAll(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2)));
+        blocking("MPI_Neighbor_alltoall", c -> NeighborCollectives.allToAll(c, sendbuf, count, descriptor(type),
+                recvbuf, count2, descriptor(type2)));
     }
 
     /** {@code MPI_Ineighbor_alltoall}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iNeighborAllToAll(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
-        return start("MPI_Ineighbor_alltoall", c -> NeighborCollectives.allToAll(c, sendbuf, count, Datatype.descriptorOf(type), recvbuf, count2, Datatype.descriptorOf(type2)));
+        return start("MPI_Ineighbor_alltoall", c -> NeighborCollectives.allToAll(c, sendbuf, count, descriptor(type),
+                recvbuf, count2, descriptor(type2)));
     }
 
     /** {@code MPI_Neighbor_alltoallv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void neighborAllToAllv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
-        blocking("MPI_Neighbor_alltoallv", c -> NeighborCollectives.allToAllv(c, sendbuf, counts, displs, Datatype.descriptorOf(type), recvbuf, counts2, displs2, Datatype.descriptorOf(type2)));
+        blocking("MPI_Neighbor_alltoallv", c -> NeighborCollectives.allToAllv(c, sendbuf, counts, displs,
+                descriptor(type), recvbuf, counts2, displs2, descriptor(type2)));
     }
 
     /** {@code MPI_Ineighbor_alltoallv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iNeighborAllToAllv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
-        return start("MPI_Ineighbor_alltoallv", c -> NeighborCollectives.allToAllv(c, sendbuf, counts, displs, Datatype.descriptorOf(type), recvbuf, counts2, displs2, Datatype.descriptorOf(type2)));
+        return start("MPI_Ineighbor_alltoallv", c -> NeighborCollectives.allToAllv(c, sendbuf, counts, displs,
+                descriptor(type), recvbuf, counts2, displs2, descriptor(type2)));
     }
 
     /** {@code MPI_Reduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        blocking("MPI_Reduce", c -> Collectives.reduce(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf), root));
+        blocking("MPI_Reduce", c -> Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
+                type, sendbuf), root));
     }
 
     /** {@code MPI_Reduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
@@ -786,7 +826,8 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Ireduce}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iReduce(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        return start("MPI_Ireduce", c -> Collectives.reduce(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf), root));
+        return start("MPI_Ireduce", c -> Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
+                type, sendbuf), root));
     }
 
     /** {@code MPI_Ireduce}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -796,62 +837,74 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Allreduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Allreduce", c -> Collectives.allReduce(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf)));
+        blocking("MPI_Allreduce", c -> Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
+                Op.bind(op, type, sendbuf)));
     }
 
     /** {@code MPI_Allreduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Allreduce", c -> Collectives.allReduce(c, null, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf)));
+        blocking("MPI_Allreduce", c -> Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op, type,
+                buf)));
     }
 
     /** {@code MPI_Iallreduce}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllReduce(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return start("MPI_Iallreduce", c -> Collectives.allReduce(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf)));
+        return start("MPI_Iallreduce", c -> Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
+                Op.bind(op, type, sendbuf)));
     }
 
     /** {@code MPI_Iallreduce}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllReduce(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return start("MPI_Iallreduce", c -> Collectives.allReduce(c, null, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf)));
+        return start("MPI_Iallreduce", c -> Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op,
+                type, buf)));
     }
 
     /** {@code MPI_Reduce_scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] counts, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Reduce_scatter", c -> Collectives.reduceScatter(c, sendbuf, recvbuf, counts, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf)));
+        blocking("MPI_Reduce_scatter", c -> Collectives.reduceScatter(c, sendbuf, recvbuf, counts, descriptor(type),
+                Op.bind(op, type, sendbuf)));
     }
 
     /** {@code MPI_Reduce_scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Reduce_scatter", c -> Collectives.reduceScatter(c, null, buf, counts, Datatype.descriptorOf(type), Op.bind(op, type, buf)));
+        blocking("MPI_Reduce_scatter", c -> Collectives.reduceScatter(c, null, buf, counts, descriptor(type),
+                Op.bind(op, type, buf)));
     }
 
     /** {@code MPI_Ireduce_scatter}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iReduceScatter(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int[] counts, Datatype type, Op op) throws MPIException {
-        return start("MPI_Ireduce_scatter", c -> Collectives.reduceScatter(c, sendbuf, recvbuf, counts, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf)));
+        return start("MPI_Ireduce_scatter", c -> Collectives.reduceScatter(c, sendbuf, recvbuf, counts,
+                descriptor(type), Op.bind(op, type, sendbuf)));
     }
 
     /** {@code MPI_Ireduce_scatter}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iReduceScatter(java.nio.Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
-        return start("MPI_Ireduce_scatter", c -> Collectives.reduceScatter(c, null, buf, counts, Datatype.descriptorOf(type), Op.bind(op, type, buf)));
+        return start("MPI_Ireduce_scatter", c -> Collectives.reduceScatter(c, null, buf, counts, descriptor(type),
+                Op.bind(op, type, buf)));
     }
 
     /** {@code MPI_Reduce_scatter_block}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Reduce_scatter_block", c -> Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf)));
+        blocking("MPI_Reduce_scatter_block", c -> Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count,
+                descriptor(type), Op.bind(op, type, sendbuf)));
     }
 
     /** {@code MPI_Reduce_scatter_block}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Reduce_scatter_block", c -> Collectives.reduceScatterBlock(c, null, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf)));
+        blocking("MPI_Reduce_scatter_block", c -> Collectives.reduceScatterBlock(c, null, buf, count,
+                descriptor(type), Op.bind(op, type, buf)));
     }
 
     /** {@code MPI_Ireduce_scatter_block}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iReduceScatterBlock(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return start("MPI_Ireduce_scatter_block", c -> Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf)));
+        return start("MPI_Ireduce_scatter_block", c -> Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count,
+                descriptor(type), Op.bind(op, type, sendbuf)));
     }
 
     /** {@code MPI_Ireduce_scatter_block}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iReduceScatterBlock(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return start("MPI_Ireduce_scatter_block", c -> Collectives.reduceScatterBlock(c, null, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf)));
+        return start("MPI_Ireduce_scatter_block", c -> Collectives.reduceScatterBlock(c, null, buf, count,
+                descriptor(type), Op.bind(op, type, buf)));
     }
 
     /** The schedule of one collective call, built from the core communicator (may throw its argument errors). */
@@ -900,6 +953,11 @@ public class Comm implements Freeable, Cloneable {
         Reduction r = Op.bind(op, type, buf);
         return c.rank() == root ? Collectives.reduce(c, null, buf, count, t, r, root)
                 : Collectives.reduce(c, buf, null, count, t, r, root);
+    }
+
+    /** The core descriptor of {@code type} (null stays null, for the argument checks). */
+    static TypeDescriptor descriptor(Datatype type) {
+        return Datatype.descriptorOf(type);
     }
 
     private static TypeDescriptor[] descriptors(Datatype[] types) {

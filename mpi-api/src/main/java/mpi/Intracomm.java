@@ -88,42 +88,50 @@ public class Intracomm extends Comm {
 
     /** {@code MPI_Scan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Scan", c -> Collectives.scan(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf), false));
+        blocking("MPI_Scan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
+                sendbuf), false));
     }
 
     /** {@code MPI_Scan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void scan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Scan", c -> Collectives.scan(c, null, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf), false));
+        blocking("MPI_Scan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type, buf),
+                false));
     }
 
     /** {@code MPI_Iscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final Request iScan(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return start("MPI_Iscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf), false));
+        return start("MPI_Iscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
+                type, sendbuf), false));
     }
 
     /** {@code MPI_Iscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final Request iScan(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return start("MPI_Iscan", c -> Collectives.scan(c, null, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf), false));
+        return start("MPI_Iscan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type,
+                buf), false));
     }
 
     /** {@code MPI_Exscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Exscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf), true));
+        blocking("MPI_Exscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
+                sendbuf), true));
     }
 
     /** {@code MPI_Exscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Exscan", c -> Collectives.scan(c, null, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf), true));
+        blocking("MPI_Exscan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type, buf),
+                true));
     }
 
     /** {@code MPI_Iexscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final Request iExScan(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        return start("MPI_Iexscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type), Op.bind(op, type, sendbuf), true));
+        return start("MPI_Iexscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
+                type, sendbuf), true));
     }
 
     /** {@code MPI_Iexscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final Request iExScan(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        return start("MPI_Iexscan", c -> Collectives.scan(c, null, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf), true));
+        return start("MPI_Iexscan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type,
+                buf), true));
     }
 
     /** {@code MPI_Open_port} (not implemented in Weft yet). */

@@ -18,6 +18,7 @@ import org.weft.core.coll.algo.PairwiseAlltoall;
 import org.weft.core.coll.algo.RabenseifnerAllreduce;
 import org.weft.core.coll.algo.RecursiveDoublingAllreduce;
 import org.weft.core.coll.algo.RingAllgather;
+import org.weft.core.coll.algo.ScatterAllgatherBcast;
 import org.weft.core.coll.sched.Blocks;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.Schedule;
@@ -27,7 +28,8 @@ import org.weft.core.coll.sched.Schedule;
  * <ul>
  * <li>barrier, bcast, reduce (commutative), allreduce (commutative): multilevel (site, then host) when the
  * members span several sites or hosts; otherwise flat;</li>
- * <li>barrier: dissemination; bcast: binomial tree; reduce: binomial tree, or linear in rank order for
+ * <li>barrier: dissemination; bcast: binomial tree, or scatter + ring allgather from {@value #LONG_MESSAGE}
+ * bytes with more than 2 members; reduce: binomial tree, or linear in rank order for
  * non-commutative operations;</li>
  * <li>allreduce: Rabenseifner from {@value #LONG_VECTOR} bytes (commutative, count ≥ p'), else recursive
  * doubling (also for non-commutative operations: it keeps rank order);</li>
@@ -39,6 +41,11 @@ import org.weft.core.coll.sched.Schedule;
 public final class Algorithms {
     /** From here on, bandwidth matters more than the number of steps (MPICH's long-message threshold). */
     static final long LONG_VECTOR = 64 * 1024;
+    /**
+     * From here on a broadcast is worth splitting among the members (MPICH waits until 512 KiB; splitting sooner
+     * keeps all links busy for the 100 000-int messages programs like to broadcast).
+     */
+    static final long LONG_MESSAGE = 256 * 1024;
     /** Blocks up to this size are worth packing together (Bruck's alltoall). */
     static final long SHORT_BLOCK = 256;
 
@@ -59,6 +66,8 @@ public final class Algorithms {
         }
         if (Hierarchy.spansSeveral(device, m)) {
             HierarchicalBcast.append(s, device, m, data, root);
+        } else if (data.byteSize() >= LONG_MESSAGE && m.size() > 2) {
+            ScatterAllgatherBcast.append(s, m, data, root);
         } else {
             BinomialBcast.append(s, m, data, root);
         }

@@ -19,7 +19,7 @@ public final class BinomialReduce {
     private BinomialReduce() {
     }
 
-    /** Combines every member's {@code send} into {@code recv} of member {@code root} ({@code recv} unused elsewhere). */
+    /** Combines every member's {@code send} into {@code recv} of member {@code root} (unused elsewhere). */
     public static void append(Schedule s, Members m, MemorySegment send, MemorySegment recv, int count,
                               Combiner op, int root) {
         if (!m.includesMe()) {

@@ -17,7 +17,7 @@ public final class HierarchicalReduce {
     private HierarchicalReduce() {
     }
 
-    /** Combines every member's {@code send} into {@code recv} of member {@code root} ({@code recv} unused elsewhere). */
+    /** Combines every member's {@code send} into {@code recv} of member {@code root} (unused elsewhere). */
     public static void append(Schedule s, Device device, Members m, MemorySegment send, MemorySegment recv,
                               int count, Combiner op, int root) {
         append(s, device, m, send, recv, count, op, root, 0);

@@ -17,7 +17,10 @@ public final class RecursiveDoublingScan {
     private RecursiveDoublingScan() {
     }
 
-    /** {@code recv} of member i = send of members 0..i (0..i−1 if {@code exclusive}); {@code recv} may be {@code send}. */
+    /**
+     * {@code recv} of member i = the sends of members 0..i combined (0..i−1 if {@code exclusive});
+     * {@code recv} may be {@code send}.
+     */
     public static void append(Schedule s, Members m, MemorySegment send, MemorySegment recv, int count,
                               Combiner op, boolean exclusive) {
         if (!m.includesMe()) {

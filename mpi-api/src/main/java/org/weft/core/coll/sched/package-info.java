@@ -1,2 +1,2 @@
-/** Collective operations as schedules: rounds of nonblocking transfers and local steps, run blocking or step by step. */
+/** Collectives as schedules: rounds of nonblocking transfers and local steps, run blocking or step by step. */
 package org.weft.core.coll.sched;
