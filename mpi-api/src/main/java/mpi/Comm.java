@@ -917,7 +917,7 @@ public class Comm implements Freeable, Cloneable {
     final void blocking(String call, CollectivePlan plan) throws MPIException {
         Communicator c = core();
         try {
-            plan.plan(c).run();
+            plan.plan(c).run(c.collectives());
         } catch (DeviceException e) {
             throw Errors.raise(c, call, e);
         }

@@ -41,7 +41,31 @@ class NonblockingCollectivesTest {
                 twoBroadcastsAndAnAllreduceWithTrafficBetween(comm, rank, size, count);
             }
             everyNonblockingForm(comm, rank, size, 5);
+            blockingCollectivesMoveOutstandingOnesOn(comm, rank, size);
         });
+    }
+
+    /**
+     * The last rank waits for an ibcast before the barrier; the others enter the barrier first. Inner ranks of the
+     * broadcast must forward it from inside the barrier, or the last rank never gets to the barrier.
+     */
+    private static void blockingCollectivesMoveOutstandingOnesOn(Intracomm comm, int rank, int size)
+            throws MPIException {
+        for (int count : new int[] {3, 100_000}) {
+            IntBuffer data = MPI.newIntBuffer(count);
+            if (rank == 0) {
+                data.put(0, EveryCollectiveTest.values(9, count));
+            }
+            Request bcast = comm.iBcast(data, count, MPI.INT, 0);
+            if (rank == size - 1) {
+                bcast.waitFor();
+                comm.barrier();
+            } else {
+                comm.barrier();
+                bcast.waitFor();
+            }
+            assertArrayEquals(EveryCollectiveTest.values(9, count), contents(data), "ibcast waited after a barrier");
+        }
     }
 
     private static void twoBroadcastsAndAnAllreduceWithTrafficBetween(Intracomm comm, int rank, int size, int count)

@@ -12,6 +12,7 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
+import org.weft.core.comm.CollectiveTraffic;
 import org.weft.core.error.MpiErrors;
 
 /**
@@ -123,6 +124,21 @@ public final class Schedule implements BooleanSupplier {
         start();
         if (!completion.isComplete()) {
             device.await(this);
+        }
+        throwIfFailed();
+    }
+
+    /**
+     * Runs the schedule to completion, advancing the communicator's outstanding nonblocking collectives while
+     * waiting: a peer may need one of them to move on before it can take part in this one.
+     */
+    public void run(CollectiveTraffic outstanding) {
+        start();
+        if (!completion.isComplete()) {
+            device.await(() -> {
+                outstanding.advanceAll();
+                return getAsBoolean();
+            });
         }
         throwIfFailed();
     }
