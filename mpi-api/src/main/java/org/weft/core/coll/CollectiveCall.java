@@ -66,11 +66,6 @@ final class CollectiveCall {
         return schedule.endRound();
     }
 
-    /** {@code ERR_ROOT} unless {@code root} is a rank of the local group. */
-    void checkRoot(int root) {
-        Collectives.checkRoot(comm, root);
-    }
-
     /** {@code ERR_ARG}/{@code ERR_COUNT} unless {@code counts} and {@code displs} describe {@code n} blocks. */
     static void checkBlocks(int[] counts, int[] displs, int n) {
         if (counts == null || counts.length < n || (displs != null && displs.length < n)) {

@@ -76,6 +76,9 @@ public final class Collectives {
         MemorySegment[] blocks = isRoot ? rootBlocks(call, recvbuf, recvcounts, displs, recvtype, comm.size(),
                 true) : null;
         MemorySegment mine = sendbuf == null && isRoot ? null : call.in(sendbuf, sendcount, sendtype);
+        if (isRoot) {
+            checkSameSize(mine, blocks[root]);
+        }
         LinearGather.append(call.plan(), call.members(), mine, blocks, root);
         return call.schedule();
     }
@@ -102,6 +105,9 @@ public final class Collectives {
         MemorySegment[] blocks = isRoot ? rootBlocks(call, sendbuf, sendcounts, displs, sendtype, comm.size(),
                 false) : null;
         MemorySegment mine = recvbuf == null && isRoot ? null : call.out(recvbuf, recvcount, recvtype);
+        if (isRoot) {
+            checkSameSize(mine, blocks[root]);
+        }
         LinearScatter.append(call.plan(), call.members(), blocks, mine, root);
         return call.schedule();
     }
@@ -115,8 +121,8 @@ public final class Collectives {
         }
         CollectiveCall call = new CollectiveCall(comm);
         int size = comm.size();
-        MemorySegment recv = call.out(recvbuf, Math.multiplyExact(size, Math.max(recvcount, 0)), recvtype);
         checkCount(recvcount);
+        MemorySegment recv = call.out(recvbuf, Math.multiplyExact(size, recvcount), recvtype);
         MemorySegment mine = sendbuf == null ? null : call.in(sendbuf, sendcount, sendtype);
         long block = (long) recvcount * recvtype.byteSize();
         if (mine != null && mine.byteSize() != block) {
@@ -135,6 +141,7 @@ public final class Collectives {
         CollectiveCall call = new CollectiveCall(comm);
         MemorySegment[] blocks = rootBlocks(call, recvbuf, recvcounts, displs, recvtype, comm.size(), true);
         MemorySegment mine = sendbuf == null ? null : call.in(sendbuf, sendcount, sendtype);
+        checkSameSize(mine, blocks[comm.rank()]);
         RingAllgather.append(call.plan(), call.members(), mine, blocks);
         return call.schedule();
     }
@@ -182,6 +189,7 @@ public final class Collectives {
         int size = comm.size();
         MemorySegment[] send = typedBlocks(call, sendbuf, sendcounts, sdispls, sendtypes, size, false);
         MemorySegment[] recv = typedBlocks(call, recvbuf, recvcounts, rdispls, recvtypes, size, true);
+        checkSameSize(send[comm.rank()], recv[comm.rank()]);
         PairwiseAlltoall.append(call.plan(), call.members(), send, recv);
         return call.schedule();
     }
@@ -323,6 +331,13 @@ public final class Collectives {
             bytes[i] = Math.multiplyExact(displs[i], types[Math.min(i, types.length - 1)].byteSize());
         }
         return bytes;
+    }
+
+    /** {@code ERR_TRUNCATE} unless the block this rank sends itself fits its own receive block exactly. */
+    private static void checkSameSize(MemorySegment own, MemorySegment block) {
+        if (own != null && own.byteSize() != block.byteSize()) {
+            throw mismatch(own.byteSize(), block.byteSize());
+        }
     }
 
     static void checkCount(int count) {

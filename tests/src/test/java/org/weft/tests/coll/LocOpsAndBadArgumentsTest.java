@@ -112,6 +112,12 @@ class LocOpsAndBadArgumentsTest {
                     MPI.INT, MPI.SUM));
             assertError(MPI.ERR_BUFFER, () -> comm.allGather(buf, 4, MPI.INT, new int[1], 4, MPI.INT));
             assertError(MPI.ERR_OP, () -> comm.allReduce(buf, 1, MPI.INT, MPI.MAXLOC));
+            int[] ones = new int[size];
+            java.util.Arrays.fill(ones, 1);
+            int[] displs = java.util.stream.IntStream.range(0, size).toArray();
+            assertError(MPI.ERR_TRUNCATE, () -> comm.allGatherv(buf, 2, MPI.INT, buf, ones, displs, MPI.INT));
+            assertError(MPI.ERR_ARG, () -> comm.allToAllv(buf, new int[0], new int[0], MPI.INT, buf, ones, displs,
+                    MPI.INT));
             assertError(MPI.ERR_TOPOLOGY, () -> comm.neighborAllGather(buf, 1, MPI.INT, buf, 1, MPI.INT));
             int[] sum = {rank};
             comm.allReduce(sum, 1, MPI.INT, MPI.SUM);

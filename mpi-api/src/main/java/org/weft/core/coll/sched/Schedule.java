@@ -177,12 +177,19 @@ public final class Schedule implements BooleanSupplier {
             }
             return false;
         } catch (DeviceException e) {
-            failure = e;
-            completion.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, 0, e.errorClass());
-            return true;
+            return fail(e);
+        } catch (RuntimeException e) {
+            // a bug in a local step must end this collective with an error, not escape from a test() call
+            return fail(new DeviceException(ErrorClass.ERR_INTERN, "collective: a local step failed: " + e, e));
         } finally {
             advancing.set(false);
         }
+    }
+
+    private boolean fail(DeviceException e) {
+        failure = e;
+        completion.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, 0, e.errorClass());
+        return true;
     }
 
     private boolean roundComplete() {
