@@ -1,27 +1,34 @@
 package mpi;
 
-/** CartParms of the Open MPI Java bindings; not implemented in Weft yet: every operation raises {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+/** What {@link CartComm#getTopo()} returns ({@code MPI_Cart_get}): dimensions, periods, this rank's coordinates. */
 public final class CartParms {
-    CartParms() {
+    private final int[] dims;
+    private final boolean[] periods;
+    private final int[] coords;
+
+    CartParms(int[] dims, boolean[] periods, int[] coords) {
+        this.dims = dims;
+        this.periods = periods;
+        this.coords = coords;
     }
 
-    /** {@code MPI_CartParms_get_dim_count} (not implemented in Weft yet). */
+    /** Number of dimensions. */
     public int getDimCount() {
-        throw new UnsupportedOperationException("MPI_CartParms_get_dim_count is not implemented in Weft yet");
+        return dims.length;
     }
 
-    /** {@code MPI_CartParms_get_dim} (not implemented in Weft yet). */
-    public int getDim(int value) {
-        throw new UnsupportedOperationException("MPI_CartParms_get_dim is not implemented in Weft yet");
+    /** Extent of dimension {@code i}. */
+    public int getDim(int i) {
+        return dims[i];
     }
 
-    /** {@code MPI_CartParms_get_period} (not implemented in Weft yet). */
-    public boolean getPeriod(int value) {
-        throw new UnsupportedOperationException("MPI_CartParms_get_period is not implemented in Weft yet");
+    /** Whether dimension {@code i} is periodic. */
+    public boolean getPeriod(int i) {
+        return periods[i];
     }
 
-    /** {@code MPI_CartParms_get_coord} (not implemented in Weft yet). */
-    public int getCoord(int value) {
-        throw new UnsupportedOperationException("MPI_CartParms_get_coord is not implemented in Weft yet");
+    /** This process's coordinate in dimension {@code i}. */
+    public int getCoord(int i) {
+        return coords[i];
     }
 }

@@ -14,8 +14,15 @@ import org.weft.core.coll.NeighborCollectives;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.coll.Reduction;
 import org.weft.core.comm.Communicator;
+import org.weft.core.comm.Intercomms;
+import org.weft.core.comm.Intracomms;
+import org.weft.core.topo.CartesianTopology;
+import org.weft.core.topo.DistGraphTopology;
+import org.weft.core.topo.GraphTopology;
+import org.weft.core.topo.Topology;
 import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.datatype.BufferMapping;
+import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.MpiErrors;
 import org.weft.core.p2p.Arguments;
 import org.weft.core.p2p.PointToPoint;
@@ -23,9 +30,10 @@ import org.weft.core.p2p.PointToPoint;
 /**
  * A communicator ({@code MPI_Comm}). {@link MPI#COMM_WORLD} and {@link MPI#COMM_SELF} resolve the calling
  * thread's runtime on each call (see {@code org.weft.core.RuntimeBinding}); other communicators hold their core
- * communicator directly. Point-to-point, every collective (blocking and nonblocking, neighbour collectives over
- * a virtual topology), error handlers, names and predefined attributes are implemented; the other operations
- * raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler.
+ * communicator directly. Communicator management (dup, free, groups, info, attributes, error handlers, names,
+ * intercommunicators, topologies) delegates to {@code org.weft.core.comm} and {@code org.weft.core.topo}; every
+ * collective (blocking and nonblocking, neighbour collectives over the topology) to {@code org.weft.core.coll};
+ * operations Weft lacks raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler.
  */
 public class Comm implements Freeable, Cloneable {
     /** {@code MPI_COMM_TYPE_SHARED}. */
@@ -79,22 +87,51 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** {@code MPI_Comm_dup}. */
+    /** {@code MPI_Comm_dup}: same group and topology, copied attributes, hints and error handler. */
     public Comm dup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_dup");
+        Communicator c = core();
+        try {
+            return wrap(Intracomms.dup(c));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Comm_dup", e);
+        }
     }
 
-    /** {@code MPI_Comm_idup}. */
+    /** {@code MPI_Comm_idup}: completes at once, so {@link #getRequest()} is a completed (null) request. */
     public Comm iDup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_idup");
+        return dup();
     }
 
-    /** {@code MPI_Comm_dup_with_info}. */
+    /** {@code MPI_Comm_dup_with_info}: a duplicate whose hints are {@code info}'s. */
     public Comm dupWithInfo(Info info) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_dup_with_info");
+        Comm dup = dup();
+        dup.setInfo(info);
+        return dup;
     }
 
-    /** The request of the last {@link #iDup()}; Weft has none yet, so a null request. */
+    /**
+     * The facade object for a core communicator: {@code CartComm}, {@code GraphComm}, {@code Intercomm} or
+     * {@code Intracomm} after its kind; a null {@code Intracomm} ({@code isNull()}) for {@code null}, as
+     * Open MPI returns for non-members.
+     */
+    static Comm wrap(Communicator c) {
+        if (c == null) {
+            return new Intracomm((Communicator) null);
+        }
+        if (c.isInter()) {
+            return new Intercomm(c);
+        }
+        Topology topology = c.topology();
+        if (topology instanceof CartesianTopology) {
+            return new CartComm(c);
+        }
+        if (topology instanceof GraphTopology || topology instanceof DistGraphTopology) {
+            return new GraphComm(c);
+        }
+        return new Intracomm(c);
+    }
+
+    /** The request of the last {@link #iDup()}: it completed at once, so a null request. */
     public final Request getRequest() {
         return MPI.REQUEST_NULL;
     }
@@ -132,14 +169,18 @@ public class Comm implements Freeable, Cloneable {
         return communicator == null || communicator.isFreed();
     }
 
-    /** {@code MPI_Comm_set_info}. */
+    /** {@code MPI_Comm_set_info}: Weft keeps the hints but acts on none yet. */
     public final void setInfo(Info info) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_set_info");
+        Communicator c = core();
+        if (info == null) {
+            throw Errors.raise(c, "MPI_Comm_set_info", MpiErrors.error(ErrorClass.ERR_INFO, "the info is null"));
+        }
+        c.setInfo(info.entries());
     }
 
-    /** {@code MPI_Comm_get_info}. */
+    /** {@code MPI_Comm_get_info}: a new info object holding the hints set on this communicator. */
     public final Info getInfo() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_get_info");
+        return Info.of(core().info());
     }
 
     /** {@code MPI_Comm_disconnect}. */
@@ -147,7 +188,7 @@ public class Comm implements Freeable, Cloneable {
         throw Errors.unsupported(core(), "MPI_Comm_disconnect");
     }
 
-    /** {@code MPI_Comm_group}. */
+    /** {@code MPI_Comm_group}: the local group of an intercommunicator. */
     public final Group getGroup() throws MPIException {
         Communicator c = core();
         return new Group(c.group(), c.device().rank());
@@ -155,14 +196,22 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Comm_test_inter}. */
     public final boolean isInter() throws MPIException {
-        core();
-        return false;
+        return core().isInter();
     }
 
-    /** {@code MPI_Intercomm_create}. */
+    /**
+     * {@code MPI_Intercomm_create}, called on the peer communicator (as in Open MPI): every rank of
+     * {@code localComm} calls it; {@code localLeader} talks over this communicator to {@code remoteLeader}.
+     */
     public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
             throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Intercomm_create");
+        Communicator local = localComm.core();
+        try {
+            Communicator peer = local.rank() == localLeader ? core() : null;
+            return (Intercomm) wrap(Intercomms.create(local, localLeader, peer, remoteLeader, tag));
+        } catch (DeviceException e) {
+            throw Errors.raise(local, "MPI_Intercomm_create", e);
+        }
     }
 
     // ---------------------------------------------------------------- point-to-point, blocking
@@ -176,8 +225,9 @@ public class Comm implements Freeable, Cloneable {
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment segment = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
-            return received(c, buf, segment, PointToPoint.recv(c, segment, source, tag));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment segment = BufferMapping.forReceive(buf, count, t);
+            return received(c, buf, count, t, segment, PointToPoint.recv(c, segment, source, tag));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Recv", e);
         }
@@ -191,7 +241,8 @@ public class Comm implements Freeable, Cloneable {
         try {
             MemorySegment out = BufferMapping.forSend(sendbuf, sendcount, Datatype.descriptorOf(sendtype));
             MemorySegment in = BufferMapping.forReceive(recvbuf, recvcount, Datatype.descriptorOf(recvtype));
-            return exchange(c, out, dest, sendtag, recvbuf, in, source, recvtag);
+            return exchange(c, out, dest, sendtag, recvbuf, recvcount, Datatype.descriptorOf(recvtype), in, source,
+                    recvtag);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Sendrecv", e);
         }
@@ -205,26 +256,28 @@ public class Comm implements Freeable, Cloneable {
             MemorySegment view = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
             MemorySegment out = MemorySegment.ofArray(new byte[(int) view.byteSize()]).copyFrom(view);
             MemorySegment in = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
-            return exchange(c, out, dest, sendtag, buf, in, source, recvtag);
+            return exchange(c, out, dest, sendtag, buf, count, Datatype.descriptorOf(type), in, source, recvtag);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Sendrecv_replace", e);
         }
     }
 
     private static Status exchange(Communicator c, MemorySegment out, int dest, int sendtag, Object recvbuf,
-                                   MemorySegment in, int source, int recvtag) {
+                                   int recvcount, TypeDescriptor recvtype, MemorySegment in, int source,
+                                   int recvtag) {
         Arguments.checkDestination(c, dest);
         Arguments.checkSendTag(sendtag);
         DeviceRequest recv = PointToPoint.irecv(c, in, source, recvtag);
         DeviceRequest send = PointToPoint.isend(c, out, dest, sendtag, SendMode.STANDARD);
         c.device().await(send);
         c.device().await(recv);
-        return received(c, recvbuf, in, recv);
+        return received(c, recvbuf, recvcount, recvtype, in, recv);
     }
 
     /** Status of a completed receive; copies back staged data; raises the status error. */
-    private static Status received(Communicator c, Object buf, MemorySegment segment, DeviceRequest r) {
-        BufferMapping.finishReceive(buf, segment, r.byteCount());
+    private static Status received(Communicator c, Object buf, int count, TypeDescriptor type,
+                                   MemorySegment segment, DeviceRequest r) {
+        BufferMapping.finishReceive(buf, count, type, segment, r.byteCount());
         Status status = Status.of(r, c);
         if (status.getError() != ErrorClass.SUCCESS) {
             throw Request.statusError(status);
@@ -309,8 +362,10 @@ public class Comm implements Freeable, Cloneable {
     public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = core();
         try {
-            return new Request(c, PointToPoint.irecv(c,
-                    BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type)), source, tag));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment data = BufferMapping.forReceive(buf, count, t);
+            return new Request(c, PointToPoint.irecv(c, data, source, tag),
+                    BufferMapping.stagedReceive(buf, count, t, data));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Irecv", e);
         }
@@ -328,10 +383,14 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment data = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment data = BufferMapping.forSend(buf, count, t);
             Arguments.checkDestination(c, dest);
             Arguments.checkSendTag(tag);
-            return new Prequest(c, previous -> PointToPoint.ibsend(c, data, dest, tag));
+            return new Prequest(c, previous -> {
+                BufferMapping.repack(buf, count, t, data);
+                return PointToPoint.ibsend(c, data, dest, tag);
+            });
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Bsend_init", e);
         }
@@ -353,10 +412,14 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment data = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment data = BufferMapping.forSend(buf, count, t);
             Arguments.checkDestination(c, dest);
             Arguments.checkSendTag(tag);
-            return new Prequest(c, previous -> PointToPoint.restartSend(c, previous, data, dest, tag, mode));
+            return new Prequest(c, previous -> {
+                BufferMapping.repack(buf, count, t, data);
+                return PointToPoint.restartSend(c, previous, data, dest, tag, mode);
+            });
         } catch (DeviceException e) {
             throw Errors.raise(c, call, e);
         }
@@ -367,10 +430,12 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment data = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment data = BufferMapping.forReceive(buf, count, t);
             Arguments.checkSource(c, source);
             Arguments.checkReceiveTag(tag);
-            return new Prequest(c, previous -> PointToPoint.restartRecv(c, previous, data, source, tag));
+            return new Prequest(c, previous -> PointToPoint.restartRecv(c, previous, data, source, tag),
+                    BufferMapping.stagedReceive(buf, count, t, data));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Recv_init", e);
         }
@@ -378,37 +443,44 @@ public class Comm implements Freeable, Cloneable {
 
     // ---------------------------------------------------------------- pack
 
-    /** {@code MPI_Pack}: copies {@code incount} items to {@code outbuf} at {@code position}; new position. */
+    /** {@code MPI_Pack}: packs {@code incount} items to {@code outbuf} at {@code position}; the new position. */
     public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position)
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment in = BufferMapping.forSend(inbuf, incount, Datatype.descriptorOf(type));
-            if (outbuf == null || position < 0 || position + in.byteSize() > outbuf.length) {
-                throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "the pack buffer is too small");
-            }
-            MemorySegment.ofArray(outbuf).asSlice(position, in.byteSize()).copyFrom(in);
-            return position + (int) in.byteSize();
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            long bytes = BufferMapping.checkedBytes(inbuf, incount, t);
+            BufferMapping.pack(inbuf, incount, t, packedRegion(outbuf, position, bytes, "the pack buffer"));
+            return position + (int) bytes;
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Pack", e);
         }
     }
 
-    /** {@code MPI_Unpack}: copies {@code outcount} items from {@code inbuf} at {@code position}; new position. */
+    /** {@code MPI_Unpack}: unpacks {@code outcount} items from {@code inbuf} at {@code position}; new position. */
     public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type)
             throws MPIException {
         Communicator c = core();
         try {
-            MemorySegment out = BufferMapping.forReceive(outbuf, outcount, Datatype.descriptorOf(type));
-            if (inbuf == null || position < 0 || position + out.byteSize() > inbuf.length) {
-                throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "the packed data is shorter than requested");
-            }
-            out.copyFrom(MemorySegment.ofArray(inbuf).asSlice(position, out.byteSize()));
-            BufferMapping.finishReceive(outbuf, out, out.byteSize());
-            return position + (int) out.byteSize();
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            long bytes = BufferMapping.checkedBytes(outbuf, outcount, t);
+            BufferMapping.unpack(packedRegion(inbuf, position, bytes, "the packed data"), outbuf, outcount, t);
+            return position + (int) bytes;
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Unpack", e);
         }
+    }
+
+    /** The {@code bytes} of a pack buffer from {@code position}: {@code ERR_TRUNCATE} if they are not all there. */
+    private static MemorySegment packedRegion(byte[] packed, int position, long bytes, String what) {
+        if (packed == null) {
+            throw MpiErrors.error(ErrorClass.ERR_BUFFER, what + " is null");
+        }
+        if (position < 0 || position + bytes > packed.length) {
+            throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, what + " holds " + packed.length + " bytes, "
+                    + bytes + " are needed from position " + position);
+        }
+        return MemorySegment.ofArray(packed).asSlice(position, bytes);
     }
 
     /** {@code MPI_Pack_size}: bytes needed to pack {@code incount} items. */
@@ -449,19 +521,33 @@ public class Comm implements Freeable, Cloneable {
 
     // ---------------------------------------------------------------- attributes, topology, errors, names
 
-    /** {@code MPI_Comm_create_keyval}. */
+    /** {@code MPI_Comm_create_keyval}: attributes of the new keyval are copied to duplicates. */
     public static int createKeyval() throws MPIException {
-        throw Errors.unsupported("MPI_Comm_create_keyval");
+        try {
+            return RuntimeBinding.runtime().keyvals().create();
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Comm_create_keyval", e);
+        }
     }
 
-    /** {@code MPI_Comm_free_keyval}. */
+    /** {@code MPI_Comm_free_keyval}: {@code ERR_KEYVAL} for a predefined or unknown keyval. */
     public static void freeKeyval(int keyval) throws MPIException {
-        throw Errors.unsupported("MPI_Comm_free_keyval");
+        try {
+            RuntimeBinding.runtime().keyvals().free(keyval);
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Comm_free_keyval", e);
+        }
     }
 
-    /** {@code MPI_Comm_set_attr}. */
+    /** {@code MPI_Comm_set_attr}: the value is stored by value (serialized); {@code ERR_KEYVAL} if invalid. */
     public final void setAttr(int keyval, Object value) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_set_attr");
+        Communicator c = core();
+        try {
+            c.runtime().keyvals().checkUser(keyval);
+            c.attributes().set(keyval, value);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Comm_set_attr", e);
+        }
     }
 
     /**
@@ -479,20 +565,41 @@ public class Comm implements Freeable, Cloneable {
             case MPI.APPNUM -> null;
             case MPI.LASTUSEDCODE -> ErrorClass.ERR_LASTCODE;
             case MPI.UNIVERSE_SIZE -> c.device().size();
-            default -> throw Errors.raise(c, "MPI_Comm_get_attr",
-                    MpiErrors.error(ErrorClass.ERR_KEYVAL, "invalid keyval " + keyval));
+            default -> userAttribute(c, keyval);
         };
     }
 
-    /** {@code MPI_Comm_delete_attr}. */
-    public final void deleteAttr(int keyval) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_delete_attr");
+    /** A copy of the value set for a user keyval, or {@code null}; {@code ERR_KEYVAL} for an unknown keyval. */
+    private static Object userAttribute(Communicator c, int keyval) throws MPIException {
+        if (!c.runtime().keyvals().wasCreated(keyval)) {
+            throw Errors.raise(c, "MPI_Comm_get_attr", MpiErrors.error(ErrorClass.ERR_KEYVAL,
+                    "invalid keyval " + keyval));
+        }
+        try {
+            return c.attributes().get(keyval);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Comm_get_attr", e);
+        }
     }
 
-    /** {@code MPI_Topo_test}: {@code MPI.UNDEFINED} for a communicator without topology. */
+    /** {@code MPI_Comm_delete_attr}: {@code ERR_KEYVAL} for a predefined or unknown keyval. */
+    public final void deleteAttr(int keyval) throws MPIException {
+        Communicator c = core();
+        if (!c.runtime().keyvals().wasCreated(keyval)) {
+            throw Errors.raise(c, "MPI_Comm_delete_attr", MpiErrors.error(ErrorClass.ERR_KEYVAL,
+                    "invalid keyval " + keyval));
+        }
+        c.attributes().delete(keyval);
+    }
+
+    /** {@code MPI_Topo_test}: {@code MPI.CART}, {@code GRAPH}, {@code DIST_GRAPH} or {@code MPI.UNDEFINED}. */
     public final int getTopology() throws MPIException {
-        core();
-        return Ranks.UNDEFINED;
+        return switch (core().topology()) {
+            case CartesianTopology cart -> MPI.CART;
+            case GraphTopology graph -> MPI.GRAPH;
+            case DistGraphTopology distGraph -> MPI.DIST_GRAPH;
+            case null, default -> Ranks.UNDEFINED;
+        };
     }
 
     /** {@code MPI_Abort}: ends every process of the job with {@code errorcode}. */
@@ -529,9 +636,13 @@ public class Comm implements Freeable, Cloneable {
         blocking("MPI_Barrier", Collectives::barrier);
     }
 
-    /** {@code MPI_Comm_set_name}. */
+    /** {@code MPI_Comm_set_name}: {@code ERR_ARG} for a null name. */
     public final void setName(String name) throws MPIException {
-        core().setName(name);
+        Communicator c = core();
+        if (name == null) {
+            throw Errors.raise(c, "MPI_Comm_set_name", MpiErrors.error(ErrorClass.ERR_ARG, "the name is null"));
+        }
+        c.setName(name.length() > MPI.MAX_OBJECT_NAME ? name.substring(0, MPI.MAX_OBJECT_NAME) : name);
     }
 
     /** {@code MPI_Comm_get_name}: {@code MPI_COMM_WORLD} and {@code MPI_COMM_SELF} for the predefined ones. */

@@ -1,12 +1,19 @@
 package mpi;
 
+import java.util.function.Supplier;
+
 import org.weft.adi.DeviceException;
 import org.weft.adi.ErrorClass;
+import org.weft.core.datatype.DerivedTypes;
 import org.weft.core.datatype.TypeDescriptor;
 
 /**
- * A datatype ({@code MPI_Datatype}). Sizes and extents count in units of the type's base type (Open MPI's
- * convention: {@code MPI.INT.getSize() == 1}). Derived datatype constructors are not implemented yet.
+ * A datatype ({@code MPI_Datatype}). Sizes, bounds and extents count in units of the type's base type (Open MPI's
+ * convention: {@code MPI.INT.getSize() == 1}, {@code createContiguous(4, MPI.INT).getExtent() == 4}); struct and
+ * pair types have base type {@code BYTE}, so theirs are bytes. Displacement arguments of the H-constructors,
+ * {@link #createStruct} and {@link #createResized} are bytes; those of {@link #createVector} and
+ * {@link #createIndexed} count extents of the old type. A derived type must be {@link #commit committed} before
+ * it is used in communication.
  */
 public final class Datatype implements Freeable, Cloneable {
     private final TypeDescriptor descriptor;
@@ -24,7 +31,7 @@ public final class Datatype implements Freeable, Cloneable {
 
     private TypeDescriptor usable(String call) throws MPIException {
         try {
-            return TypeDescriptor.check(descriptor);
+            return TypeDescriptor.checkNotFreed(descriptor);
         } catch (DeviceException e) {
             throw Errors.plain(call, e);
         }
@@ -32,24 +39,26 @@ public final class Datatype implements Freeable, Cloneable {
 
     /** {@code MPI_Type_get_extent}: lower bound, in base-type units. */
     public int getLb() throws MPIException {
-        usable("MPI_Type_get_extent");
-        return 0;
+        TypeDescriptor t = usable("MPI_Type_get_extent");
+        return t.inBaseUnits(t.lb());
     }
 
     /** {@code MPI_Type_get_extent}: extent, in base-type units. */
     public int getExtent() throws MPIException {
-        return usable("MPI_Type_get_extent").baseCount();
+        TypeDescriptor t = usable("MPI_Type_get_extent");
+        return t.inBaseUnits(t.extent());
     }
 
     /** {@code MPI_Type_get_true_extent}: true lower bound, in base-type units. */
     public int getTrueLb() throws MPIException {
-        usable("MPI_Type_get_true_extent");
-        return 0;
+        TypeDescriptor t = usable("MPI_Type_get_true_extent");
+        return t.inBaseUnits(t.trueLb());
     }
 
     /** {@code MPI_Type_get_true_extent}: true extent, in base-type units. */
     public int getTrueExtent() throws MPIException {
-        return usable("MPI_Type_get_true_extent").baseCount();
+        TypeDescriptor t = usable("MPI_Type_get_true_extent");
+        return t.inBaseUnits(t.trueExtent());
     }
 
     /** {@code MPI_Type_size}, in base-type units. */
@@ -57,15 +66,19 @@ public final class Datatype implements Freeable, Cloneable {
         return usable("MPI_Type_size").baseCount();
     }
 
-    /** {@code MPI_Type_commit}: contiguous types are ready as they are. */
+    /** {@code MPI_Type_commit}: the type can be used in communication from now on. */
     public void commit() throws MPIException {
-        usable("MPI_Type_commit");
+        try {
+            usable("MPI_Type_commit").commit();
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Type_commit", e);
+        }
     }
 
     /** {@code MPI_Type_free}: {@code ERR_TYPE} for predefined or already freed types. */
     public void free() throws MPIException {
         try {
-            TypeDescriptor.check(descriptor).free();
+            usable("MPI_Type_free").free();
         } catch (DeviceException e) {
             throw Errors.plain("MPI_Type_free", e);
         }
@@ -86,49 +99,75 @@ public final class Datatype implements Freeable, Cloneable {
         }
     }
 
-    /** {@code MPI_Type_dup}. */
+    /** {@code MPI_Type_dup}: committed if this type is; the name is copied. */
     public Datatype dup() throws MPIException {
-        return new Datatype(usable("MPI_Type_dup").duplicate());
+        Datatype copy = new Datatype(usable("MPI_Type_dup").duplicate());
+        copy.name = name;
+        return copy;
     }
 
     /** {@code MPI_Type_contiguous}. */
     public static Datatype createContiguous(int count, Datatype oldType) throws MPIException {
-        throw Errors.unsupported("MPI_Type_contiguous");
+        return derived("MPI_Type_contiguous", () -> DerivedTypes.contiguous(count, descriptorOf(oldType)));
     }
 
-    /** {@code MPI_Type_vector}. */
+    /** {@code MPI_Type_vector}: the stride counts extents of {@code oldType}. */
     public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType)
             throws MPIException {
-        throw Errors.unsupported("MPI_Type_vector");
+        return derived("MPI_Type_vector",
+                () -> DerivedTypes.vector(count, blockLength, stride, descriptorOf(oldType)));
     }
 
     /** {@code MPI_Type_create_hvector}; the stride is in bytes. */
     public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType)
             throws MPIException {
-        throw Errors.unsupported("MPI_Type_create_hvector");
+        return derived("MPI_Type_create_hvector",
+                () -> DerivedTypes.hvector(count, blockLength, stride, descriptorOf(oldType)));
     }
 
-    /** {@code MPI_Type_indexed}. */
+    /** {@code MPI_Type_indexed}: displacements count extents of {@code oldType}. */
     public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType)
             throws MPIException {
-        throw Errors.unsupported("MPI_Type_indexed");
+        return derived("MPI_Type_indexed",
+                () -> DerivedTypes.indexed(blockLengths, displacements, descriptorOf(oldType)));
     }
 
     /** {@code MPI_Type_create_hindexed}; displacements in bytes. */
     public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType)
             throws MPIException {
-        throw Errors.unsupported("MPI_Type_create_hindexed");
+        return derived("MPI_Type_create_hindexed",
+                () -> DerivedTypes.hindexed(blockLengths, DerivedTypes.bytes(displacements), descriptorOf(oldType)));
     }
 
-    /** {@code MPI_Type_create_struct}; displacements in bytes. */
+    /** {@code MPI_Type_create_struct}; displacements in bytes; the new type's base type is {@code BYTE}. */
     public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types)
             throws MPIException {
-        throw Errors.unsupported("MPI_Type_create_struct");
+        return derived("MPI_Type_create_struct", () -> DerivedTypes.struct(blockLengths,
+                DerivedTypes.bytes(displacements), descriptorsOf(types)));
     }
 
     /** {@code MPI_Type_create_resized}; lower bound and extent in bytes. */
     public static Datatype createResized(Datatype oldType, int lb, int extent) throws MPIException {
-        throw Errors.unsupported("MPI_Type_create_resized");
+        return derived("MPI_Type_create_resized", () -> DerivedTypes.resized(descriptorOf(oldType), lb, extent));
+    }
+
+    private static Datatype derived(String call, Supplier<TypeDescriptor> constructor) throws MPIException {
+        try {
+            return new Datatype(constructor.get());
+        } catch (DeviceException e) {
+            throw Errors.plain(call, e);
+        }
+    }
+
+    private static TypeDescriptor[] descriptorsOf(Datatype[] types) {
+        if (types == null) {
+            return null;
+        }
+        TypeDescriptor[] descriptors = new TypeDescriptor[types.length];
+        for (int i = 0; i < types.length; i++) {
+            descriptors[i] = descriptorOf(types[i]);
+        }
+        return descriptors;
     }
 
     /** {@code MPI_Type_set_name}. */
@@ -174,9 +213,14 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     static int checkedByteSize(Datatype type, String call) throws MPIException {
+        return checkedDescriptor(type, call).byteSize();
+    }
+
+    /** The descriptor of a type argument of a query: {@code ERR_TYPE} if it is null or freed. */
+    static TypeDescriptor checkedDescriptor(Datatype type, String call) throws MPIException {
         if (type == null || type.descriptor == null) {
             throw Errors.plain(call, ErrorClass.ERR_TYPE, "the datatype is null");
         }
-        return type.usable(call).byteSize();
+        return type.usable(call);
     }
 }

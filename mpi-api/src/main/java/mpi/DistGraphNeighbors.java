@@ -1,42 +1,47 @@
 package mpi;
 
-/** DistGraphNeighbors of the Open MPI Java bindings; not implemented in Weft yet: every operation raises {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+import org.weft.core.topo.DistGraphTopology;
+
+/** What {@link GraphComm#getDistGraphNeighbors()} returns ({@code MPI_Dist_graph_neighbors}). */
 public final class DistGraphNeighbors {
-    DistGraphNeighbors() {
+    private final DistGraphTopology graph;
+
+    DistGraphNeighbors(DistGraphTopology graph) {
+        this.graph = graph;
     }
 
-    /** {@code MPI_DistGraphNeighbors_get_in_degree} (not implemented in Weft yet). */
+    /** Number of edges into this process. */
     public int getInDegree() {
-        throw new UnsupportedOperationException("MPI_DistGraphNeighbors_get_in_degree is not implemented in Weft yet");
+        return graph.sourceRanks().length;
     }
 
-    /** {@code MPI_DistGraphNeighbors_get_out_degree} (not implemented in Weft yet). */
+    /** Number of edges out of this process. */
     public int getOutDegree() {
-        throw new UnsupportedOperationException("MPI_DistGraphNeighbors_get_out_degree is not implemented in Weft yet");
+        return graph.destinationRanks().length;
     }
 
-    /** {@code MPI_DistGraphNeighbors_is_weighted} (not implemented in Weft yet). */
+    /** False for a graph created with {@code MPI_UNWEIGHTED} (no weights given). */
     public boolean isWeighted() {
-        throw new UnsupportedOperationException("MPI_DistGraphNeighbors_is_weighted is not implemented in Weft yet");
+        return graph.weighted();
     }
 
-    /** {@code MPI_DistGraphNeighbors_get_source} (not implemented in Weft yet). */
-    public int getSource(int value) {
-        throw new UnsupportedOperationException("MPI_DistGraphNeighbors_get_source is not implemented in Weft yet");
+    /** Rank of the {@code i}-th source. */
+    public int getSource(int i) {
+        return graph.sourceRanks()[i];
     }
 
-    /** {@code MPI_DistGraphNeighbors_get_source_weight} (not implemented in Weft yet). */
-    public int getSourceWeight(int value) {
-        throw new UnsupportedOperationException("MPI_DistGraphNeighbors_get_source_weight is not implemented in Weft yet");
+    /** Weight of the edge from the {@code i}-th source (1 when unweighted). */
+    public int getSourceWeight(int i) {
+        return graph.weighted() ? graph.sourceWeights()[i] : 1;
     }
 
-    /** {@code MPI_DistGraphNeighbors_get_destination} (not implemented in Weft yet). */
-    public int getDestination(int value) {
-        throw new UnsupportedOperationException("MPI_DistGraphNeighbors_get_destination is not implemented in Weft yet");
+    /** Rank of the {@code i}-th destination. */
+    public int getDestination(int i) {
+        return graph.destinationRanks()[i];
     }
 
-    /** {@code MPI_DistGraphNeighbors_get_destination_weight} (not implemented in Weft yet). */
-    public int getDestinationWeight(int value) {
-        throw new UnsupportedOperationException("MPI_DistGraphNeighbors_get_destination_weight is not implemented in Weft yet");
+    /** Weight of the edge to the {@code i}-th destination (1 when unweighted). */
+    public int getDestinationWeight(int i) {
+        return graph.weighted() ? graph.destinationWeights()[i] : 1;
     }
 }

@@ -1,62 +1,67 @@
 package mpi;
 
-/** DoubleComplex of the Open MPI Java bindings; not implemented in Weft yet: every operation raises {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+
+/**
+ * A view of one double complex number ({@code MPI.DOUBLE_COMPLEX}: real part, then imaginary part) at index
+ * {@code i} of a buffer or array of doubles, as Open MPI's {@code mpi.DoubleComplex}. Reads and writes go through
+ * to the underlying memory; byte buffers are read in native order.
+ */
 public final class DoubleComplex {
-    DoubleComplex() {
+    private final DoubleBuffer buffer;
+    private final int offset;
+
+    private DoubleComplex(DoubleBuffer buffer, int index) {
+        this.buffer = buffer;
+        this.offset = index * 2;
     }
 
-    /** {@code MPI_DoubleComplex_get} (not implemented in Weft yet). */
-    public static DoubleComplex get(java.nio.DoubleBuffer arg) {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get is not implemented in Weft yet");
+    /** The complex number at index 0 of {@code buffer}. */
+    public static DoubleComplex get(DoubleBuffer buffer) {
+        return get(buffer, 0);
     }
 
-    /** {@code MPI_DoubleComplex_get} (not implemented in Weft yet). */
-    public static DoubleComplex get(java.nio.DoubleBuffer arg, int value) {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get is not implemented in Weft yet");
+    /** The complex number at index {@code index} (that is, doubles {@code 2 index} and {@code 2 index + 1}). */
+    public static DoubleComplex get(DoubleBuffer buffer, int index) {
+        return new DoubleComplex(buffer, index);
     }
 
-    /** {@code MPI_DoubleComplex_get} (not implemented in Weft yet). */
-    public static DoubleComplex get(double[] arg) {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get is not implemented in Weft yet");
+    public static DoubleComplex get(double[] array) {
+        return get(array, 0);
     }
 
-    /** {@code MPI_DoubleComplex_get} (not implemented in Weft yet). */
-    public static DoubleComplex get(double[] arg, int value) {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get is not implemented in Weft yet");
+    public static DoubleComplex get(double[] array, int index) {
+        return get(DoubleBuffer.wrap(array), index);
     }
 
-    /** {@code MPI_DoubleComplex_get} (not implemented in Weft yet). */
-    public static DoubleComplex get(java.nio.ByteBuffer arg) {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get is not implemented in Weft yet");
+    public static DoubleComplex get(ByteBuffer buffer) {
+        return get(buffer, 0);
     }
 
-    /** {@code MPI_DoubleComplex_get} (not implemented in Weft yet). */
-    public static DoubleComplex get(java.nio.ByteBuffer arg, int value) {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get is not implemented in Weft yet");
+    public static DoubleComplex get(ByteBuffer buffer, int index) {
+        return get(buffer.duplicate().clear().order(ByteOrder.nativeOrder()).asDoubleBuffer(), index);
     }
 
-    /** {@code MPI_DoubleComplex_get_real} (not implemented in Weft yet). */
     public double getReal() {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get_real is not implemented in Weft yet");
+        return buffer.get(offset);
     }
 
-    /** {@code MPI_DoubleComplex_get_imag} (not implemented in Weft yet). */
     public double getImag() {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get_imag is not implemented in Weft yet");
+        return buffer.get(offset + 1);
     }
 
-    /** {@code MPI_DoubleComplex_put_real} (not implemented in Weft yet). */
-    public void putReal(double arg) {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_put_real is not implemented in Weft yet");
+    public void putReal(double real) {
+        buffer.put(offset, real);
     }
 
-    /** {@code MPI_DoubleComplex_put_imag} (not implemented in Weft yet). */
-    public void putImag(double arg) {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_put_imag is not implemented in Weft yet");
+    public void putImag(double imag) {
+        buffer.put(offset + 1, imag);
     }
 
-    /** {@code MPI_DoubleComplex_get_buffer} (not implemented in Weft yet). */
-    public java.nio.DoubleBuffer getBuffer() {
-        throw new UnsupportedOperationException("MPI_DoubleComplex_get_buffer is not implemented in Weft yet");
+    /** The buffer starting at this number (the whole buffer for index 0). */
+    public DoubleBuffer getBuffer() {
+        return offset == 0 ? buffer : buffer.slice(offset, buffer.capacity() - offset);
     }
 }

@@ -1,62 +1,67 @@
 package mpi;
 
-/** FloatComplex of the Open MPI Java bindings; not implemented in Weft yet: every operation raises {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+
+/**
+ * A view of one float complex number ({@code MPI.FLOAT_COMPLEX}: real part, then imaginary part) at index
+ * {@code i} of a buffer or array of floats, as Open MPI's {@code mpi.FloatComplex}. Reads and writes go through
+ * to the underlying memory; byte buffers are read in native order.
+ */
 public final class FloatComplex {
-    FloatComplex() {
+    private final FloatBuffer buffer;
+    private final int offset;
+
+    private FloatComplex(FloatBuffer buffer, int index) {
+        this.buffer = buffer;
+        this.offset = index * 2;
     }
 
-    /** {@code MPI_FloatComplex_get} (not implemented in Weft yet). */
-    public static FloatComplex get(java.nio.FloatBuffer arg) {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get is not implemented in Weft yet");
+    /** The complex number at index 0 of {@code buffer}. */
+    public static FloatComplex get(FloatBuffer buffer) {
+        return get(buffer, 0);
     }
 
-    /** {@code MPI_FloatComplex_get} (not implemented in Weft yet). */
-    public static FloatComplex get(java.nio.FloatBuffer arg, int value) {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get is not implemented in Weft yet");
+    /** The complex number at index {@code index} (that is, floats {@code 2 index} and {@code 2 index + 1}). */
+    public static FloatComplex get(FloatBuffer buffer, int index) {
+        return new FloatComplex(buffer, index);
     }
 
-    /** {@code MPI_FloatComplex_get} (not implemented in Weft yet). */
-    public static FloatComplex get(float[] arg) {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get is not implemented in Weft yet");
+    public static FloatComplex get(float[] array) {
+        return get(array, 0);
     }
 
-    /** {@code MPI_FloatComplex_get} (not implemented in Weft yet). */
-    public static FloatComplex get(float[] arg, int value) {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get is not implemented in Weft yet");
+    public static FloatComplex get(float[] array, int index) {
+        return get(FloatBuffer.wrap(array), index);
     }
 
-    /** {@code MPI_FloatComplex_get} (not implemented in Weft yet). */
-    public static FloatComplex get(java.nio.ByteBuffer arg) {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get is not implemented in Weft yet");
+    public static FloatComplex get(ByteBuffer buffer) {
+        return get(buffer, 0);
     }
 
-    /** {@code MPI_FloatComplex_get} (not implemented in Weft yet). */
-    public static FloatComplex get(java.nio.ByteBuffer arg, int value) {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get is not implemented in Weft yet");
+    public static FloatComplex get(ByteBuffer buffer, int index) {
+        return get(buffer.duplicate().clear().order(ByteOrder.nativeOrder()).asFloatBuffer(), index);
     }
 
-    /** {@code MPI_FloatComplex_get_real} (not implemented in Weft yet). */
     public float getReal() {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get_real is not implemented in Weft yet");
+        return buffer.get(offset);
     }
 
-    /** {@code MPI_FloatComplex_get_imag} (not implemented in Weft yet). */
     public float getImag() {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get_imag is not implemented in Weft yet");
+        return buffer.get(offset + 1);
     }
 
-    /** {@code MPI_FloatComplex_put_real} (not implemented in Weft yet). */
-    public void putReal(float arg) {
-        throw new UnsupportedOperationException("MPI_FloatComplex_put_real is not implemented in Weft yet");
+    public void putReal(float real) {
+        buffer.put(offset, real);
     }
 
-    /** {@code MPI_FloatComplex_put_imag} (not implemented in Weft yet). */
-    public void putImag(float arg) {
-        throw new UnsupportedOperationException("MPI_FloatComplex_put_imag is not implemented in Weft yet");
+    public void putImag(float imag) {
+        buffer.put(offset + 1, imag);
     }
 
-    /** {@code MPI_FloatComplex_get_buffer} (not implemented in Weft yet). */
-    public java.nio.FloatBuffer getBuffer() {
-        throw new UnsupportedOperationException("MPI_FloatComplex_get_buffer is not implemented in Weft yet");
+    /** The buffer starting at this number (the whole buffer for index 0). */
+    public FloatBuffer getBuffer() {
+        return offset == 0 ? buffer : buffer.slice(offset, buffer.capacity() - offset);
     }
 }

@@ -1,27 +1,32 @@
 package mpi;
 
-/** GraphParms of the Open MPI Java bindings; not implemented in Weft yet: every operation raises {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+/** What {@link GraphComm#getDims()} returns ({@code MPI_Graph_get}): MPI's index and edges arrays. */
 public final class GraphParms {
-    GraphParms() {
+    private final int[] index;
+    private final int[] edges;
+
+    GraphParms(int[] index, int[] edges) {
+        this.index = index;
+        this.edges = edges;
     }
 
-    /** {@code MPI_GraphParms_get_index_count} (not implemented in Weft yet). */
+    /** Number of nodes. */
     public int getIndexCount() {
-        throw new UnsupportedOperationException("MPI_GraphParms_get_index_count is not implemented in Weft yet");
+        return index.length;
     }
 
-    /** {@code MPI_GraphParms_get_index} (not implemented in Weft yet). */
-    public int getIndex(int value) {
-        throw new UnsupportedOperationException("MPI_GraphParms_get_index is not implemented in Weft yet");
+    /** Cumulative neighbour count of nodes 0..i. */
+    public int getIndex(int i) {
+        return index[i];
     }
 
-    /** {@code MPI_GraphParms_get_edge_count} (not implemented in Weft yet). */
+    /** Number of edge entries. */
     public int getEdgeCount() {
-        throw new UnsupportedOperationException("MPI_GraphParms_get_edge_count is not implemented in Weft yet");
+        return edges.length;
     }
 
-    /** {@code MPI_GraphParms_get_edge} (not implemented in Weft yet). */
-    public int getEdge(int value) {
-        throw new UnsupportedOperationException("MPI_GraphParms_get_edge is not implemented in Weft yet");
+    /** Edge entry {@code i}. */
+    public int getEdge(int i) {
+        return edges[i];
     }
 }

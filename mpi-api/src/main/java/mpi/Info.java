@@ -1,13 +1,18 @@
 package mpi;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.weft.adi.ErrorClass;
 
-/** Key/value hints ({@code MPI_Info}). Weft keeps them but does not act on any key yet. */
+/**
+ * Key/value hints ({@code MPI_Info}). Weft keeps them (on communicators too) but does not act on any key yet.
+ * Keys longer than {@code MPI.MAX_INFO_KEY} are {@code ERR_INFO_KEY}, values longer than {@code MAX_INFO_VAL}
+ * {@code ERR_INFO_VALUE}.
+ */
 public final class Info implements Freeable, Cloneable {
     private final Map<String, String> entries = new LinkedHashMap<>();
     private final boolean predefined;
@@ -26,6 +31,18 @@ public final class Info implements Freeable, Cloneable {
         return new Info(true);
     }
 
+    /** A new info object holding {@code entries} (for {@code MPI_Comm_get_info}). */
+    static Info of(Map<String, String> entries) {
+        Info info = new Info(false);
+        info.entries.putAll(entries);
+        return info;
+    }
+
+    /** A snapshot of the entries, in insertion order; empty for {@code MPI.INFO_NULL}. */
+    synchronized Map<String, String> entries() throws MPIException {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(usable("MPI_Info", false)));
+    }
+
     private Map<String, String> usable(String call, boolean modify) throws MPIException {
         if (freed || (predefined && modify)) {
             throw Errors.plain(call, ErrorClass.ERR_INFO, freed ? "the info object has been freed"
@@ -36,18 +53,32 @@ public final class Info implements Freeable, Cloneable {
 
     /** {@code MPI_Info_set}. */
     public synchronized void set(String key, String value) throws MPIException {
+        checkKey("MPI_Info_set", key);
+        if (value == null || value.isEmpty() || value.length() > MPI.MAX_INFO_VAL) {
+            throw Errors.plain("MPI_Info_set", ErrorClass.ERR_INFO_VALUE, "the value must have 1 to "
+                    + MPI.MAX_INFO_VAL + " characters");
+        }
         usable("MPI_Info_set", true).put(key, value);
     }
 
     /** {@code MPI_Info_get}: the value, or null when the key is not set. */
     public synchronized String get(String key) throws MPIException {
+        checkKey("MPI_Info_get", key);
         return usable("MPI_Info_get", false).get(key);
     }
 
     /** {@code MPI_Info_delete}: {@code ERR_INFO_NOKEY} when the key is not set. */
     public synchronized void delete(String key) throws MPIException {
+        checkKey("MPI_Info_delete", key);
         if (usable("MPI_Info_delete", true).remove(key) == null) {
             throw Errors.plain("MPI_Info_delete", ErrorClass.ERR_INFO_NOKEY, "no key " + key);
+        }
+    }
+
+    private static void checkKey(String call, String key) throws MPIException {
+        if (key == null || key.isEmpty() || key.length() > MPI.MAX_INFO_KEY) {
+            throw Errors.plain(call, ErrorClass.ERR_INFO_KEY, "the key must have 1 to " + MPI.MAX_INFO_KEY
+                    + " characters");
         }
     }
 

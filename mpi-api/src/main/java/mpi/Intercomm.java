@@ -1,8 +1,15 @@
 package mpi;
 
-/** Intercomm of the Open MPI Java bindings; not implemented in Weft yet: every operation raises {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+import org.weft.adi.DeviceException;
+import org.weft.core.comm.Communicator;
+import org.weft.core.comm.Intercomms;
+
+/**
+ * An intercommunicator ({@code MPI_Intercomm_create}): point-to-point ranks name members of the remote group.
+ * Made and merged by {@code org.weft.core.comm.Intercomms}.
+ */
 public final class Intercomm extends Comm {
-    Intercomm(org.weft.core.comm.Communicator communicator) {
+    Intercomm(Communicator communicator) {
         super(communicator);
     }
 
@@ -12,41 +19,50 @@ public final class Intercomm extends Comm {
         return (Intercomm) super.clone();
     }
 
-    /** {@code MPI_Comm_dup} (not implemented in Weft yet). */
+    /** {@code MPI_Comm_dup}: both groups call it. */
     @Override
     public Intercomm dup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_dup");
+        return (Intercomm) super.dup();
     }
 
-    /** {@code MPI_Comm_idup} (not implemented in Weft yet). */
+    /** {@code MPI_Comm_idup}: completes at once. */
     @Override
     public Intercomm iDup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_idup");
+        return (Intercomm) super.iDup();
     }
 
-    /** {@code MPI_Comm_dup_with_info} (not implemented in Weft yet). */
+    /** {@code MPI_Comm_dup_with_info}. */
     @Override
     public Intercomm dupWithInfo(Info info) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_dup_with_info");
+        return (Intercomm) super.dupWithInfo(info);
     }
 
-    /** {@code MPI_Comm_remote_size} (not implemented in Weft yet). */
+    /** {@code MPI_Comm_remote_size}. */
     public int getRemoteSize() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_remote_size");
+        return core().remoteGroup().size();
     }
 
-    /** {@code MPI_Comm_remote_group} (not implemented in Weft yet). */
+    /** {@code MPI_Comm_remote_group}. */
     public Group getRemoteGroup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_remote_group");
+        Communicator c = core();
+        return new Group(c.remoteGroup(), c.device().rank());
     }
 
-    /** {@code MPI_Intercomm_merge} (not implemented in Weft yet). */
-    public Intracomm merge(boolean flag) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Intercomm_merge");
+    /**
+     * {@code MPI_Intercomm_merge}: an intracommunicator of both groups; the group passing {@code high = false}
+     * comes first (when both pass the same, the group with the lower leader world rank).
+     */
+    public Intracomm merge(boolean high) throws MPIException {
+        Communicator c = core();
+        try {
+            return (Intracomm) wrap(Intercomms.merge(c, high));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Intercomm_merge", e);
+        }
     }
 
-    /** {@code MPI_Comm_get_parent} (not implemented in Weft yet). */
+    /** {@code MPI_Comm_get_parent}: Weft does not spawn processes, so always a null intercommunicator. */
     public static Intercomm getParent() throws MPIException {
-        throw Errors.unsupported("MPI_Comm_get_parent");
+        return new Intercomm(null);
     }
 }

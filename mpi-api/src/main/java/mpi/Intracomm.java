@@ -1,9 +1,16 @@
 package mpi;
 
+import org.weft.adi.DeviceException;
 import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
+import org.weft.core.comm.Intracomms;
+import org.weft.core.comm.ProcessGroup;
+import org.weft.core.topo.TopologyComms;
 
-/** An intra-communicator ({@code MPI_Comm} of one group). Communicator creation is not implemented yet. */
+/**
+ * An intra-communicator ({@code MPI_Comm} of one group): creation of communicators from it (split, create,
+ * topologies) delegates to {@code org.weft.core.comm} and {@code org.weft.core.topo}.
+ */
 public class Intracomm extends Comm {
     Intracomm(int predefined) {
         super(predefined);
@@ -21,69 +28,105 @@ public class Intracomm extends Comm {
     /** {@code MPI_Comm_dup}. */
     @Override
     public Intracomm dup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_dup");
+        return (Intracomm) super.dup();
     }
 
-    /** {@code MPI_Comm_idup}. */
+    /** {@code MPI_Comm_idup}: completes at once. */
     @Override
     public Intracomm iDup() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_idup");
+        return (Intracomm) super.iDup();
     }
 
     /** {@code MPI_Comm_dup_with_info}. */
     @Override
     public Intracomm dupWithInfo(Info info) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_dup_with_info");
+        return (Intracomm) super.dupWithInfo(info);
     }
 
-    /** {@code MPI_Comm_split} (not implemented in Weft yet). */
-    public final Intracomm split(int value, int value2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_split");
+    /** A step that makes a core communicator from this one's; may throw the core's errors. */
+    @FunctionalInterface
+    interface Creation {
+        Communicator make(Communicator parent);
     }
 
-    /** {@code MPI_Comm_split_type} (not implemented in Weft yet). */
-    public final Intracomm splitType(int value, int value2, Info info) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_split_type");
+    /** Runs a creation step, applying this communicator's error handler; wraps the result by its kind. */
+    final Comm created(String call, Creation creation) throws MPIException {
+        Communicator c = core();
+        try {
+            return wrap(creation.make(c));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, call, e);
+        }
     }
 
-    /** {@code MPI_Comm_create} (not implemented in Weft yet). */
+    /**
+     * {@code MPI_Comm_split}: one communicator per {@code colour}, ordered by {@code key} then rank; a null
+     * communicator for {@code MPI.UNDEFINED}.
+     */
+    public final Intracomm split(int colour, int key) throws MPIException {
+        return (Intracomm) created("MPI_Comm_split", c -> Intracomms.split(c, colour, key));
+    }
+
+    /** {@code MPI_Comm_split_type}: {@link Comm#TYPE_SHARED} groups the ranks of one host. */
+    public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+        return (Intracomm) created("MPI_Comm_split_type", c -> Intracomms.splitType(c, splitType, key));
+    }
+
+    /** {@code MPI_Comm_create}: collective over this communicator; non-members get a null communicator. */
     public final Intracomm create(Group group) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_create");
+        ProcessGroup members = group.core("MPI_Comm_create");
+        return (Intracomm) created("MPI_Comm_create", c -> Intracomms.create(c, members));
     }
 
-    /** {@code MPI_Comm_create_group} (not implemented in Weft yet). */
-    public final Intracomm createGroup(Group group, int value) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_create_group");
+    /** {@code MPI_Comm_create_group}: collective over the members of {@code group} only. */
+    public final Intracomm createGroup(Group group, int tag) throws MPIException {
+        ProcessGroup members = group.core("MPI_Comm_create_group");
+        return (Intracomm) created("MPI_Comm_create_group", c -> Intracomms.createGroup(c, members, tag));
     }
 
-    /** {@code MPI_Cart_create} (not implemented in Weft yet). */
-    public final CartComm createCart(int[] counts, boolean[] flags, boolean flag) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Cart_create");
+    /**
+     * {@code MPI_Cart_create}: ranks are never reordered; ranks beyond the grid get a null communicator.
+     * {@code ERR_DIMS} for a dimension below 1, {@code ERR_ARG} for a grid larger than this communicator.
+     */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        Comm cart = created("MPI_Cart_create", c -> TopologyComms.cart(c, dims, periods));
+        return cart instanceof CartComm typed ? typed : CartComm.nullComm();
     }
 
-    /** {@code MPI_Graph_create} (not implemented in Weft yet). */
-    public final GraphComm createGraph(int[] counts, int[] displs, boolean flag) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Graph_create");
+    /** {@code MPI_Graph_create}: ranks beyond the graph's nodes get a null communicator. */
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        return graphOrNull(created("MPI_Graph_create", c -> TopologyComms.graph(c, index, edges)));
     }
 
-    /** {@code MPI_Dist_graph_create} (not implemented in Weft yet). */
-    public final GraphComm createDistGraph(int[] counts, int[] displs, int[] displs2, int[] displs3, Info info, boolean flag) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Dist_graph_create");
+    /** {@code MPI_Dist_graph_create} with edge weights. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, int[] weights,
+                                           Info info, boolean reorder) throws MPIException {
+        return graphOrNull(created("MPI_Dist_graph_create",
+                c -> TopologyComms.distGraph(c, sources, degrees, destinations, weights)));
     }
 
-    /** {@code MPI_Dist_graph_create} (not implemented in Weft yet). */
-    public final GraphComm createDistGraph(int[] counts, int[] displs, int[] displs2, Info info, boolean flag) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Dist_graph_create");
+    /** {@code MPI_Dist_graph_create} without weights ({@code MPI_UNWEIGHTED}). */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info,
+                                           boolean reorder) throws MPIException {
+        return createDistGraph(sources, degrees, destinations, null, info, reorder);
     }
 
-    /** {@code MPI_Dist_graph_create_adjacent} (not implemented in Weft yet). */
-    public final GraphComm createDistGraphAdjacent(int[] counts, int[] displs, int[] displs2, int[] displs3, Info info, boolean flag) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Dist_graph_create_adjacent");
+    /** {@code MPI_Dist_graph_create_adjacent} with edge weights. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] sourceWeights, int[] destinations,
+                                                   int[] destWeights, Info info, boolean reorder)
+            throws MPIException {
+        return graphOrNull(created("MPI_Dist_graph_create_adjacent",
+                c -> TopologyComms.distGraphAdjacent(c, sources, sourceWeights, destinations, destWeights)));
     }
 
-    /** {@code MPI_Dist_graph_create_adjacent} (not implemented in Weft yet). */
-    public final GraphComm createDistGraphAdjacent(int[] counts, int[] displs, Info info, boolean flag) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Dist_graph_create_adjacent");
+    /** {@code MPI_Dist_graph_create_adjacent} without weights. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        return createDistGraphAdjacent(sources, null, destinations, null, info, reorder);
+    }
+
+    private static GraphComm graphOrNull(Comm comm) {
+        return comm instanceof GraphComm typed ? typed : GraphComm.nullComm();
     }
 
     /** {@code MPI_Scan}: recursive doubling; rank order holds for non-commutative operations. */

@@ -71,12 +71,17 @@ public final class MPI {
     public static final Datatype PACKED = new Datatype(TypeDescriptor.packed());
     public static final Datatype FLOAT_COMPLEX = primitive("MPI_FLOAT_COMPLEX", BaseType.FLOAT, 2);
     public static final Datatype DOUBLE_COMPLEX = primitive("MPI_DOUBLE_COMPLEX", BaseType.DOUBLE, 2);
-    /** Pair types have base type BYTE: sizes count bytes; use them with {@code byte[]} or {@code ByteBuffer}. */
-    public static final Datatype INT2 = primitive("MPI_2INT", BaseType.BYTE, 8);
-    public static final Datatype SHORT_INT = primitive("MPI_SHORT_INT", BaseType.BYTE, 8);
-    public static final Datatype LONG_INT = primitive("MPI_LONG_INT", BaseType.BYTE, 16);
-    public static final Datatype FLOAT_INT = primitive("MPI_FLOAT_INT", BaseType.BYTE, 8);
-    public static final Datatype DOUBLE_INT = primitive("MPI_DOUBLE_INT", BaseType.BYTE, 16);
+    /**
+     * Pair types (value, int index) laid out as Open MPI's C structs (see
+     * {@link org.weft.core.datatype.PairLayout}): base type BYTE, so sizes count bytes
+     * ({@code DOUBLE_INT.getSize() == 12}, {@code getExtent() == 16}); use them with {@code byte[]} or
+     * {@code ByteBuffer}, through {@link #int2}, {@link #doubleInt}, ...
+     */
+    public static final Datatype INT2 = pair("MPI_2INT", BaseType.INT);
+    public static final Datatype SHORT_INT = pair("MPI_SHORT_INT", BaseType.SHORT);
+    public static final Datatype LONG_INT = pair("MPI_LONG_INT", BaseType.LONG);
+    public static final Datatype FLOAT_INT = pair("MPI_FLOAT_INT", BaseType.FLOAT);
+    public static final Datatype DOUBLE_INT = pair("MPI_DOUBLE_INT", BaseType.DOUBLE);
 
     public static final Int2 int2 = new Int2();
     public static final ShortInt shortInt = new ShortInt();
@@ -216,6 +221,10 @@ public final class MPI {
 
     private static Datatype primitive(String name, BaseType base, int count) {
         return new Datatype(TypeDescriptor.predefined(name, base, count));
+    }
+
+    private static Datatype pair(String name, BaseType value) {
+        return new Datatype(TypeDescriptor.pair(name, value));
     }
 
     /** {@code MPI_Init}: joins the job (or starts a world of one); returns the arguments unchanged. */

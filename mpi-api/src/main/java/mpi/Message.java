@@ -10,6 +10,7 @@ import org.weft.adi.ErrorClass;
 import org.weft.adi.Ranks;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
+import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.p2p.Arguments;
 import org.weft.core.p2p.PointToPoint;
 
@@ -81,10 +82,11 @@ public final class Message {
     public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
         Communicator c = checkHeld("MPI_Mrecv");
         try {
-            MemorySegment segment = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment segment = BufferMapping.forReceive(buf, count, t);
             DeviceRequest r = start(segment);
             c.device().await(r);
-            BufferMapping.finishReceive(buf, segment, r.byteCount());
+            BufferMapping.finishReceive(buf, count, t, segment, r.byteCount());
             Status status = Status.of(r, c);
             if (status.getError() != ErrorClass.SUCCESS) {
                 throw Request.statusError(status);
@@ -99,7 +101,9 @@ public final class Message {
     public Request imRecv(Buffer buf, int count, Datatype type) throws MPIException {
         Communicator c = checkHeld("MPI_Imrecv");
         try {
-            return new Request(c, start(BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type))));
+            TypeDescriptor t = Datatype.descriptorOf(type);
+            MemorySegment segment = BufferMapping.forReceive(buf, count, t);
+            return new Request(c, start(segment), BufferMapping.stagedReceive(buf, count, t, segment));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Imrecv", e);
         }

@@ -88,7 +88,7 @@ public final class Op implements Freeable {
 
     private Combiner predefinedCombiner(TypeDescriptor descriptor) {
         return switch (name) {
-            case "MPI_MINLOC", "MPI_MAXLOC" -> LocPairKernel.bind(name.equals("MPI_MAXLOC"), descriptor.name());
+            case "MPI_MINLOC", "MPI_MAXLOC" -> LocPairKernel.bind(name.equals("MPI_MAXLOC"), descriptor);
             case "MPI_REPLACE", "MPI_NO_OP" -> throw MpiErrors.error(ErrorClass.ERR_OP,
                     name + " is for one-sided accumulate operations, not for reductions");
             default -> PredefinedOp.valueOf(name.substring("MPI_".length())).bind(descriptor);

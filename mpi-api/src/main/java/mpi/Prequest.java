@@ -6,6 +6,7 @@ import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.core.comm.Communicator;
+import org.weft.core.datatype.StagedReceive;
 
 /**
  * A persistent request ({@code MPI_Send_init}, {@code MPI_Recv_init}, …): arguments are checked and the buffer
@@ -19,7 +20,12 @@ public final class Prequest extends Request {
 
     /** @param starter starts the operation again, given the previous start's request ({@code null} the first time) */
     Prequest(Communicator comm, UnaryOperator<DeviceRequest> starter) {
-        super(comm, null);
+        this(comm, starter, null);
+    }
+
+    /** @param staged unpacks a staged receive after each completion ({@code null} if the data lands in place) */
+    Prequest(Communicator comm, UnaryOperator<DeviceRequest> starter, StagedReceive staged) {
+        super(comm, null, staged);
         this.starter = starter;
     }
 

@@ -9,6 +9,7 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Ranks;
 import org.weft.core.comm.Communicator;
+import org.weft.core.datatype.StagedReceive;
 
 /**
  * A nonblocking operation ({@code MPI_Request}). A completed non-persistent request becomes null
@@ -20,14 +21,23 @@ public class Request implements Freeable {
     Communicator comm;
     /** The pending device operation; null when the request is null or inactive. */
     DeviceRequest active;
+    /** For a receive into staging (a non-contiguous type): unpacks into the user's buffer on completion. */
+    private final StagedReceive staged;
 
     /** {@code MPI_REQUEST_NULL}. */
     Request() {
+        this.staged = null;
     }
 
     Request(Communicator comm, DeviceRequest active) {
+        this(comm, active, null);
+    }
+
+    /** @param staged what unpacks a staged receive on each completion, {@code null} if the data lands in place */
+    Request(Communicator comm, DeviceRequest active, StagedReceive staged) {
         this.comm = comm;
         this.active = active;
+        this.staged = staged;
     }
 
     /** True for a persistent request that has not been freed (it is never null while it lives). */
@@ -85,7 +95,7 @@ public class Request implements Freeable {
             finish("MPI_Wait");
             return;
         }
-        active = null;
+        deactivate(r);
     }
 
     /** {@code MPI_Test} with status: the status if complete, else {@code null}. */
@@ -150,8 +160,16 @@ public class Request implements Freeable {
         if (r == null) {
             return Status.empty();
         }
-        active = null;
+        deactivate(r);
         return Status.of(r, comm);
+    }
+
+    /** The completed {@code r} is taken: its staged data is unpacked and the request becomes null or inactive. */
+    private void deactivate(DeviceRequest r) {
+        active = null;
+        if (staged != null) {
+            staged.finish(r.byteCount());
+        }
     }
 
     static DeviceException statusError(Status status) {

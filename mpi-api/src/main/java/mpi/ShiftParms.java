@@ -1,17 +1,22 @@
 package mpi;
 
-/** ShiftParms of the Open MPI Java bindings; not implemented in Weft yet: every operation raises {@code MPI.ERR_UNSUPPORTED_OPERATION}. */
+/** What {@link CartComm#shift} returns ({@code MPI_Cart_shift}): the ranks to receive from and send to. */
 public final class ShiftParms {
-    ShiftParms() {
+    private final int source;
+    private final int dest;
+
+    ShiftParms(int source, int dest) {
+        this.source = source;
+        this.dest = dest;
     }
 
-    /** {@code MPI_ShiftParms_get_rank_source} (not implemented in Weft yet). */
+    /** The rank this process receives from, or {@code MPI.PROC_NULL}. */
     public int getRankSource() {
-        throw new UnsupportedOperationException("MPI_ShiftParms_get_rank_source is not implemented in Weft yet");
+        return source;
     }
 
-    /** {@code MPI_ShiftParms_get_rank_dest} (not implemented in Weft yet). */
+    /** The rank this process sends to, or {@code MPI.PROC_NULL}. */
     public int getRankDest() {
-        throw new UnsupportedOperationException("MPI_ShiftParms_get_rank_dest is not implemented in Weft yet");
+        return dest;
     }
 }

@@ -48,8 +48,7 @@ public final class Status {
 
     /** {@code MPI_Get_count}: items of {@code datatype} received, or {@code MPI.UNDEFINED} if not whole. */
     public int getCount(Datatype datatype) throws MPIException {
-        int size = Datatype.checkedByteSize(datatype, "MPI_Get_count");
-        return bytes % size == 0 ? Math.toIntExact(bytes / size) : Ranks.UNDEFINED;
+        return defined(Datatype.checkedDescriptor(datatype, "MPI_Get_count").countOf(bytes));
     }
 
     /** {@code MPI_Test_cancelled}. */
@@ -57,26 +56,32 @@ public final class Status {
         return cancelled;
     }
 
-    /** {@code MPI_Get_elements}: basic elements received (whole items for predefined types). */
+    /**
+     * {@code MPI_Get_elements}: basic elements received (a vector of 3 ints counts 3 per item; a complex number
+     * is one element), or {@code MPI.UNDEFINED} if the bytes end inside an element.
+     */
     public int getElements(Datatype datatype) throws MPIException {
-        int size = Datatype.checkedByteSize(datatype, "MPI_Get_elements");
-        return bytes % size == 0 ? Math.toIntExact(bytes / size) : Ranks.UNDEFINED;
+        return defined(Datatype.checkedDescriptor(datatype, "MPI_Get_elements").elementsOf(bytes));
     }
 
     /** {@code MPI_Get_elements_x}. */
     public Count getElementsX(Datatype datatype) throws MPIException {
-        int size = Datatype.checkedByteSize(datatype, "MPI_Get_elements_x");
-        return new Count(bytes % size == 0 ? bytes / size : Ranks.UNDEFINED);
+        long elements = Datatype.checkedDescriptor(datatype, "MPI_Get_elements_x").elementsOf(bytes);
+        return new Count(elements < 0 ? Ranks.UNDEFINED : elements);
     }
 
-    /** {@code MPI_Status_set_elements}. */
+    /** {@code MPI_Status_set_elements}: as if {@code count} basic elements of {@code datatype} had arrived. */
     public void setElements(Datatype datatype, int count) throws MPIException {
-        bytes = (long) count * Datatype.checkedByteSize(datatype, "MPI_Status_set_elements");
+        bytes = Datatype.checkedDescriptor(datatype, "MPI_Status_set_elements").bytesOfElements(count);
     }
 
     /** {@code MPI_Status_set_elements_x}. */
     public void setElementsX(Datatype datatype, Count count) throws MPIException {
-        bytes = count.getCount() * Datatype.checkedByteSize(datatype, "MPI_Status_set_elements_x");
+        bytes = Datatype.checkedDescriptor(datatype, "MPI_Status_set_elements_x").bytesOfElements(count.getCount());
+    }
+
+    private static int defined(long value) {
+        return value < 0 ? Ranks.UNDEFINED : Math.toIntExact(value);
     }
 
     /** {@code MPI_Status_set_cancelled}. */

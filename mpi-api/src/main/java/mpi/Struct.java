@@ -2,24 +2,31 @@ package mpi;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.weft.core.datatype.TypeDescriptor;
 
 /**
- * A Java description of a C struct, to send arrays of records through a {@code ByteBuffer} (Open MPI's
- * {@code mpi.Struct}). Subclasses add fields in their constructor ({@code addInt()}, …, each returning the
- * field's byte offset, aligned to its size) and implement {@link #newData()}; {@code getData(buffer, i)} gives
- * an accessor over record {@code i}. The derived datatype ({@link #getType()}) is not implemented yet, except
- * for the predefined pair types.
+ * A Java description of a C struct, to send arrays of records through a {@code byte[]} or {@code ByteBuffer}
+ * (Open MPI's {@code mpi.Struct}). Subclasses add fields in their constructor ({@code addInt()}, …, each
+ * returning the field's byte offset, aligned to its element size as a C compiler would) and implement
+ * {@link #newData()}; {@code getData(buffer, i)} gives an accessor over record {@code i}, in native byte order.
+ * {@link #getType()} is the matching committed struct datatype, resized to {@link #getExtent()}.
  */
 public abstract class Struct {
     private int extent;
     private int alignment = 1;
     private int offset;
     private final Datatype predefinedType;
+    private final List<Field> fields = new ArrayList<>();
+    private Datatype type;
 
     public Struct() {
         this(null);
     }
 
+    /** A struct describing a predefined type (the pair types), whose datatype is that type. */
     Struct(Datatype predefinedType) {
         this.predefinedType = predefinedType;
     }
@@ -27,17 +34,32 @@ public abstract class Struct {
     /** Creates an accessor object; the bindings then point it at a record. */
     protected abstract Data newData();
 
-    /** Extent of one record, in bytes. */
+    /** Extent of one record, in bytes: past the last field, rounded up to the largest field alignment. */
     public final int getExtent() throws MPIException {
         return (extent + alignment - 1) / alignment * alignment;
     }
 
-    /** The datatype of one record. */
-    public final Datatype getType() throws MPIException {
-        if (predefinedType == null) {
-            throw Errors.unsupported("MPI_Type_create_struct (mpi.Struct.getType)");
+    /** The committed datatype of one record ({@code MPI_Type_create_struct}, resized to the extent). */
+    public final synchronized Datatype getType() throws MPIException {
+        if (predefinedType != null) {
+            return predefinedType;
         }
-        return predefinedType;
+        if (type == null) {
+            int[] lengths = new int[fields.size()];
+            int[] displacements = new int[fields.size()];
+            Datatype[] types = new Datatype[fields.size()];
+            for (int i = 0; i < types.length; i++) {
+                Field f = fields.get(i);
+                lengths[i] = f.length;
+                displacements[i] = f.offset;
+                types[i] = f.type;
+            }
+            Datatype struct = Datatype.createStruct(lengths, displacements, types);
+            Datatype resized = Datatype.createResized(struct, 0, getExtent());
+            resized.commit();
+            type = resized;
+        }
+        return type;
     }
 
     public final <T extends Data> T getData(ByteBuffer buffer) throws MPIException {
@@ -66,12 +88,19 @@ public abstract class Struct {
         return this;
     }
 
-    private int addField(int size, int count) {
-        int at = (offset + size - 1) / size * size;
-        offset = at + size * count;
+    /** Adds {@code length} items of {@code type}, each {@code itemBytes} long, aligned to {@code align}. */
+    private synchronized int addField(int align, int itemBytes, Datatype type, int length) {
+        int at = (offset + align - 1) / align * align;
+        offset = at + itemBytes * length;
         extent = Math.max(extent, offset);
-        alignment = Math.max(alignment, size);
+        alignment = Math.max(alignment, align);
+        fields.add(new Field(at, type, length));
+        this.type = null;
         return at;
+    }
+
+    private int addPrimitive(Datatype type, int bytes, int length) {
+        return addField(bytes, bytes, type, length);
     }
 
     public final int addByte() {
@@ -79,7 +108,7 @@ public abstract class Struct {
     }
 
     public final int addByte(int length) {
-        return addField(1, length);
+        return addPrimitive(MPI.BYTE, 1, length);
     }
 
     public final int addChar() {
@@ -87,7 +116,7 @@ public abstract class Struct {
     }
 
     public final int addChar(int length) {
-        return addField(2, length);
+        return addPrimitive(MPI.CHAR, 2, length);
     }
 
     public final int addShort() {
@@ -95,7 +124,7 @@ public abstract class Struct {
     }
 
     public final int addShort(int length) {
-        return addField(2, length);
+        return addPrimitive(MPI.SHORT, 2, length);
     }
 
     public final int addInt() {
@@ -103,7 +132,7 @@ public abstract class Struct {
     }
 
     public final int addInt(int length) {
-        return addField(4, length);
+        return addPrimitive(MPI.INT, 4, length);
     }
 
     public final int addLong() {
@@ -111,7 +140,7 @@ public abstract class Struct {
     }
 
     public final int addLong(int length) {
-        return addField(8, length);
+        return addPrimitive(MPI.LONG, 8, length);
     }
 
     public final int addFloat() {
@@ -119,7 +148,7 @@ public abstract class Struct {
     }
 
     public final int addFloat(int length) {
-        return addField(4, length);
+        return addPrimitive(MPI.FLOAT, 4, length);
     }
 
     public final int addDouble() {
@@ -127,32 +156,39 @@ public abstract class Struct {
     }
 
     public final int addDouble(int length) {
-        return addField(8, length);
+        return addPrimitive(MPI.DOUBLE, 8, length);
     }
 
+    /** Adds a nested record, aligned as its largest field. */
     public final int addStruct(Struct struct) throws MPIException {
         return addStruct(struct, 1);
     }
 
     public final int addStruct(Struct struct, int length) throws MPIException {
-        int size = Math.max(struct.alignment, 1);
-        int at = (offset + size - 1) / size * size;
-        offset = at + struct.getExtent() * length;
-        extent = Math.max(extent, offset);
-        alignment = Math.max(alignment, size);
-        return at;
+        return addField(Math.max(struct.alignment, 1), struct.getExtent(), struct.getType(), length);
     }
 
+    /** Adds items of any datatype, aligned to its base type; each takes the type's extent in bytes. */
     public final int addData(Datatype type) throws MPIException {
         return addData(type, 1);
     }
 
     public final int addData(Datatype type, int length) throws MPIException {
-        return addField(1, Datatype.checkedByteSize(type, "mpi.Struct.addData") * length);
+        TypeDescriptor t = Datatype.checkedDescriptor(type, "mpi.Struct.addData");
+        return addField(t.base().bytes(), Math.toIntExact(t.extent()), type, length);
     }
 
-    /** A field of a struct (kept for Open MPI's layout; Weft records fields only by offset). */
+    /** A field of a struct: its byte offset, type and number of items. */
     static class Field {
+        final int offset;
+        final Datatype type;
+        final int length;
+
+        Field(int offset, Datatype type, int length) {
+            this.offset = offset;
+            this.type = type;
+            this.length = length;
+        }
     }
 
     /** An accessor over one record of a {@link Struct} in a buffer. */

@@ -20,6 +20,14 @@ public record WorldConfig(int rank, int size, String jobId, String bootstrapAddr
     public static final String ENV_JOB_ID = "WEFT_JOB_ID";
     public static final String ENV_BOOTSTRAP = "WEFT_BOOTSTRAP";
     public static final String ENV_SECRET = "WEFT_SECRET";
+    /**
+     * Set instead of {@link #ENV_RANK} for the ranks of a site started by a native {@code mpirun}: the global rank
+     * of the site's first rank, to which each process adds its rank in the {@code mpirun}.
+     */
+    public static final String ENV_RANK_BASE = "WEFT_RANK_BASE";
+    /** Where native launchers put a process's rank, in the order they are looked at (Open MPI, PMI, PMIx). */
+    public static final java.util.List<String> NATIVE_RANK_VARIABLES =
+            java.util.List.of("OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK");
 
     public WorldConfig {
         parameters = Map.copyOf(parameters);
@@ -38,8 +46,31 @@ public record WorldConfig(int rank, int size, String jobId, String bootstrapAddr
         if (bootstrap == null) {
             return singleton();
         }
-        return new WorldConfig(Integer.parseInt(env.get(ENV_RANK)), Integer.parseInt(env.get(ENV_SIZE)),
+        return new WorldConfig(rankFrom(env), Integer.parseInt(env.get(ENV_SIZE)),
                 env.get(ENV_JOB_ID), bootstrap, env.get(ENV_SECRET), Map.of());
+    }
+
+    /**
+     * This process's global rank: {@link #ENV_RANK} when Weft started it; else {@link #ENV_RANK_BASE} plus the
+     * rank its native launcher gave it (the first of {@link #NATIVE_RANK_VARIABLES} that is set).
+     */
+    static int rankFrom(Map<String, String> env) {
+        String rank = env.get(ENV_RANK);
+        if (rank != null) {
+            return Integer.parseInt(rank);
+        }
+        String base = env.get(ENV_RANK_BASE);
+        if (base == null) {
+            throw new IllegalStateException("the launcher set neither " + ENV_RANK + " nor " + ENV_RANK_BASE);
+        }
+        for (String variable : NATIVE_RANK_VARIABLES) {
+            String nativeRank = env.get(variable);
+            if (nativeRank != null) {
+                return Integer.parseInt(base) + Integer.parseInt(nativeRank);
+            }
+        }
+        throw new IllegalStateException(ENV_RANK_BASE + " is set but no native launcher gave this process a rank ("
+                + String.join(", ", NATIVE_RANK_VARIABLES) + " are all unset)");
     }
 
     public boolean isSingleton() {

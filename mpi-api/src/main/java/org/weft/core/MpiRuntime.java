@@ -3,6 +3,7 @@ package org.weft.core;
 import org.weft.adi.Device;
 import org.weft.adi.DeviceException;
 import org.weft.adi.ErrorClass;
+import org.weft.core.attr.Keyvals;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.ContextIds;
 import org.weft.core.comm.ProcessGroup;
@@ -11,7 +12,7 @@ import org.weft.core.p2p.BsendBuffer;
 
 /**
  * Everything one MPI process owns between {@code MPI_Init} and {@code MPI_Finalize}: the device, the predefined
- * communicators, the context-id allocator, the buffered-send buffer, the thread level and the finalized flag.
+ * communicators, the pool of free context ids, the attribute keyvals, the buffered-send buffer, the thread level and the finalized flag.
  * One instance per rank; several can live in one JVM (see {@link RuntimeBinding}).
  */
 public final class MpiRuntime {
@@ -23,6 +24,7 @@ public final class MpiRuntime {
     private final int threadLevel;
     private final Thread mainThread;
     private final ContextIds contextIds = new ContextIds();
+    private final Keyvals keyvals = new Keyvals();
     private final Communicator world;
     private final Communicator self;
     private final BsendBuffer bsendBuffer;
@@ -56,6 +58,10 @@ public final class MpiRuntime {
 
     public ContextIds contextIds() {
         return contextIds;
+    }
+
+    public Keyvals keyvals() {
+        return keyvals;
     }
 
     public BsendBuffer bsendBuffer() {

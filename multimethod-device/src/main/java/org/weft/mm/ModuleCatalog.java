@@ -1,6 +1,8 @@
 package org.weft.mm;
 
 import org.weft.adi.param.Parameter;
+import org.weft.mm.module.nativempi.NativeMpiModule;
+import org.weft.mm.module.nativempi.NativeMpiParameters;
 import org.weft.mm.module.self.SelfModule;
 import org.weft.mm.module.shm.ShmModule;
 import org.weft.mm.module.shm.ShmParameters;
@@ -24,9 +26,11 @@ public final class ModuleCatalog {
     static {
         MODULES.put("self", SelfModule::new);
         MODULES.put(ShmModule.NAME, ShmModule::new);
+        MODULES.put(NativeMpiModule.NAME, NativeMpiModule::new);
         MODULES.put(TcpModule.NAME, TcpModule::new);
         PARAMETERS.addAll(SelfModule.PARAMETERS);
         PARAMETERS.addAll(ShmParameters.ALL);
+        PARAMETERS.addAll(NativeMpiParameters.ALL);
         PARAMETERS.addAll(TcpParameters.ALL);
     }
 

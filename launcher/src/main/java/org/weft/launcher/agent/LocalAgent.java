@@ -2,19 +2,24 @@ package org.weft.launcher.agent;
 
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
+import org.weft.adi.WorldConfig;
 import org.weft.launcher.plan.RankLaunch;
 
 /**
- * Starts ranks as child processes of the launcher on this host, their three streams piped to the launcher.
+ * Starts ranks as child processes of the launcher on this host, their three streams piped to the launcher: a rank's
+ * JVM, or a native site's {@code mpirun} that starts the site's JVMs in turn.
  */
 public final class LocalAgent {
 
     public RankProcess start(RankLaunch launch) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(launch.command());
+        // a rank's place in the world comes from its launch only, never from a weftrun run inside a job
+        builder.environment().remove(WorldConfig.ENV_RANK);
+        builder.environment().remove(WorldConfig.ENV_RANK_BASE);
         builder.environment().putAll(launch.environment());
         builder.redirectInput(Redirect.PIPE);
         builder.redirectOutput(Redirect.PIPE);
         builder.redirectError(Redirect.PIPE);
-        return new RankProcess(launch.rank(), builder.start());
+        return new RankProcess(launch, builder.start());
     }
 }

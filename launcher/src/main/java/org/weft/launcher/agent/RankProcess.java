@@ -3,19 +3,39 @@ package org.weft.launcher.agent;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.concurrent.CompletableFuture;
+import org.weft.launcher.plan.RankLaunch;
 
-/** A started rank: its process and streams, as seen by the launcher. */
+/**
+ * A started process of the job, as seen by the launcher: one rank, or a native site's {@code mpirun} carrying
+ * global ranks {@link #rank()} .. {@code rank() + count() - 1}; its process and streams.
+ */
 public final class RankProcess {
-    private final int rank;
+    private final RankLaunch launch;
     private final Process process;
 
-    RankProcess(int rank, Process process) {
-        this.rank = rank;
+    RankProcess(RankLaunch launch, Process process) {
+        this.launch = launch;
         this.process = process;
     }
 
+    /** What was started. */
+    public RankLaunch launch() {
+        return launch;
+    }
+
+    /** The first global rank the process carries. */
     public int rank() {
-        return rank;
+        return launch.rank();
+    }
+
+    /** How many ranks it carries. */
+    public int count() {
+        return launch.count();
+    }
+
+    /** {@code rank 3 (pid 1234)}, {@code the mpirun of site b (ranks 2-3) (pid 1234)}. */
+    public String describe() {
+        return launch.describe() + " (pid " + process.pid() + ")";
     }
 
     public long pid() {

@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,6 +26,8 @@ import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.job.Job;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
+import org.weft.launcher.plan.Site;
+import org.weft.launcher.plan.SiteLayout;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,9 +45,11 @@ import picocli.CommandLine.Spec;
         description = "Runs a Java MPI program as N processes (ranks) on this host.",
         synopsisHeading = "%nUsage: ",
         customSynopsis = {"weftrun -np N [OPTIONS] [-cp CLASSPATH] MAIN [ARGS...]",
-                "       weftrun -np N [OPTIONS] -jar APP.jar [ARGS...]"},
+                "       weftrun -np N [OPTIONS] -jar APP.jar [ARGS...]",
+                "       weftrun --site NAME:NP[:HOSTS] --site ... [OPTIONS] MAIN [ARGS...]"},
         footerHeading = "%n",
-        footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP, WEFT_SECRET in their environment.",
+        footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP, WEFT_SECRET in their environment",
+                "(ranks of a native site: WEFT_RANK_BASE instead of WEFT_RANK; with --site also WEFT_SITE).",
                 "Exit status: 0 when every rank exited 0; else the first failing rank's status",
                 "or its MPI_Abort code; " + Job.TIMEOUT_STATUS + " when --timeout expired; 2 for a bad command line."})
 public final class WeftRun implements Callable<Integer> {
@@ -59,6 +65,19 @@ public final class WeftRun implements Callable<Integer> {
 
     @Option(names = "-jar", description = "Run the Main-Class of the jar given as first parameter.")
     private boolean jar;
+
+    @Option(names = "--site", paramLabel = "NAME:NP[:HOSTS]",
+            description = {"A site of NP ranks (repeatable); global ranks are contiguous per site in the order given.",
+                    "A site is started by its own mpirun when one is on the PATH, else rank by rank."})
+    private List<String> sites = new ArrayList<>();
+
+    @Option(names = {"--hostfile", "-hostfile", "--machinefile"}, paramLabel = "FILE",
+            description = "Sites from a hostfile: lines HOST slots=N site=NAME (hosts: this host only, for now).")
+    private Path hostfile;
+
+    @Option(names = "--site-launcher", paramLabel = "NAME=auto|mpirun|weft",
+            description = "Who starts site NAME: its native mpirun, Weft's agent, or auto (mpirun if on the PATH).")
+    private List<String> siteLaunchers = new ArrayList<>();
 
     @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>:.")
     private boolean tagOutput;
@@ -139,6 +158,14 @@ public final class WeftRun implements Callable<Integer> {
 
     /** The job this command line asks for; a {@link ParameterException} (status 2) when it asks for nonsense. */
     JobPlan plan() {
+        List<Site> layout = siteLayout();
+        if (!layout.isEmpty()) {
+            int total = layout.getLast().firstRank() + layout.getLast().np();
+            if (np != 0 && np != total) {
+                throw usage("-np " + np + " does not match the " + total + " ranks of the sites (leave -np out)");
+            }
+            np = total;
+        }
         if (np < 1) {
             throw usage("-np must be at least 1, not " + np);
         }
@@ -170,7 +197,25 @@ public final class WeftRun implements Callable<Integer> {
             }
             timeout = Duration.ofSeconds(timeoutSeconds);
         }
-        return new JobPlan(np, entries, mainClass, programArgs, environment(), jvmArgs, tagOutput, timeout);
+        return new JobPlan(np, entries, mainClass, programArgs, environment(), jvmArgs, tagOutput, timeout, layout);
+    }
+
+    private List<Site> siteLayout() {
+        try {
+            List<String> siteOptions = new ArrayList<>(sites);
+            if (hostfile != null) {
+                siteOptions.addAll(SiteLayout.fromHostfile(Files.readAllLines(hostfile)));
+            }
+            if (siteOptions.isEmpty() && !siteLaunchers.isEmpty()) {
+                throw usage("--site-launcher needs --site or a hostfile with sites");
+            }
+            return SiteLayout.parse(siteOptions, siteLaunchers,
+                    SiteLayout.findMpirun(launcherEnvironment.get("PATH")));
+        } catch (IOException e) {
+            throw usage("cannot read the hostfile " + hostfile + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     private Map<String, String> environment() {

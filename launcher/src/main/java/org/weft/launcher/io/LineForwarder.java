@@ -2,7 +2,6 @@ package org.weft.launcher.io;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -15,15 +14,20 @@ public final class LineForwarder implements Runnable {
 
     private final InputStream in;
     private final OutputSink sink;
-    private final byte[] prefix;
+    private final LineTag tag;
     private byte[] line = new byte[256];
     private int length;
 
     /** @param tag the prefix of every line, or the empty string for none */
     public LineForwarder(InputStream in, OutputSink sink, String tag) {
+        this(in, sink, LineTag.fixed(tag));
+    }
+
+    /** @param tag how each line is tagged */
+    public LineForwarder(InputStream in, OutputSink sink, LineTag tag) {
         this.in = in;
         this.sink = sink;
-        this.prefix = tag.getBytes(StandardCharsets.UTF_8);
+        this.tag = tag;
     }
 
     /** The Open MPI {@code --tag-output} prefix of a rank's stream ({@code stdout} or {@code stderr}). */
@@ -54,7 +58,7 @@ public final class LineForwarder implements Runnable {
         }
         if (length > 0) {
             // a last line without newline: keep it as is, but a tagged line must end before the next tag
-            emit(prefix.length > 0);
+            emit(tag.tags());
         }
     }
 
@@ -66,7 +70,7 @@ public final class LineForwarder implements Runnable {
     }
 
     private void emit(boolean newline) {
-        sink.write(prefix, line, length, newline);
+        tag.write(sink, line, length, newline);
         length = 0;
     }
 }

@@ -17,10 +17,15 @@ public final class OutputSink {
     }
 
     /** Writes {@code prefix}, {@code bytes[0..length)} and, if asked, a newline, as one unit, and flushes. */
-    public synchronized void write(byte[] prefix, byte[] bytes, int length, boolean newline) {
+    public void write(byte[] prefix, byte[] bytes, int length, boolean newline) {
+        write(prefix, bytes, 0, length, newline);
+    }
+
+    /** Writes {@code prefix}, {@code length} bytes from {@code offset} and, if asked, a newline, as one unit. */
+    public synchronized void write(byte[] prefix, byte[] bytes, int offset, int length, boolean newline) {
         try {
             out.write(prefix);
-            out.write(bytes, 0, length);
+            out.write(bytes, offset, length);
             if (newline) {
                 out.write(NEWLINE);
             }

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -15,11 +16,13 @@ import org.weft.launcher.agent.RankProcess;
 import org.weft.launcher.bootstrap.BootstrapEvent;
 import org.weft.launcher.bootstrap.BootstrapServer;
 import org.weft.launcher.io.LineForwarder;
+import org.weft.launcher.io.LineTag;
 import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.io.StdinForwarder;
 import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
+import org.weft.launcher.plan.RankLaunch;
 
 /**
  * Runs one job to its end: starts the bootstrap service and the ranks, forwards their output, and decides the
@@ -55,7 +58,11 @@ public final class Job {
     private final OutputSink err;
     private final InputStream in;
     private final BlockingQueue<JobEvent> events = new LinkedBlockingQueue<>();
+    /** The process of each rank; the ranks of a native site share their mpirun. */
     private final RankProcess[] ranks;
+    private final List<RankProcess> processes = new ArrayList<>();
+    /** Ranks whose bootstrap connection dropped without a BYE, first first: in a site's mpirun, the culprit. */
+    private final List<Integer> dropped = new ArrayList<>();
     private final List<Thread> forwarders = new ArrayList<>();
     private final List<Integer> exitedUnregistered = new ArrayList<>();
     private final boolean[] exited;
@@ -99,24 +106,21 @@ public final class Job {
         }
     }
 
+    /** Starts every process of the job (a rank's JVM, or a native site's mpirun); returns how many started. */
     private int startRanks(JobIdentity identity) {
-        int started = 0;
-        for (int rank = 0; rank < plan.np(); rank++) {
+        for (RankLaunch launch : commands.launches(plan, identity, jobDirectory == null ? null : jobDirectory.path())) {
             try {
-                RankProcess process = agent.start(commands.launch(plan, identity, rank,
-                        jobDirectory == null ? null : jobDirectory.path()));
-                ranks[rank] = process;
-                started++;
-                forward(process);
-                long pid = process.pid();
-                int r = rank;
-                process.onExit().thenAccept(status -> events.add(new JobEvent.RankExited(r, pid, status)));
+                RankProcess process = agent.start(launch);
+                Arrays.fill(ranks, launch.rank(), launch.rank() + launch.count(), process);
+                processes.add(process);
+                forward(process, launch);
+                process.onExit().thenAccept(status -> events.add(new JobEvent.ProcessExited(process, status)));
             } catch (IOException e) {
-                fail(FAILURE_STATUS, "cannot start rank " + rank + ": " + e.getMessage() + "; aborting the job");
+                fail(FAILURE_STATUS, "cannot start " + launch.describe() + ": " + e.getMessage() + "; aborting the job");
                 break;
             }
         }
-        return started;
+        return processes.size();
     }
 
     /** Sweeps what SIGKILLed launchers left, then makes this job's directory; a failure only turns shm off. */
@@ -140,12 +144,12 @@ public final class Job {
         }
     }
 
-    private void forward(RankProcess process) {
+    private void forward(RankProcess process, RankLaunch launch) {
         int rank = process.rank();
-        String outTag = plan.tagOutput() ? LineForwarder.tag(rank, "stdout") : "";
-        String errTag = plan.tagOutput() ? LineForwarder.tag(rank, "stderr") : "";
-        forwarders.add(startDaemon(new LineForwarder(process.stdout(), out, outTag), "weftrun-out-" + rank));
-        forwarders.add(startDaemon(new LineForwarder(process.stderr(), err, errTag), "weftrun-err-" + rank));
+        forwarders.add(startDaemon(new LineForwarder(process.stdout(), out, tag(launch, "stdout")),
+                "weftrun-out-" + rank));
+        forwarders.add(startDaemon(new LineForwarder(process.stderr(), err, tag(launch, "stderr")),
+                "weftrun-err-" + rank));
         if (rank == 0) {
             StdinForwarder.start(in, process.stdin());
         } else {
@@ -155,6 +159,15 @@ public final class Job {
                 // the rank reads EOF either way
             }
         }
+    }
+
+    /** A rank's own tag; an mpirun's lines come tagged by it ({@code --tag-output}) and are re-tagged. */
+    private LineTag tag(RankLaunch launch, String stream) {
+        if (!plan.tagOutput()) {
+            return LineTag.none();
+        }
+        return launch.viaMpirun() ? LineTag.openMpi(launch.rank()) : LineTag.fixed(LineForwarder.tag(launch.rank(),
+                stream));
     }
 
     private static Thread startDaemon(Runnable task, String name) {
@@ -188,35 +201,60 @@ public final class Job {
                     err.println("weftrun: " + live + " rank(s) still running after SIGKILL; giving up on them");
                     return;
                 }
-            } else if (event instanceof JobEvent.RankExited exit) {
+            } else if (event instanceof JobEvent.ProcessExited exit) {
                 live--;
                 onExit(exit);
             } else if (event instanceof JobEvent.Bootstrap(BootstrapEvent bootstrapEvent)) {
                 onBootstrap(bootstrapEvent);
             } else if (event instanceof JobEvent.LostContact(int rank) && !exited[rank]) {
-                fail(FAILURE_STATUS, "rank " + rank + " (pid " + ranks[rank].pid()
-                        + ") lost its connection to the launcher; aborting the job");
+                fail(FAILURE_STATUS, who(rank) + " lost its connection to the launcher; aborting the job");
             }
         }
     }
 
-    private void onExit(JobEvent.RankExited exit) throws InterruptedException {
-        int rank = exit.rank();
-        exited[rank] = true;
+    /** A process ended: a rank's JVM, or a native site's mpirun with all its ranks. */
+    private void onExit(JobEvent.ProcessExited exit) throws InterruptedException {
+        RankProcess process = exit.process();
+        int first = process.rank();
+        int end = first + process.count();
+        Arrays.fill(exited, first, end, true);
         if (failure != null) {
             return;
         }
-        String who = "rank " + rank + " (pid " + exit.pid() + ")";
         if (exit.status() != 0) {
-            fail(exit.status(), who + " exited with code " + exit.status() + "; aborting the job");
-        } else if (server.isRegistered(rank)) {
-            if (!server.awaitLeft(rank, BYE_WAIT)) {
-                fail(FAILURE_STATUS, who + " exited without calling MPI_Finalize; aborting the job");
-            }
-        } else {
-            exitedUnregistered.add(rank);
-            checkStranded();
+            fail(exit.status(), process.describe() + " exited with code " + exit.status() + culprit(process)
+                    + "; aborting the job");
+            return;
         }
+        for (int rank = first; rank < end && failure == null; rank++) {
+            if (server.isRegistered(rank)) {
+                if (!server.awaitLeft(rank, BYE_WAIT)) {
+                    fail(FAILURE_STATUS, who(rank) + " exited without calling MPI_Finalize; aborting the job");
+                }
+            } else {
+                exitedUnregistered.add(rank);
+            }
+        }
+        checkStranded();
+    }
+
+    /** In an mpirun's failure, the rank that dropped out first (the mpirun then stopped the others). */
+    private String culprit(RankProcess process) {
+        if (!process.launch().viaMpirun()) {
+            return "";
+        }
+        for (int rank : dropped) {
+            if (ranks[rank] == process) {
+                return " after its rank " + rank + " died";
+            }
+        }
+        return "";
+    }
+
+    /** A rank as messages name it: {@code rank 3 (pid 1234)}, or {@code rank 3 in the mpirun of site b, ...}. */
+    private String who(int rank) {
+        RankProcess process = ranks[rank];
+        return process.launch().viaMpirun() ? "rank " + rank + " in " + process.describe() : process.describe();
     }
 
     private void onBootstrap(BootstrapEvent event) {
@@ -243,8 +281,8 @@ public final class Job {
         for (int rank = 0; rank < plan.np(); rank++) {
             if (server.isRegistered(rank)) {
                 int gone = exitedUnregistered.getFirst();
-                fail(FAILURE_STATUS, "rank " + gone + " (pid " + ranks[gone].pid()
-                        + ") exited without calling MPI_Init while other ranks did; aborting the job");
+                fail(FAILURE_STATUS, who(gone)
+                        + " exited without calling MPI_Init while other ranks did; aborting the job");
                 return;
             }
         }
@@ -252,6 +290,7 @@ public final class Job {
 
     /** A dropped connection is usually a dying process, whose exit tells more; else it is a failure itself. */
     private void watchDisconnected(int rank) {
+        dropped.add(rank);
         RankProcess process = ranks[rank];
         if (failure != null || exited[rank] || process == null) {
             return;
@@ -275,7 +314,7 @@ public final class Job {
     }
 
     private void killAll() {
-        for (RankProcess process : ranks) {
+        for (RankProcess process : processes) {
             if (process != null && process.isAlive()) {
                 process.kill();
             }
@@ -284,7 +323,7 @@ public final class Job {
 
     private void killOnShutdown() {
         boolean anyAlive = false;
-        for (RankProcess process : ranks) {
+        for (RankProcess process : processes) {
             anyAlive |= process != null && process.isAlive();
         }
         if (anyAlive) {

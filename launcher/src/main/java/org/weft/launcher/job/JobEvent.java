@@ -1,12 +1,13 @@
 package org.weft.launcher.job;
 
+import org.weft.launcher.agent.RankProcess;
 import org.weft.launcher.bootstrap.BootstrapEvent;
 
 /** What the supervisor of a job reacts to, in the order it happened, from one queue. */
 sealed interface JobEvent {
 
-    /** A rank's process ended with this status. */
-    record RankExited(int rank, long pid, int status) implements JobEvent {
+    /** A process of the job (a rank, or a native site's mpirun) ended with this status. */
+    record ProcessExited(RankProcess process, int status) implements JobEvent {
     }
 
     /** The bootstrap service saw something. */

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.weft.adi.WorldConfig;
+import org.weft.mm.DeviceParameters;
 import org.weft.mm.module.shm.ShmParameters;
 
 /**
@@ -56,10 +57,63 @@ public final class RankCommands {
     }
 
     /**
+     * Every process the job starts, in rank order: one per rank, except that a native site is one {@code mpirun}
+     * for all its ranks. {@code jobDir} (may be null) is passed on as in {@link #launch(JobPlan, JobIdentity, int,
+     * Path)}.
+     */
+    public List<RankLaunch> launches(JobPlan plan, JobIdentity job, Path jobDir) {
+        List<RankLaunch> launches = new ArrayList<>();
+        for (int rank = 0; rank < plan.np(); ) {
+            Site site = plan.siteOf(rank);
+            if (site != null && site.isNative()) {
+                launches.add(launchSite(plan, job, site, jobDir));
+                rank += site.np();
+            } else {
+                launches.add(launch(plan, job, rank, jobDir));
+                rank++;
+            }
+        }
+        return launches;
+    }
+
+    /**
      * The command and environment of {@code rank} of the job; {@code jobDir} (may be null), the job's private
      * directory on this host, is passed as {@code WEFT_JOB_DIR} (the {@code job_dir} parameter of shared memory).
      */
     public RankLaunch launch(JobPlan plan, JobIdentity job, int rank, Path jobDir) {
+        Site site = plan.siteOf(rank);
+        Map<String, String> environment = worldEnvironment(plan, job, site, jobDir);
+        environment.put(WorldConfig.ENV_RANK, Integer.toString(rank));
+        return new RankLaunch(rank, 1, site == null ? "" : site.name(), false, javaCommand(plan), environment);
+    }
+
+    /**
+     * One {@code mpirun} for all ranks of a native site: each child learns its global rank as
+     * {@code WEFT_RANK_BASE} plus its rank in the {@code mpirun} ({@link WorldConfig#fromEnvironment}). mpirun passes
+     * its own environment on to the children it starts on this host. Its own messages are off ({@code -q}): the
+     * launcher reports failures with global ranks; {@code --tag-output} lines are re-tagged the same way.
+     */
+    public RankLaunch launchSite(JobPlan plan, JobIdentity job, Site site, Path jobDir) {
+        List<String> command = new ArrayList<>(List.of(site.mpirun().toString(), "-q", "-np",
+                Integer.toString(site.np()), "--oversubscribe", "--bind-to", "none"));
+        if (plan.tagOutput()) {
+            command.add("--tag-output");
+        }
+        if (!site.contains(0)) {
+            command.addAll(List.of("--stdin", "none")); // only rank 0 reads the launcher's stdin
+        }
+        command.addAll(javaCommand(plan));
+        Map<String, String> environment = worldEnvironment(plan, job, site, jobDir);
+        environment.put(WorldConfig.ENV_RANK_BASE, Integer.toString(site.firstRank()));
+        if (isRoot()) {
+            // Open MPI refuses to run as root without both; a user typing weftrun as root means it
+            environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        }
+        return new RankLaunch(site.firstRank(), site.np(), site.name(), true, command, environment);
+    }
+
+    private List<String> javaCommand(JobPlan plan) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add(NATIVE_ACCESS);
@@ -71,16 +125,26 @@ public final class RankCommands {
         command.add(String.join(File.pathSeparator, classPath));
         command.add(plan.mainClass());
         command.addAll(plan.programArgs());
+        return command;
+    }
 
+    /** The user's exports and the job's {@code WEFT_*} variables, without the rank. */
+    private static Map<String, String> worldEnvironment(JobPlan plan, JobIdentity job, Site site, Path jobDir) {
         Map<String, String> environment = new LinkedHashMap<>(plan.environment());
-        environment.put(WorldConfig.ENV_RANK, Integer.toString(rank));
         environment.put(WorldConfig.ENV_SIZE, Integer.toString(plan.np()));
         environment.put(WorldConfig.ENV_JOB_ID, job.jobId());
         environment.put(WorldConfig.ENV_BOOTSTRAP, job.bootstrapAddress());
         environment.put(WorldConfig.ENV_SECRET, job.secret());
+        if (site != null) {
+            environment.put(DeviceParameters.SITE.environmentName(), site.name());
+        }
         if (jobDir != null) {
             environment.put(ShmParameters.JOB_DIR.environmentName(), jobDir.toString());
         }
-        return new RankLaunch(rank, command, environment);
+        return environment;
+    }
+
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
     }
 }

@@ -26,6 +26,7 @@ import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.RankLaunch;
+import org.weft.launcher.plan.Site;
 import picocli.CommandLine;
 
 /** Parsing of weftrun's command line into a job plan, and of a plan into rank commands; no process runs. */
@@ -191,5 +192,57 @@ class WeftRunCommandLineTest {
                 launch.environment());
         String secret = JobIdentity.newSecret();
         assertTrue(secret.matches("[0-9a-f]{64}"), secret);
+    }
+
+    @Test
+    void sitesSetTheSizeAndEveryRankLearnsItsSite() {
+        JobPlan plan = plan("--site", "a:1", "--site", "b:2", "-cp", "app.jar", "Main");
+        assertEquals(3, plan.np());
+        assertEquals("3", plan.environment().get("WEFT_LOCAL_SIZE"), "every rank of every site is on this host");
+        RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar"));
+        List<RankLaunch> launches = commands.launches(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), null);
+        assertEquals(3, launches.size(), "no mpirun on this PATH: one process per rank");
+        assertEquals(List.of("a", "b", "b"), launches.stream().map(l -> l.environment().get("WEFT_SITE")).toList());
+        assertEquals(List.of("0", "1", "2"), launches.stream().map(l -> l.environment().get("WEFT_RANK")).toList());
+        assertEquals(3, plan("-np", "3", "--site", "a:1", "--site", "b:2", "Main").np());
+    }
+
+    @Test
+    void aNativeSiteIsOneMpirunWithARankBaseAndNoRank() {
+        JobPlan plan = plan("--tag-output", "-J", "-Xmx32m", "--site", "a:1", "--site", "b:2", "-cp", "app.jar",
+                "Main", "x");
+        Site nativeB = new Site("b", 1, 2, List.of(), Path.of("/opt/ompi/bin/mpirun"));
+        RankLaunch launch = new RankCommands("/jdk/bin/java", List.of("weft.jar"))
+                .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), nativeB, null);
+        assertEquals(List.of("/opt/ompi/bin/mpirun", "-q", "-np", "2", "--oversubscribe", "--bind-to", "none",
+                "--tag-output", "--stdin", "none", "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow", "-Xmx32m", "-cp", "app.jar:weft.jar", "Main", "x"),
+                launch.command());
+        assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));
+        assertEquals("b", launch.environment().get("WEFT_SITE"));
+        assertEquals("3", launch.environment().get("WEFT_SIZE"));
+        assertNull(launch.environment().get("WEFT_RANK"));
+        assertEquals("the mpirun of site b, ranks 1-2", launch.describe());
+    }
+
+    @Test
+    void aHostfileWithSiteLabelsAddsSitesAfterTheSiteOptions(@TempDir Path dir) throws IOException {
+        Path hostfile = Files.writeString(dir.resolve("hosts"), "localhost slots=2 site=b\n");
+        JobPlan plan = plan("--site", "a:1", "--hostfile", hostfile.toString(), "Main");
+        assertEquals(3, plan.np());
+        assertEquals(List.of("a", "b"), plan.sites().stream().map(Site::name).toList());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "--hostfile", dir.resolve("none").toString(), "Main"));
+    }
+
+    @Test
+    void badSitesAreRefusedWithStatus2AndAReason() {
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        assertEquals(2, refuse(stderr, "-np", "3", "--site", "a:2", "--site", "b:2", "Main"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("-np 3 does not match the 4 ranks"),
+                stderr.toString());
+        stderr.reset();
+        assertEquals(2, refuse(stderr, "--site", "a", "Main"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("--site a: expected NAME:NP"), stderr.toString());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "2", "--site-launcher", "a=weft", "Main"));
     }
 }

@@ -47,14 +47,15 @@ final class CollectiveCall {
 
     /**
      * Where {@code count} items are received into (or updated in) {@code buffer}: a view of it, or for a
-     * {@code boolean[]} a staged copy of its current bytes that is copied back when the schedule ends.
+     * {@code boolean[]} or a non-contiguous type a staged (packed) copy of its current contents that is unpacked
+     * back when the schedule ends.
      */
     MemorySegment out(Object buffer, int count, TypeDescriptor type) {
-        if (!BufferMapping.needsFinish(buffer)) {
+        if (!BufferMapping.needsFinish(buffer, type)) {
             return BufferMapping.forReceive(buffer, count, type);
         }
         MemorySegment staged = BufferMapping.forSend(buffer, count, type); // a copy holding the current values
-        finishers.add(() -> BufferMapping.finishReceive(buffer, staged, staged.byteSize()));
+        finishers.add(() -> BufferMapping.finishReceive(buffer, count, type, staged, staged.byteSize()));
         return staged;
     }
 

@@ -267,11 +267,11 @@ public final class Collectives {
     public static void reduceLocal(Object inbuf, Object inoutbuf, int count, TypeDescriptor type, Reduction op) {
         MemorySegment in = BufferMapping.forSend(inbuf, count, type);
         MemorySegment inout = BufferMapping.forReceive(inoutbuf, count, type);
-        if (BufferMapping.needsFinish(inoutbuf)) {
+        if (BufferMapping.needsFinish(inoutbuf, type)) {
             inout = BufferMapping.forSend(inoutbuf, count, type); // a staged copy holding the current values
         }
         op.combiner().combine(in, inout, count);
-        BufferMapping.finishReceive(inoutbuf, inout, inout.byteSize());
+        BufferMapping.finishReceive(inoutbuf, count, type, inout, inout.byteSize());
     }
 
     /** {@code ERR_ROOT} unless {@code root} is a rank of {@code comm}. */

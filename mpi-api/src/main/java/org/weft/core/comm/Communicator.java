@@ -3,7 +3,10 @@ package org.weft.core.comm;
 import org.weft.adi.Device;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Ranks;
+import java.util.Map;
+
 import org.weft.core.MpiRuntime;
+import org.weft.core.attr.AttributeTable;
 import org.weft.core.error.ErrorMode;
 import org.weft.core.error.MpiErrors;
 import org.weft.core.topo.Topology;
@@ -11,9 +14,11 @@ import org.weft.core.topo.Topology;
 /**
  * A communicator of the core layer: a group of processes, the pair of context ids that separates its traffic
  * (point-to-point in {@link #context()}, collectives in {@link #collectiveContext()}), its error handler and its
- * name. Ranks given to and returned from the facade are communicator ranks; the device sees world ranks.
+ * name, its cached attributes and info hints. Ranks given to and returned from the facade are communicator
+ * ranks; the device sees world ranks. New communicators are made by {@link Intracomms} and {@link Intercomms};
+ * freeing one returns its context ids to the process's {@link ContextIds}.
  *
- * <p>Thread-safe: the group and contexts are immutable, the error mode and name are volatile.
+ * <p>Thread-safe: the group and contexts are immutable, the error mode, name and info are volatile.
  */
 public final class Communicator {
     private final MpiRuntime runtime;
@@ -27,6 +32,10 @@ public final class Communicator {
     private final Topology topology;
     private final ProcessGroup remoteGroup;
     private final CollectiveTraffic collectives = new CollectiveTraffic();
+    private volatile AttributeTable attributes = new AttributeTable();
+    private volatile Map<String, String> info = Map.of();
+    /** An intercommunicator's own intracommunicator over its local group (for creation steps), else null. */
+    private Communicator localCommunicator;
 
     public Communicator(MpiRuntime runtime, ProcessGroup group, int context, String name, boolean predefined) {
         this(runtime, group, null, context, name, predefined, null);
@@ -143,12 +152,56 @@ public final class Communicator {
         return freed;
     }
 
-    /** {@code MPI_Comm_free}: predefined communicators cannot be freed ({@code ERR_COMM}, still usable). */
-    public void free() {
+    /**
+     * {@code MPI_Comm_free}: predefined communicators cannot be freed ({@code ERR_COMM}, still usable). The
+     * context ids go back to this process's pool; the next agreement sees them free once every member freed.
+     */
+    public synchronized void free() {
         if (predefined) {
             throw MpiErrors.error(ErrorClass.ERR_COMM, "cannot free the predefined communicator " + name);
         }
+        checkUsable();
         freed = true;
+        runtime.contextIds().release(context);
+        if (localCommunicator != null) {
+            localCommunicator.free();
+        }
+    }
+
+    /** The attributes cached on this communicator. */
+    public AttributeTable attributes() {
+        return attributes;
+    }
+
+    /** The info hints set on this communicator ({@code MPI_Comm_get_info}), an immutable map. */
+    public Map<String, String> info() {
+        return info;
+    }
+
+    /** {@code MPI_Comm_set_info}: keeps a copy of {@code hints}; Weft acts on none yet. */
+    public void setInfo(Map<String, String> hints) {
+        this.info = Map.copyOf(hints);
+    }
+
+    /**
+     * What a new communicator takes from its parent: the error handler always (MPI 4.1 §7.4), and for a
+     * duplicate also the attributes (copied) and the info hints.
+     */
+    void inheritFrom(Communicator parent, boolean duplicate) {
+        this.errorMode = parent.errorMode;
+        if (duplicate) {
+            this.attributes = parent.attributes.copyForDup();
+            this.info = parent.info;
+        }
+    }
+
+    /** An intercommunicator's intracommunicator over its local group; {@code null} for an intracommunicator. */
+    Communicator localCommunicator() {
+        return localCommunicator;
+    }
+
+    void setLocalCommunicator(Communicator local) {
+        this.localCommunicator = local;
     }
 
     /** {@code MPI_Comm_compare}. */
@@ -175,6 +228,6 @@ public final class Communicator {
 
     @Override
     public String toString() {
-        return name;
+        return name.isEmpty() ? "communicator " + context : name;
     }
 }

@@ -14,6 +14,9 @@ public enum BaseType {
     FLOAT(4, float[].class),
     DOUBLE(8, double[].class);
 
+    /** {@code values()} without a copy per call: {@link #of} runs per message. */
+    private static final BaseType[] ALL = values();
+
     private final int bytes;
     private final Class<?> arrayClass;
 
@@ -25,6 +28,16 @@ public enum BaseType {
     /** Size of one element in bytes. */
     public int bytes() {
         return bytes;
+    }
+
+    /** The base type held by arrays of {@code arrayClass}; {@code IllegalArgumentException} for other classes. */
+    public static BaseType of(Class<?> arrayClass) {
+        for (BaseType type : ALL) {
+            if (type.arrayClass == arrayClass) {
+                return type;
+            }
+        }
+        throw new IllegalArgumentException("not a primitive array class: " + arrayClass);
     }
 
     /** The Java array type that holds elements of this type. */

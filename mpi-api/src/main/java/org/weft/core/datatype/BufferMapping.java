@@ -15,12 +15,19 @@ import org.weft.core.error.MpiErrors;
 
 /**
  * Maps a user buffer (a Java primitive array or an NIO buffer), a count and a datatype to the contiguous
- * {@link MemorySegment} the device reads or writes. No copy for contiguous types: an array becomes a heap
- * segment over the array; a buffer is addressed from index 0 whatever its position (Open MPI's rule), through
- * {@code MemorySegment.ofBuffer(buffer.duplicate().clear())}, and its position is left unchanged.
+ * {@link MemorySegment} the device reads or writes.
  *
- * <p>The one exception is {@code boolean[]}, which has no segment view: a send copies it to bytes, a receive
- * lands in a staging segment that {@link #finishReceive} copies back.
+ * <p>Contiguous types need no copy: an array becomes a heap segment over the array; a buffer is addressed from
+ * index 0 whatever its position (Open MPI's rule), through {@code MemorySegment.ofBuffer(buffer.duplicate()
+ * .clear())}, and its position is left unchanged.
+ *
+ * <p>Non-contiguous types (and {@code boolean[]}, which has no segment view) go through <em>staging</em>: a send
+ * packs the items into a staging segment, which the device sends; a receive lands in a staging segment that
+ * {@link #finishReceive} unpacks into the user's buffer. Each thread keeps the staging of its last few
+ * (buffer, type, count), one set for sends and one for receives, so steady-state traffic makes no garbage.
+ * Sharing staging this way is safe under MPI's rules: two pending sends from the same buffer, type and count
+ * pack the same bytes; two pending receives into the same buffer would be erroneous anyway. Persistent sends
+ * call {@link #repack} at each start, since the user may have changed the data since the last.
  *
  * <p>Byte order: arrays and native-order buffers are sent as they lie in memory; Weft's wire is
  * little-endian, which is the memory order on every platform Weft runs on today (x86-64, aarch64).
@@ -29,89 +36,124 @@ public final class BufferMapping {
     private BufferMapping() {
     }
 
-    /** The bytes of {@code count} items of {@code type} from {@code buffer}, for a send. */
+    /** The packed bytes of {@code count} items of {@code type} from {@code buffer}, for a send. */
     public static MemorySegment forSend(Object buffer, int count, TypeDescriptor type) {
         long bytes = checkedBytes(buffer, count, type);
-        if (buffer instanceof boolean[] booleans) {
-            byte[] copy = new byte[(int) bytes];
-            for (int i = 0; i < copy.length; i++) {
-                copy[i] = booleans[i] ? (byte) 1 : (byte) 0;
-            }
-            return MemorySegment.ofArray(copy);
+        if (!needsStaging(buffer, type)) {
+            return view(buffer, bytes);
         }
-        return view(buffer, bytes);
+        MemorySegment staging = staging(RECENT.get().sendStaging, buffer, count, type, bytes);
+        Packer.pack(userMemory(buffer), count, type, staging);
+        return staging;
+    }
+
+    /**
+     * Packs the items again into {@code segment}, which {@link #forSend} returned for the same arguments: a
+     * persistent send calls this at each start. Nothing to do for types that need no staging.
+     */
+    public static void repack(Object buffer, int count, TypeDescriptor type, MemorySegment segment) {
+        if (needsStaging(buffer, type)) {
+            Packer.pack(userMemory(buffer), count, type, segment);
+        }
     }
 
     /** Where {@code count} items of {@code type} are received into {@code buffer}. */
     public static MemorySegment forReceive(Object buffer, int count, TypeDescriptor type) {
         long bytes = checkedBytes(buffer, count, type);
-        if (buffer instanceof boolean[]) {
-            return MemorySegment.ofArray(new byte[(int) bytes]);
-        }
         if (buffer instanceof Buffer b && b.isReadOnly()) {
             throw MpiErrors.error(ErrorClass.ERR_BUFFER, "cannot receive into a read-only buffer");
         }
-        return view(buffer, bytes);
-    }
-
-    /** Completes a receive of {@code receivedBytes} into {@code buffer}: copies back a staged boolean[]. */
-    public static void finishReceive(Object buffer, MemorySegment segment, long receivedBytes) {
-        if (buffer instanceof boolean[] booleans) {
-            for (int i = 0; i < receivedBytes; i++) {
-                booleans[i] = segment.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) != 0;
-            }
+        if (!needsStaging(buffer, type)) {
+            return view(buffer, bytes);
         }
-    }
-
-    /** True for buffers that need {@link #finishReceive} after the receive completed. */
-    public static boolean needsFinish(Object buffer) {
-        return buffer instanceof boolean[];
+        return staging(RECENT.get().receiveStaging, buffer, count, type, bytes);
     }
 
     /**
-     * The segment over the first {@code bytes} of {@code buffer}. Programs send and receive from the same few
-     * buffers over and over, and a view never changes, so each thread remembers its last few views instead of
-     * making two or three small objects per message (garbage whose collections showed up as latency spikes).
+     * Completes a receive of {@code receivedBytes} into {@code segment}, which {@link #forReceive} returned for
+     * the same arguments (or {@link #forSend}, for an in-out buffer): unpacks staging into {@code buffer}, up to
+     * the bytes received — the rest of the buffer is left untouched.
      */
+    public static void finishReceive(Object buffer, int count, TypeDescriptor type, MemorySegment segment,
+                                     long receivedBytes) {
+        if (needsStaging(buffer, type)) {
+            Packer.unpack(segment, Math.min(receivedBytes, segment.byteSize()), userMemory(buffer), count, type);
+        }
+    }
+
+    /** {@code MPI_Pack}: packs {@code count} items into {@code target}, which is exactly their packed size. */
+    public static void pack(Object buffer, int count, TypeDescriptor type, MemorySegment target) {
+        long bytes = checkedBytes(buffer, count, type);
+        if (needsStaging(buffer, type)) {
+            Packer.pack(userMemory(buffer), count, type, target);
+        } else {
+            target.copyFrom(view(buffer, bytes));
+        }
+    }
+
+    /** {@code MPI_Unpack}: unpacks {@code count} items from {@code source}, which is exactly their packed size. */
+    public static void unpack(MemorySegment source, Object buffer, int count, TypeDescriptor type) {
+        MemorySegment direct = forReceive(buffer, count, type);
+        if (needsStaging(buffer, type)) {
+            Packer.unpack(source, source.byteSize(), userMemory(buffer), count, type);
+        } else {
+            direct.copyFrom(source);
+        }
+    }
+
+    /** True when a receive into {@code buffer} needs {@link #finishReceive} after it completed. */
+    public static boolean needsFinish(Object buffer, TypeDescriptor type) {
+        return needsStaging(buffer, type);
+    }
+
+    /**
+     * What a nonblocking or persistent receive must do on completion: a {@link StagedReceive} for
+     * {@code segment} (from {@link #forReceive}), or {@code null} when the data lands in place.
+     */
+    public static StagedReceive stagedReceive(Object buffer, int count, TypeDescriptor type, MemorySegment segment) {
+        return needsStaging(buffer, type) ? new StagedReceive(buffer, count, type, segment) : null;
+    }
+
+    private static boolean needsStaging(Object buffer, TypeDescriptor type) {
+        return buffer instanceof boolean[] || !type.isContiguous();
+    }
+
+    /** This thread's remembered staging for (buffer, type, count), made (and remembered) if missing. */
+    private static MemorySegment staging(RecentSegments recent, Object buffer, int count, TypeDescriptor type,
+                                         long bytes) {
+        MemorySegment staging = recent.find(buffer, type, count);
+        if (staging == null) {
+            // over a long[], so that readers of the staged data (reductions) may use aligned accesses
+            staging = MemorySegment.ofArray(new long[Math.toIntExact((bytes + 7) / 8)]).asSlice(0, bytes);
+            recent.remember(buffer, type, count, staging);
+        }
+        return staging;
+    }
+
+    /** The user's memory as {@link Packer} addresses it: the whole buffer as a segment, or a boolean[]. */
+    private static Object userMemory(Object buffer) {
+        return buffer instanceof boolean[] ? buffer : view(buffer, availableBytes(buffer));
+    }
+
+    /** The segment over the first {@code bytes} of {@code buffer}, remembered per thread (see RecentSegments). */
     private static MemorySegment view(Object buffer, long bytes) {
-        RecentViews recent = RECENT_VIEWS.get();
-        MemorySegment view = recent.find(buffer, bytes);
+        RecentSegments recent = RECENT.get().views;
+        MemorySegment view = recent.find(buffer, null, bytes);
         if (view == null) {
             view = newView(buffer, bytes);
-            recent.remember(buffer, bytes, view);
+            recent.remember(buffer, null, bytes, view);
         }
         return view;
     }
 
-    /**
-     * The views a thread made last, by buffer identity and length. A cache with no meaning of its own (the one
-     * static of this package); it keeps at most {@link #SIZE} buffers of each thread reachable until replaced.
-     */
-    private static final class RecentViews {
-        static final int SIZE = 4;
-        private final Object[] buffers = new Object[SIZE];
-        private final long[] lengths = new long[SIZE];
-        private final MemorySegment[] views = new MemorySegment[SIZE];
-        private int next;
-
-        MemorySegment find(Object buffer, long bytes) {
-            for (int i = 0; i < SIZE; i++) {
-                if (buffers[i] == buffer && lengths[i] == bytes) {
-                    return views[i];
-                }
-            }
-            return null;
-        }
-
-        void remember(Object buffer, long bytes, MemorySegment view) {
-            buffers[next] = buffer;
-            lengths[next] = bytes;
-            views[next] = view;
-            next = (next + 1) % SIZE;
-        }
+    /** A thread's remembered views and staging (the one static of this package: a cache). */
+    private static final class Recent {
+        final RecentSegments views = new RecentSegments();
+        final RecentSegments sendStaging = new RecentSegments();
+        final RecentSegments receiveStaging = new RecentSegments();
     }
 
-    private static final ThreadLocal<RecentViews> RECENT_VIEWS = ThreadLocal.withInitial(RecentViews::new);
+    private static final ThreadLocal<Recent> RECENT = ThreadLocal.withInitial(Recent::new);
 
     /** A heap segment over a primitive array, or {@code null} for anything else (including {@code boolean[]}). */
     public static MemorySegment arraySegment(Object array) {
@@ -137,9 +179,10 @@ public final class BufferMapping {
     }
 
     /**
-     * Checks the arguments and returns the byte length of the message: {@code ERR_COUNT} for a negative count,
-     * {@code ERR_TYPE} for a null or freed type, {@code ERR_BUFFER} for a null buffer, an array of the wrong
-     * element type, or a buffer shorter than {@code count} items.
+     * Checks the arguments and returns the packed byte length of the message: {@code ERR_COUNT} for a negative
+     * count, {@code ERR_TYPE} for a null, freed or uncommitted type, {@code ERR_BUFFER} for a null buffer, an
+     * array of the wrong element type, or a buffer that does not hold {@code count} items (from its index 0, so
+     * a type whose data lies below its start does not fit either).
      */
     public static long checkedBytes(Object buffer, int count, TypeDescriptor type) {
         if (count < 0) {
@@ -149,22 +192,29 @@ public final class BufferMapping {
         if (buffer == null) {
             throw MpiErrors.error(ErrorClass.ERR_BUFFER, "the buffer is null");
         }
-        long bytes = (long) count * type.byteSize();
-        long available;
-        if (buffer instanceof Buffer b) {
-            available = (long) b.capacity() * elementBytes(b);
-        } else if (buffer.getClass() == type.base().arrayClass()) {
-            available = (long) java.lang.reflect.Array.getLength(buffer) * type.base().bytes();
-        } else {
+        if (!(buffer instanceof Buffer) && buffer.getClass() != type.base().arrayClass()) {
             throw MpiErrors.error(ErrorClass.ERR_BUFFER, "a " + buffer.getClass().getSimpleName()
-                    + " cannot hold " + type.name() + " (use a " + type.base().arrayClass().getSimpleName()
+                    + " cannot hold " + type + " (use a " + type.base().arrayClass().getSimpleName()
                     + " or a direct buffer)");
         }
-        if (bytes > available) {
-            throw MpiErrors.error(ErrorClass.ERR_BUFFER, "the buffer holds " + available + " bytes but " + count
-                    + " x " + type.name() + " need " + bytes);
+        long available = availableBytes(buffer);
+        if (count > 0) {
+            long lastStart = (count - 1) * type.extent();
+            long low = Math.min(0, lastStart) + type.trueLb();
+            long high = Math.max(0, lastStart) + type.trueLb() + type.trueExtent();
+            if (type.byteSize() > 0 && (low < 0 || high > available)) {
+                throw MpiErrors.error(ErrorClass.ERR_BUFFER, "the buffer holds " + available + " bytes but "
+                        + count + " x " + type + " need bytes " + low + " to " + high);
+            }
         }
-        return bytes;
+        return (long) count * type.byteSize();
+    }
+
+    private static long availableBytes(Object buffer) {
+        if (buffer instanceof Buffer b) {
+            return (long) b.capacity() * elementBytes(b);
+        }
+        return (long) java.lang.reflect.Array.getLength(buffer) * BaseType.of(buffer.getClass()).bytes();
     }
 
     /** Bytes per element of an NIO buffer. */

@@ -1,2 +1,2 @@
-/** Datatype descriptors and the mapping of Java arrays and NIO buffers to contiguous memory segments. */
+/** The datatype engine: type descriptors flattened to typemaps, type constructors, and pack/unpack of user buffers to the segments the device moves. */
 package org.weft.core.datatype;

@@ -75,7 +75,7 @@ class BufferMappingTest {
         TypeDescriptor bool = TypeDescriptor.predefined("MPI_BOOLEAN", BaseType.BOOLEAN, 1);
         MemorySegment staged = BufferMapping.forReceive(in, 3, bool);
         staged.set(ValueLayout.JAVA_BYTE, 0, (byte) 1);
-        BufferMapping.finishReceive(in, staged, 2);
+        BufferMapping.finishReceive(in, 3, bool, staged, 2);
         assertArrayEquals(new boolean[] {true, false, true}, in);
     }
 

@@ -1,6 +1,7 @@
 package org.weft.mm.spi;
 
 import org.weft.adi.param.Parameters;
+import org.weft.mm.DeviceParameters;
 
 /** What a module learns of the process it serves when it starts. */
 public interface ModuleContext {
@@ -19,6 +20,15 @@ public interface ModuleContext {
     String hostName();
 
     Parameters parameters();
+
+    /**
+     * The site (cluster) this process belongs to, the empty string when the job has no sites. Methods that only
+     * make sense inside one site (shared memory, native MPI) apply only between processes of the same site, so that
+     * a job emulating several sites on one machine still crosses sites on the wide-area methods.
+     */
+    default String site() {
+        return parameters().get(DeviceParameters.SITE);
+    }
 
     /** Where the module hands arriving RSRs. */
     RsrSink inbound();

@@ -18,6 +18,7 @@ import org.weft.core.coll.Reduction;
 import org.weft.core.coll.op.PredefinedOp;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
+import org.weft.core.comm.Intracomms;
 import org.weft.core.comm.ProcessGroup;
 import org.weft.core.datatype.BaseType;
 import org.weft.core.datatype.TypeDescriptor;
@@ -75,7 +76,7 @@ class NeighborAndIntercommCollectivesTest {
             ProcessGroup evens = ProcessGroup.of(IntStream.range(0, size).filter(r -> r % 2 == 0).toArray());
             ProcessGroup odds = ProcessGroup.of(IntStream.range(0, size).filter(r -> r % 2 == 1).toArray());
             boolean even = rank % 2 == 0;
-            int context = runtime.contextIds().allocatePair();
+            int context = Intracomms.dup(runtime.world()).context(); // a context every rank agreed on
             Communicator inter = new Communicator(runtime, even ? evens : odds, even ? odds : evens, context,
                     "evens-odds", false, null);
             int local = inter.rank();
@@ -119,9 +120,7 @@ class NeighborAndIntercommCollectivesTest {
     }
 
     private static Communicator communicator(MpiRuntime runtime, Topology topology) {
-        int context = runtime.contextIds().allocatePair();
-        return new Communicator(runtime, ProcessGroup.world(runtime.device().size()), null, context, "topo", false,
-                topology);
+        return Intracomms.split(runtime.world(), 0, runtime.device().rank(), rank -> topology);
     }
 
     private static int code(int rank, int slot) {

@@ -95,7 +95,8 @@ public final class WeftrunJob {
     }
 
     private static boolean takesValue(String option) {
-        return List.of("-np", "-n", "--timeout", "-x", "--param", "-J", "--jvm-arg", "--methods").contains(option);
+        return List.of("-np", "-n", "--timeout", "-x", "--param", "-J", "--jvm-arg", "--methods", "--site",
+                "--site-launcher").contains(option);
     }
 
     /** Reads a stream to the end on a thread of its own, so that a chatty job never blocks on a full pipe. */

@@ -10,6 +10,8 @@ final class RingAccess {
     static final VarHandle COUNTER = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
     /** The closed flag: {@code getAcquire}/{@code setRelease} on (segment, offset). */
     static final VarHandle FLAG = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN).varHandle();
+    /** A record's Length, which publishes it: {@code getAcquire}/{@code setRelease} on (segment, offset). */
+    static final VarHandle LENGTH = FLAG;
 
     static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN);

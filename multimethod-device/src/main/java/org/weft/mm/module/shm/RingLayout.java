@@ -15,13 +15,15 @@ package org.weft.mm.module.shm;
  *                | 24 owner rank (i32)
  *
  *  ring control: each counter on its own pair of cache lines (the adjacent-line prefetcher works in 128 bytes):
- *     0  tail   (i64): bytes ever published; written by the sender only, with a release store
+ *     0  tail   (i64): bytes ever published; written by the sender only (for inspection: the reader polls the
+ *                      Length of the next record instead, so that a small message costs one cache line's transfer)
  *   128  closed (i32): non-zero once the owner refused this sender (a malformed RSR); read by the sender
  *   256  head   (i64): bytes ever consumed; written by the owner only, with a release store
  * </pre>
  * Positions only grow; {@code position & (capacity - 1)} is the offset in the data area.
  *
- * <p>A record, 8-byte aligned, never wraps past the end of the data area:
+ * <p>A record, aligned to a cache line (a small message then travels in one line), never wraps past the end of the
+ * data area:
  * <pre>
  *   0                   1                   2                   3
  *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
@@ -31,15 +33,20 @@ package org.weft.mm.module.shm;
  *  |      Endpoint id (u16)        |       Handler id (u16)        |
  *  +-------------------------------+-------------------------------+
  *  |                  Body (Length - 8 bytes)                    ...
- *  ...                              then zero to 7 bytes to align  |
+ *  ...                             then zero to 63 bytes to align  |
  *  +---------------------------------------------------------------+
  * </pre>
  * A record that would cross the end of the data area is preceded by a <em>padding record</em> filling the rest of
  * the area: its Length is the negated size of the gap (R, the sign bit, marks it), and the reader skips it.
+ *
+ * <p>Publication, after Agrona's ring buffers: the reader polls the Length at its head; zero means "nothing yet".
+ * The writer fills a record, writes a zero Length where the next record will start, then stores the record's Length
+ * with release semantics. The writer keeps one aligned slot of room beyond each record for that zero, so the slot
+ * is always free space (a record is at most {@link #maxBody} bytes). A new inbox file is all zeros.
  */
 final class RingLayout {
     static final long MAGIC = 0x314D4853_54464557L; // "WEFTSHM1" read little-endian
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final int FILE_HEADER_LENGTH = 4096;
     static final int MAGIC_OFFSET = 0;
@@ -57,7 +64,7 @@ final class RingLayout {
     static final int LENGTH_OFFSET = 0;
     static final int ENDPOINT_OFFSET = 4;
     static final int HANDLER_OFFSET = 6;
-    static final int ALIGNMENT = 8;
+    static final int ALIGNMENT = 64;
 
     /** Smallest and largest ring data areas (a ByteBuffer view of one must fit an int). */
     static final long MIN_CAPACITY = 4096;
@@ -85,8 +92,11 @@ final class RingLayout {
         return (length + ALIGNMENT - 1) & -ALIGNMENT;
     }
 
-    /** Largest body one record may carry in a ring of {@code capacity}: a record fits whole once the ring is empty. */
+    /**
+     * Largest body one record may carry in a ring of {@code capacity}: a record and the zeroed slot after it fit
+     * once the ring is empty.
+     */
     static long maxBody(long capacity) {
-        return capacity - RECORD_HEADER_LENGTH;
+        return capacity - RECORD_HEADER_LENGTH - ALIGNMENT;
     }
 }

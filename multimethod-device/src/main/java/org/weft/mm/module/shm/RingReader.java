@@ -2,7 +2,7 @@ package org.weft.mm.module.shm;
 
 import static org.weft.mm.module.shm.RingAccess.COUNTER;
 import static org.weft.mm.module.shm.RingAccess.FLAG;
-import static org.weft.mm.module.shm.RingAccess.INT;
+import static org.weft.mm.module.shm.RingAccess.LENGTH;
 import static org.weft.mm.module.shm.RingAccess.SHORT;
 import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.CONTROL_LENGTH;
@@ -11,7 +11,6 @@ import static org.weft.mm.module.shm.RingLayout.HANDLER_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.HEAD_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.LENGTH_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
-import static org.weft.mm.module.shm.RingLayout.TAIL_OFFSET;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -51,7 +50,7 @@ final class RingReader {
      * can only say "maybe" where there is nothing, never "no" where there is something).
      */
     boolean mayHaveRecords() {
-        return !closed && (long) COUNTER.getAcquire(control, (long) TAIL_OFFSET) > head;
+        return !closed && (int) LENGTH.getAcquire(data, (head & mask) + LENGTH_OFFSET) != 0;
     }
 
     /** Delivers at most {@code budget} RSRs to {@code sink}; returns how many it delivered. */
@@ -59,11 +58,13 @@ final class RingReader {
         if (closed) {
             return 0;
         }
-        long tail = (long) COUNTER.getAcquire(control, (long) TAIL_OFFSET);
         int delivered = 0;
-        while (head < tail && delivered < budget) {
+        while (delivered < budget) {
             int index = (int) (head & mask);
-            int length = data.get(INT, index + LENGTH_OFFSET);
+            int length = (int) LENGTH.getAcquire(data, (long) index + LENGTH_OFFSET);
+            if (length == 0) {
+                break; // the writer has not published a record here yet
+            }
             if (length < 0) {
                 if (-length != capacity - index) {
                     refuse(log, "a padding record of " + -length + " bytes at offset " + index);
@@ -72,7 +73,7 @@ final class RingReader {
                 release(-length);
                 continue;
             }
-            if (length < RECORD_HEADER_LENGTH || RingLayout.align(length) > Math.min(capacity - index, tail - head)) {
+            if (length < RECORD_HEADER_LENGTH || RingLayout.align(length) > capacity - index) {
                 refuse(log, "a record of " + length + " bytes at offset " + index);
                 return delivered;
             }

@@ -3,7 +3,9 @@ package org.weft.mm.module.shm;
 import static org.weft.mm.module.shm.RingAccess.COUNTER;
 import static org.weft.mm.module.shm.RingAccess.FLAG;
 import static org.weft.mm.module.shm.RingAccess.INT;
+import static org.weft.mm.module.shm.RingAccess.LENGTH;
 import static org.weft.mm.module.shm.RingAccess.SHORT;
+import static org.weft.mm.module.shm.RingLayout.ALIGNMENT;
 import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.CONTROL_LENGTH;
 import static org.weft.mm.module.shm.RingLayout.ENDPOINT_OFFSET;
@@ -73,18 +75,16 @@ final class RingWriter {
         int toEnd = (int) (capacity - index);
         if (aligned > toEnd) {
             // Publish the padding on its own: the record then waits for room at the start of the ring, and a record
-            // as large as the ring still fits once the reader has drained it.
-            if (!hasRoom(toEnd)) {
+            // as large as the ring allows still fits once the reader has drained it.
+            if (!hasRoom(toEnd + ALIGNMENT)) {
                 return SendStatus.BACK_PRESSURED;
             }
-            data.set(INT, index + LENGTH_OFFSET, -toEnd);
-            publish(toEnd);
+            publish(index, -toEnd, toEnd);
             index = 0;
         }
-        if (!hasRoom(aligned)) {
+        if (!hasRoom(aligned + ALIGNMENT)) {
             return SendStatus.BACK_PRESSURED;
         }
-        data.set(INT, index + LENGTH_OFFSET, recordLength);
         data.set(SHORT, index + ENDPOINT_OFFSET, (short) endpointId);
         data.set(SHORT, index + HANDLER_OFFSET, (short) handlerId);
         int bodyAt = index + RECORD_HEADER_LENGTH;
@@ -92,7 +92,7 @@ final class RingWriter {
             dataBuffer.put(bodyAt, header, header.position(), headerLength);
         }
         copyPayload(payload, bodyAt + headerLength);
-        publish(aligned);
+        publish(index, recordLength, aligned);
         return SendStatus.SENT;
     }
 
@@ -104,9 +104,16 @@ final class RingWriter {
         return bytes <= capacity - (tail - headCache);
     }
 
-    private void publish(int bytes) {
-        tail += bytes;
-        COUNTER.setRelease(control, (long) TAIL_OFFSET, tail);
+    /**
+     * Publishes the record written at {@code index}: first a zero Length where the next record will start (the
+     * reader stops there until that one is published; the room check kept that slot free), then the record's own
+     * Length with a release store, which makes its contents visible to the reader polling that slot.
+     */
+    private void publish(int index, int length, int aligned) {
+        data.set(INT, ((index + aligned) & mask) + LENGTH_OFFSET, 0);
+        LENGTH.setRelease(data, (long) index + LENGTH_OFFSET, length);
+        tail += aligned;
+        COUNTER.setOpaque(control, (long) TAIL_OFFSET, tail);
     }
 
     private void copyPayload(MemorySegment payload, long at) {

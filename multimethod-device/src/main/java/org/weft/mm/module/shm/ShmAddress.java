@@ -10,10 +10,10 @@ import java.nio.file.Path;
 import org.weft.mm.spi.Descriptor;
 
 /**
- * How to reach a process by {@code shm}: the bytes of its {@link Descriptor}, four strings each as a u16 byte count
- * (big-endian, {@link DataOutputStream#writeUTF}) and modified UTF-8: host name, boot id, job id, inbox path.
+ * How to reach a process by {@code shm}: the bytes of its {@link Descriptor}, five strings each as a u16 byte count
+ * (big-endian, {@link DataOutputStream#writeUTF}) and modified UTF-8: host name, boot id, job id, site, inbox path.
  */
-record ShmAddress(HostIdentity host, String jobId, Path inbox) {
+record ShmAddress(HostIdentity host, String jobId, String site, Path inbox) {
 
     Descriptor toDescriptor() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -21,6 +21,7 @@ record ShmAddress(HostIdentity host, String jobId, Path inbox) {
             out.writeUTF(host.hostName());
             out.writeUTF(host.bootId());
             out.writeUTF(jobId);
+            out.writeUTF(site);
             out.writeUTF(inbox.toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -36,7 +37,7 @@ record ShmAddress(HostIdentity host, String jobId, Path inbox) {
         byte[] data = descriptor.data();
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
             ShmAddress address = new ShmAddress(new HostIdentity(in.readUTF(), in.readUTF()), in.readUTF(),
-                    Path.of(in.readUTF()));
+                    in.readUTF(), Path.of(in.readUTF()));
             if (in.available() != 0) {
                 throw new IllegalArgumentException("shm descriptor has " + in.available() + " trailing bytes");
             }

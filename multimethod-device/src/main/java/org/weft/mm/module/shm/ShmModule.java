@@ -23,7 +23,7 @@ import org.weft.mm.spi.RsrSink;
  *   <li>{@link #init}: creates this process's inbox {@code <job_dir>/shm-<rank>} with one single-producer,
  *       single-consumer ring per possible sender (layout: {@link RingLayout}), before descriptors are exchanged,
  *       so every peer's inbox exists by the time {@link #connect} maps it.</li>
- *   <li>{@link #connect}: applies to a peer of the same job on the same host (name and boot id); maps this
+ *   <li>{@link #connect}: applies to a peer of the same job, site and host (name and boot id); maps this
  *       process's ring in the peer's inbox. One {@link ShmLink} per peer, cached.</li>
  *   <li>{@link ShmLink#send}: one copy into the ring and a release store; {@code BACK_PRESSURED} with nothing taken
  *       when the ring is full.</li>
@@ -135,7 +135,7 @@ public final class ShmModule implements CommModule {
             Files.deleteIfExists(inboxFile); // ours: created before the failure
             throw e;
         }
-        this.localDescriptor = new ShmAddress(host, context.jobId(), inboxFile).toDescriptor();
+        this.localDescriptor = new ShmAddress(host, context.jobId(), context.site(), inboxFile).toDescriptor();
         this.initialised = true;
     }
 
@@ -153,7 +153,7 @@ public final class ShmModule implements CommModule {
 
     /**
      * The link to {@code peerRank}, made on first use by mapping this process's ring in the peer's inbox;
-     * {@code null} when {@code remote} is not an shm descriptor of this job on this host.
+     * {@code null} when {@code remote} is not an shm descriptor of this job, host and site.
      */
     @Override
     public CommObject connect(int peerRank, Descriptor remote) {
@@ -168,7 +168,8 @@ public final class ShmModule implements CommModule {
             log("ignoring the shm descriptor of rank " + peerRank + ": " + e.getMessage());
             return null;
         }
-        if (!address.host().sameHostAs(host) || !address.jobId().equals(context.jobId())) {
+        if (!address.host().sameHostAs(host) || !address.jobId().equals(context.jobId())
+                || !address.site().equals(context.site())) {
             return null;
         }
         ShmLink link = links.get(peerRank);

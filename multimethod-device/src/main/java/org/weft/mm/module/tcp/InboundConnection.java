@@ -7,9 +7,11 @@ import static org.weft.mm.module.tcp.FrameLayout.HELLO_HANDLER;
 import static org.weft.mm.module.tcp.FrameLayout.IDS_LENGTH;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -101,8 +103,11 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
     private void handOff(ChannelHandlerContext ctx, int sourceRank) {
         handshakeDeadline.cancel(false);
         ctx.channel().config().setAutoRead(false);
-        stream = new InboundStream(module, sourceRank, ((AcceptedChannels.Accepted) ctx.channel()).socket(),
-                ctx.channel());
+        Channel channel = ctx.channel();
+        SocketChannel socket = ((AcceptedChannels.Accepted) channel).socket();
+        String remote = String.valueOf(channel.remoteAddress());
+        stream = new InboundStream(module, sourceRank, socket, remote, channel::close);
+        module.adopt(sourceRank, TcpLink.adopt(module, sourceRank, socket, stream, remote, channel::close), channel);
         state = State.HANDED_OFF;
         ctx.pipeline().remove(TcpModule.FRAMES);
     }

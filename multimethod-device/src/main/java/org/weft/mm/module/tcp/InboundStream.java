@@ -9,7 +9,6 @@ import static org.weft.mm.module.tcp.FrameLayout.IDS_LENGTH;
 import static org.weft.mm.module.tcp.FrameLayout.LENGTH_FIELD;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.handler.codec.TooLongFrameException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -18,7 +17,8 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The receiving end of one accepted connection after its HELLO proved the job's secret: read and delivered on the
+ * The receiving end of one connection to a peer — one this process accepted, after its HELLO proved the job's
+ * secret, or one it dialled (the peer may answer on it: {@link TcpModule#adopt}) — read and delivered on the
  * caller's thread, during {@link TcpModule#poll()}, from the non-blocking socket. No event loop is involved, so an
  * arriving RSR costs no thread wake-up when a thread polls.
  *
@@ -37,8 +37,8 @@ final class InboundStream {
     private final TcpModule module;
     private final int sourceRank;
     private final SocketChannel socket;
-    /** The Netty channel that accepted the socket; closing goes through it, so that Netty lets go of it too. */
-    private final Channel acceptedBy;
+    /** Closes the connection: through Netty for an accepted one, so that Netty lets go of it too. */
+    private final Runnable closer;
     private final String remote;
     private final AtomicBoolean busy = new AtomicBoolean();
     /** Received bytes not delivered yet, in read mode (position to limit); owned by the thread holding busy. */
@@ -46,12 +46,12 @@ final class InboundStream {
     private volatile boolean closed;
     private boolean byeReceived;
 
-    InboundStream(TcpModule module, int sourceRank, SocketChannel socket, Channel acceptedBy) {
+    InboundStream(TcpModule module, int sourceRank, SocketChannel socket, String remote, Runnable closer) {
         this.module = module;
         this.sourceRank = sourceRank;
         this.socket = socket;
-        this.acceptedBy = acceptedBy;
-        this.remote = String.valueOf(acceptedBy.remoteAddress());
+        this.closer = closer;
+        this.remote = remote;
     }
 
     /** Before the stream is published: the bytes Netty had read past the HELLO, which come first. */
@@ -80,6 +80,11 @@ final class InboundStream {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /** The peer said BYE: a close or reset that follows is part of its leaving. */
+    boolean byeReceived() {
+        return byeReceived;
     }
 
     /** Netty closed the channel (at shutdown): stop reading it. */
@@ -237,7 +242,7 @@ final class InboundStream {
     private void close() {
         closed = true;
         module.removeInbound(this);
-        acceptedBy.close();
+        closer.run();
     }
 
     private static ByteBuffer newBuffer(int capacity) {

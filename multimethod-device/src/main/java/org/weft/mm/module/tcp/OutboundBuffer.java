@@ -42,6 +42,11 @@ final class OutboundBuffer {
         return start == end;
     }
 
+    /** Bytes queued and not yet written. */
+    int pendingBytes() {
+        return end - start;
+    }
+
     /** Appends one RSR frame (layout in {@link FrameLayout}); {@code frameLength} was checked by the caller. */
     void appendRsr(int frameLength, int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
         int at = appendHead(frameLength, frameLength, endpointId, handlerId, header);

@@ -4,7 +4,7 @@ import org.weft.adi.param.Parameters;
 
 /** The values of {@link TcpParameters} for one module instance, read and checked once at init. */
 record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int maxFrame, int handshakeTimeoutMillis,
-        int connectTimeoutMillis) {
+        int connectTimeoutMillis, int sendQueueBytes) {
 
     static TcpConfig from(Parameters p) {
         return new TcpConfig(
@@ -14,7 +14,8 @@ record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int 
                 p.get(TcpParameters.EAGER_LIMIT),
                 intBytes(TcpParameters.MAX_FRAME.name(), p.get(TcpParameters.MAX_FRAME), FrameLayout.HEADER_LENGTH),
                 positive(TcpParameters.HANDSHAKE_TIMEOUT.name(), p.get(TcpParameters.HANDSHAKE_TIMEOUT)),
-                positive(TcpParameters.CONNECT_TIMEOUT.name(), p.get(TcpParameters.CONNECT_TIMEOUT)));
+                positive(TcpParameters.CONNECT_TIMEOUT.name(), p.get(TcpParameters.CONNECT_TIMEOUT)),
+                intBytes(TcpParameters.SEND_QUEUE.name(), p.get(TcpParameters.SEND_QUEUE), 1));
     }
 
     /** Netty's frame decoder and socket options take ints: refuse what does not fit rather than wrap. */

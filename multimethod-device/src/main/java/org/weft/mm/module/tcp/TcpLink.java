@@ -1,19 +1,10 @@
 package org.weft.mm.module.tcp;
 
-import static org.weft.mm.module.tcp.FrameLayout.BYE_HANDLER;
-import static org.weft.mm.module.tcp.FrameLayout.CONTROL_ENDPOINT;
-import static org.weft.mm.module.tcp.FrameLayout.ENDPOINT_OFFSET;
-import static org.weft.mm.module.tcp.FrameLayout.HANDLER_OFFSET;
-import static org.weft.mm.module.tcp.FrameLayout.HEADER_LENGTH;
-import static org.weft.mm.module.tcp.FrameLayout.IDS_LENGTH;
-import static org.weft.mm.module.tcp.FrameLayout.LENGTH_FIELD;
-
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -22,22 +13,24 @@ import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.SendStatus;
 
 /**
- * The sending side of the {@code tcp} method to one peer: one connection this process initiated, on which it only
- * sends (the peer receives on the connection it accepted), so one sender's RSRs keep one TCP stream's order.
+ * The sending side of the {@code tcp} method to one peer, on the one connection the pair shares: the connection this
+ * process dialled ({@link #open}) or, when the peer dialled first, the one it accepted ({@link #adopt}). Either way one
+ * sender's RSRs travel on one TCP stream, in order. Each side reads what arrives on the connection through an
+ * {@link InboundStream}. When both dial at once, each keeps sending on the connection it dialled and reads both: two
+ * one-way connections, still in order per direction.
  *
  * <p>No thread hand-off: {@link #send} runs on the caller's thread, under this link's lock, appends the frame to an
  * {@link OutboundBuffer} and writes it to the non-blocking socket at once. What the socket does not take (a full
  * socket buffer, a connection still being made) stays queued, in order, and is written by later sends or by
- * {@link TcpModule#poll()} on whichever thread polls. The HELLO is the first thing queued, so nothing can precede
- * it on the wire.
+ * {@link TcpModule#poll()} on whichever thread polls. On a dialled connection the HELLO is the first thing queued,
+ * so nothing can precede it on the wire.
  *
- * <p>The peer sends nothing on this connection but a BYE before it leaves; {@link #checkReplies()} (called every
- * few polls) reads it, and notices a connection the peer closed or broke. A write that fails marks the link dead
- * too: sends answer {@link SendStatus#FAILED} from then on.
+ * <p>A write that fails, or a close the reading side notices, marks the link dead: sends answer
+ * {@link SendStatus#FAILED} from then on.
  *
- * <p>Back-pressure: the queue is unbounded and {@code send} never answers {@link SendStatus#BACK_PRESSURED}; a
- * sender faster than the network grows memory. A bounded queue (answering BACK_PRESSURED above a watermark) is
- * future work.
+ * <p>Back-pressure: once {@code tcp_send_queue} bytes wait for the socket, {@code send} answers
+ * {@link SendStatus#BACK_PRESSURED} without taking the RSR, and the device keeps it in the peer's pending queue until
+ * a poll has written enough. A sender faster than the network waits instead of growing memory without bound.
  */
 public final class TcpLink implements CommObject {
     private enum State { CONNECTING, OPEN, CLOSED }
@@ -49,30 +42,34 @@ public final class TcpLink implements CommObject {
 
     private final TcpModule module;
     private final int peerRank;
-    private final TcpAddress address;
+    private final String remote;
     private final SocketChannel channel;
+    /** Closes the connection: through Netty for an accepted one, so that Netty lets go of it too. */
+    private final Runnable closer;
     private final long connectDeadline;
-    /** Guards {@link #out}, {@link #replies}, the socket's writes and reads, and state changes. */
+    /** Guards {@link #out}, the socket's writes and state changes. */
     private final ReentrantLock lock = new ReentrantLock();
     private final OutboundBuffer out = new OutboundBuffer();
-    /** Bytes the peer sent back (only BYE is legal), little-endian, kept in read mode between checks. */
-    private final ByteBuffer replies = ByteBuffer.allocate(2 * HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN).flip();
-    private volatile State state = State.CONNECTING;
+    private volatile State state;
     /** Queued bytes or a connection under way: {@link TcpModule#poll()} should call {@link #progress()}. */
-    private volatile boolean needsProgress = true;
-    /** The peer said BYE: its close that follows is normal. Under {@link #lock}. */
-    private boolean byeReceived;
+    private volatile boolean needsProgress;
+    /** What arrives on this connection; made when a dialled connection opens. */
+    private volatile InboundStream replies;
 
-    private TcpLink(TcpModule module, int peerRank, TcpAddress address, SocketChannel channel) {
+    private TcpLink(TcpModule module, int peerRank, String remote, SocketChannel channel, Runnable closer,
+                    State state) {
         this.module = module;
         this.peerRank = peerRank;
-        this.address = address;
+        this.remote = remote;
         this.channel = channel;
+        this.closer = closer;
+        this.state = state;
+        this.needsProgress = state == State.CONNECTING;
         this.connectDeadline = System.nanoTime()
                 + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis());
     }
 
-    /** Starts connecting to {@code address} without waiting for it; the HELLO is queued first. */
+    /** Starts dialling {@code address} without waiting for it; the HELLO is queued first. */
     static TcpLink open(TcpModule module, int peerRank, TcpAddress address) {
         SocketChannel channel;
         try {
@@ -82,7 +79,8 @@ public final class TcpLink implements CommObject {
         } catch (IOException e) {
             throw new IllegalStateException("cannot open a tcp socket: " + e.getMessage(), e);
         }
-        TcpLink link = new TcpLink(module, peerRank, address, channel);
+        TcpLink link = new TcpLink(module, peerRank, address.toString(), channel, () -> closeQuietly(channel),
+                State.CONNECTING);
         var job = module.context();
         link.out.append(Frames.helloBytes(new Hello(FrameLayout.PROTOCOL_VERSION, job.rank(), job.jobId(),
                 job.secret())));
@@ -95,6 +93,17 @@ public final class TcpLink implements CommObject {
         } finally {
             link.lock.unlock();
         }
+        return link;
+    }
+
+    /**
+     * Sends to {@code peerRank} on a connection it dialled and this process accepted (its HELLO verified), so that
+     * the pair shares one connection; {@code closer} closes it through Netty.
+     */
+    static TcpLink adopt(TcpModule module, int peerRank, SocketChannel accepted, InboundStream replies,
+                         String remote, Runnable closer) {
+        TcpLink link = new TcpLink(module, peerRank, remote, accepted, closer, State.OPEN);
+        link.replies = replies;
         return link;
     }
 
@@ -119,6 +128,12 @@ public final class TcpLink implements CommObject {
         try {
             if (state == State.CLOSED) {
                 return SendStatus.FAILED;
+            }
+            if (out.pendingBytes() >= module.config().sendQueueBytes()) {
+                progress0();
+                if (out.pendingBytes() >= module.config().sendQueueBytes()) {
+                    return state == State.CLOSED ? SendStatus.FAILED : SendStatus.BACK_PRESSURED;
+                }
             }
             if (state == State.OPEN && payload.isNative() && payload.byteSize() >= GATHER_THRESHOLD) {
                 writeGathered(frameLength, endpointId, handlerId, header, payload);
@@ -148,13 +163,19 @@ public final class TcpLink implements CommObject {
 
     /**
      * Any thread, never blocks: finishes the connection and writes what is queued, unless another thread holds
-     * the link (it does the same). Returns 1 when bytes went out, else 0.
+     * the link (it does the same). Returns 1 when bytes went out, else 0. Notices a connection the reading side
+     * found closed.
      */
     int progress() {
         if (!lock.tryLock()) {
             return 0;
         }
         try {
+            InboundStream in = replies;
+            if (in != null && in.isClosed()) {
+                fail(null); // the reading side said why, or the peer left
+                return 0;
+            }
             return progress0() > 0 ? 1 : 0;
         } finally {
             lock.unlock();
@@ -194,8 +215,11 @@ public final class TcpLink implements CommObject {
         try {
             if (channel.finishConnect()) {
                 state = State.OPEN;
+                InboundStream in = new InboundStream(module, peerRank, channel, remote, closer);
+                replies = in;
+                module.addInbound(in);
             } else if (System.nanoTime() - connectDeadline > 0) {
-                fail("cannot connect to rank " + peerRank + " at " + address + ": no answer within "
+                fail("cannot connect to rank " + peerRank + " at " + remote + ": no answer within "
                         + module.config().connectTimeoutMillis() + " ms");
             }
         } catch (IOException e) {
@@ -203,63 +227,14 @@ public final class TcpLink implements CommObject {
         }
     }
 
-    /**
-     * Any thread, never blocks: reads what the peer sent back, a BYE or nothing; notices a close or garbage.
-     * Skipped when another thread holds the link.
-     */
-    void checkReplies() {
-        if (state != State.OPEN || !lock.tryLock()) {
-            return;
-        }
-        try {
-            readReplies();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void readReplies() {
-        while (state == State.OPEN) {
-            int n;
-            try {
-                replies.compact();
-                n = channel.read(replies);
-                replies.flip();
-            } catch (IOException e) {
-                fail(leaving() ? null : "connection to rank " + peerRank + " (" + address + ") failed: "
-                        + InboundConnection.describe(e));
-                return;
-            }
-            if (n < 0) {
-                fail(leaving() ? null : "connection to rank " + peerRank + " (" + address + ") closed unexpectedly");
-                return;
-            }
-            while (replies.remaining() >= HEADER_LENGTH) {
-                int at = replies.position();
-                boolean bye = replies.getInt(at) == IDS_LENGTH
-                        && replies.getShort(at + LENGTH_FIELD + ENDPOINT_OFFSET) == (short) CONTROL_ENDPOINT
-                        && replies.getShort(at + LENGTH_FIELD + HANDLER_OFFSET) == BYE_HANDLER;
-                if (!bye) {
-                    fail("closing connection to rank " + peerRank + " (" + address + "): it sent data on a send-only"
-                            + " connection");
-                    return;
-                }
-                byeReceived = true;
-                replies.position(at + HEADER_LENGTH);
-            }
-            if (n == 0) {
-                return;
-            }
-        }
-    }
-
     private boolean leaving() {
-        return byeReceived || module.isShuttingDown();
+        InboundStream in = replies;
+        return module.isShuttingDown() || in != null && in.byeReceived();
     }
 
     /**
-     * At shutdown: writes what is queued and a BYE (waiting a bounded time for a slow socket), reads what the peer
-     * sent back so that the close is a clean FIN rather than a reset, and closes.
+     * At shutdown: writes what is queued and a BYE (waiting a bounded time for a slow socket), and closes. The
+     * reading side has read what the peer sent, so that the close is a clean FIN rather than a reset.
      */
     void closeGracefully() {
         lock.lock();
@@ -272,24 +247,21 @@ public final class TcpLink implements CommObject {
                         LockSupport.parkNanos(100_000);
                     }
                 }
-                if (state == State.OPEN) {
-                    readReplies();
-                }
             }
             state = State.CLOSED;
             needsProgress = false;
-            closeQuietly();
+            closer.run();
         } finally {
             lock.unlock();
         }
     }
 
     private void failConnect(Exception e) {
-        fail("cannot connect to rank " + peerRank + " at " + address + ": " + InboundConnection.describe(e));
+        fail("cannot connect to rank " + peerRank + " at " + remote + ": " + InboundConnection.describe(e));
     }
 
     private void failWrite(IOException e) {
-        fail(leaving() ? null : "connection to rank " + peerRank + " (" + address + ") failed: "
+        fail(leaving() ? null : "connection to rank " + peerRank + " (" + remote + ") failed: "
                 + InboundConnection.describe(e));
     }
 
@@ -303,10 +275,10 @@ public final class TcpLink implements CommObject {
         if (reason != null) {
             module.log(reason);
         }
-        closeQuietly();
+        closer.run();
     }
 
-    private void closeQuietly() {
+    private static void closeQuietly(SocketChannel channel) {
         try {
             channel.close();
         } catch (IOException ignored) {

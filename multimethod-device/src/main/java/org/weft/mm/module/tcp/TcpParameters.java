@@ -31,9 +31,13 @@ public final class TcpParameters {
     public static final Parameter<Integer> CONNECT_TIMEOUT = Parameter.integer("tcp_connect_timeout", 10000,
             "ms", "time allowed to establish an outgoing tcp connection before the link is declared dead");
 
+    public static final Parameter<Long> SEND_QUEUE = Parameter.bytes("tcp_send_queue", 4L << 20,
+            "bytes queued for one peer (socket full) beyond which sends wait in the device's per-peer queue"
+                    + " (back-pressure) instead of growing the tcp queue");
+
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(IF_ADDRESS, SNDBUF, RCVBUF, EAGER_LIMIT, MAX_FRAME,
-            HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT);
+            HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT, SEND_QUEUE);
 
     private TcpParameters() {
     }

@@ -273,7 +273,7 @@ class TcpModuleTest extends CommModuleConformanceTest {
             assertTrue(!p.doc().isBlank(), p.name());
         }
         assertEquals(Set.of("tcp_if_address", "tcp_sndbuf", "tcp_rcvbuf", "tcp_eager_limit", "tcp_max_frame",
-                "tcp_handshake_timeout", "tcp_connect_timeout"), names);
+                "tcp_handshake_timeout", "tcp_connect_timeout", "tcp_send_queue"), names);
         assertEquals(64 * 1024L, TcpParameters.EAGER_LIMIT.defaultValue());
     }
 
@@ -341,6 +341,48 @@ class TcpModuleTest extends CommModuleConformanceTest {
         assertTrue(!overlapped.get(), "two RSRs of one sender were delivered at the same time");
     }
 
+    @Test
+    void aPeerThatDoesNotReadMakesSendsBackPressuredAndNothingIsLost() throws Exception {
+        try (ModuleTestJob job = ModuleTestJob.start(2, rank -> new TcpModule(log::add),
+                Map.of("tcp_send_queue", "64k", "tcp_sndbuf", "16k", "tcp_rcvbuf", "16k"))) {
+            CommObject link = job.link(0, 1);
+            MemorySegment payload = MemorySegment.ofArray(new byte[8 * 1024]);
+            int taken = 0;
+            SendStatus status = SendStatus.SENT;
+            for (int i = 0; i < 10_000 && status == SendStatus.SENT; i++) {
+                status = link.send(1, 1, seq(taken), payload);
+                if (status == SendStatus.SENT) {
+                    taken++;
+                }
+            }
+            assertEquals(SendStatus.BACK_PRESSURED, status, "rank 1 never reads: the queue must stop growing");
+            assertTrue(taken * 8L * 1024 < 4L << 20, "pushed back after " + taken + " RSRs of 8 KiB");
+            for (int i = taken; i < taken + 100; i++) {
+                job.send(link, 1, 1, seq(i), payload); // retries while polling, as the device's pending queue does
+            }
+            job.awaitDelivered(1, taken + 100, WAIT);
+            int next = 0;
+            for (RecordingSink.Rsr rsr : job.sink(1).received()) {
+                assertEquals(next++, rsr.firstInt());
+            }
+        }
+    }
+
+    @Test
+    void aPairSharesOneConnectionWhenOneSideDialsFirst() throws Exception {
+        ModuleTestJob job = startJob(2);
+        job.send(job.link(0, 1), 1, 1, seq(0), MemorySegment.ofArray(new byte[10]));
+        job.awaitDelivered(1, 1, WAIT); // rank 1 accepted rank 0's connection and adopted it
+        for (int i = 0; i < 100; i++) {
+            job.send(job.link(1, 0), 1, 1, seq(i), MemorySegment.ofArray(new byte[i]));
+            job.send(job.link(0, 1), 1, 1, seq(i + 1), MemorySegment.ofArray(new byte[i]));
+        }
+        job.awaitDelivered(0, 100, WAIT);
+        job.awaitDelivered(1, 101, WAIT);
+        assertEquals(1, establishedConnectionsTo(job.descriptor(0)) + establishedConnectionsTo(job.descriptor(1)),
+                "one connection for the pair");
+    }
+
     // --- helpers ---
 
     /** A job whose ranks sit in MPI progress: a thread polls all its modules until the test ends. */
@@ -375,6 +417,16 @@ class TcpModuleTest extends CommModuleConformanceTest {
     }
 
     /** Reads until the module closes the connection; fails if it is still open after the socket's timeout. */
+    /** Established TCP connections dialled to the port of {@code descriptor}, as {@code ss} lists them. */
+    private static long establishedConnectionsTo(Descriptor descriptor) throws Exception {
+        int port = TcpAddress.of(descriptor).port();
+        Process ss = new ProcessBuilder("ss", "-Htn", "state", "established", "( dport = :" + port + " )")
+                .redirectErrorStream(true).start();
+        String out = new String(ss.getInputStream().readAllBytes());
+        ss.waitFor();
+        return out.lines().filter(line -> !line.isBlank()).count();
+    }
+
     private static void assertClosedByPeer(Socket socket) throws IOException {
         InputStream in = socket.getInputStream();
         try {

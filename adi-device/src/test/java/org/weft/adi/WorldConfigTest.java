@@ -1,0 +1,33 @@
+package org.weft.adi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** How a process finds its global rank: from weftrun directly, or from a site's base plus its native rank. */
+class WorldConfigTest {
+    @Test
+    void weftRankWinsOverEverythingElse() {
+        assertEquals(3, WorldConfig.rankFrom(Map.of("WEFT_RANK", "3", "WEFT_RANK_BASE", "10",
+                "OMPI_COMM_WORLD_RANK", "1")));
+    }
+
+    @Test
+    void aNativeSiteRankIsTheBasePlusTheNativeRankInLauncherOrder() {
+        assertEquals(11, WorldConfig.rankFrom(Map.of("WEFT_RANK_BASE", "10", "OMPI_COMM_WORLD_RANK", "1",
+                "PMI_RANK", "5", "PMIX_RANK", "6")));
+        assertEquals(15, WorldConfig.rankFrom(Map.of("WEFT_RANK_BASE", "10", "PMI_RANK", "5", "PMIX_RANK", "6")));
+        assertEquals(16, WorldConfig.rankFrom(Map.of("WEFT_RANK_BASE", "10", "PMIX_RANK", "6")));
+    }
+
+    @Test
+    void aBaseWithoutANativeRankIsAClearError() {
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> WorldConfig.rankFrom(Map.of("WEFT_RANK_BASE", "2")));
+        assertTrue(e.getMessage().contains("OMPI_COMM_WORLD_RANK"), e.getMessage());
+        assertThrows(IllegalStateException.class, () -> WorldConfig.rankFrom(Map.of()));
+    }
+}

@@ -1,0 +1,90 @@
+package org.weft.bench.osu;
+
+import java.nio.ByteBuffer;
+
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * What the OSU-style collective benchmarks share ({@code osu_bcast}, {@code osu_allreduce}, {@code osu_alltoall}):
+ * {@code MPI_Init}, the options ({@code -m maxBytes}, {@code -i iterations}), direct buffers sized for every rank, the
+ * size loop with an unprinted warm-up pass, and OSU's output: per size the average over ranks of each rank's mean
+ * time per call ({@code # Size  Avg Latency(us)}). Only {@code mpi} API calls, so they also run on Open MPI's bindings.
+ */
+final class CollectiveRun {
+    /** One call of the collective on {@code size} bytes (per rank, or per pair of ranks for all-to-all). */
+    @FunctionalInterface
+    interface Call {
+        void run(int size) throws MPIException;
+    }
+
+    private static final int LARGE = 64 * 1024;
+
+    final int rank;
+    final int size;
+    final ByteBuffer sendBuffer;
+    final ByteBuffer recvBuffer;
+    private final int minBytes;
+    private final int maxBytes;
+    private final int iterations;
+
+    private CollectiveRun(String[] args, int minBytes, int buffersPerRank) throws MPIException {
+        int max = 1 << 20;
+        int iters = 1000;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "-m" -> max = Integer.parseInt(args[++i]);
+                case "-i" -> iters = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (options: -m maxBytes, -i iterations)");
+            }
+        }
+        this.rank = MPI.COMM_WORLD.getRank();
+        this.size = MPI.COMM_WORLD.getSize();
+        this.minBytes = minBytes;
+        this.maxBytes = max;
+        this.iterations = iters;
+        int bytes = Math.max(1, max * (buffersPerRank == 1 ? 1 : size));
+        this.sendBuffer = MPI.newByteBuffer(bytes);
+        this.recvBuffer = MPI.newByteBuffer(bytes);
+    }
+
+    /**
+     * {@code MPI_Init}, then the options; sizes run from {@code minBytes} up by doubling. {@code perPeerBuffers}: the
+     * buffers hold one block per rank (all-to-all), else one block.
+     */
+    static CollectiveRun init(String[] args, int minBytes, boolean perPeerBuffers) throws MPIException {
+        return new CollectiveRun(MPI.Init(args), minBytes, perPeerBuffers ? 2 : 1);
+    }
+
+    /** Prints OSU's header, warms up, times every size and prints its row on rank 0; finalizes MPI. */
+    void measureAllSizes(String title, Call call) throws MPIException {
+        if (rank == 0) {
+            System.out.printf("# Weft OSU-style %s test, %d ranks%n", title, size);
+            System.out.printf("# %-10s %15s%n", "Size", "Avg Latency(us)");
+        }
+        for (int bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
+            time(call, bytes, Math.max(10, iterations / 10));
+        }
+        for (int bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
+            int iters = bytes < LARGE ? iterations : Math.max(10, iterations / 10);
+            double micros = time(call, bytes, iters);
+            double[] sum = {micros};
+            MPI.COMM_WORLD.reduce(sum, 1, MPI.DOUBLE, MPI.SUM, 0);
+            if (rank == 0) {
+                System.out.printf("%-12d %15.2f%n", bytes, sum[0] / size);
+            }
+        }
+        MPI.Finalize();
+    }
+
+    /** This rank's mean microseconds per call over {@code iterations} calls, after a barrier. */
+    private static double time(Call call, int bytes, int iterations) throws MPIException {
+        MPI.COMM_WORLD.barrier();
+        double start = MPI.wtime();
+        for (int i = 0; i < iterations; i++) {
+            call.run(bytes);
+        }
+        return (MPI.wtime() - start) / iterations * 1e6;
+    }
+}

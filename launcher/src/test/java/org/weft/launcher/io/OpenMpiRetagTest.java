@@ -1,0 +1,32 @@
+package org.weft.launcher.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** An mpirun's tagged lines carry global ranks once forwarded; its own lines pass untouched. */
+class OpenMpiRetagTest {
+    @Test
+    void openMpiTagsBecomeWeftTagsWithGlobalRanks() {
+        String in = "[1,0]<stdout>:hello\n[12433,1]<stderr>:x [2,3]<stdout>:y\nplain line\n[1,x]<stdout>:odd\n"
+                + "[1,1]<stdout>:";
+        assertEquals("[1,5]<stdout>:hello\n[1,6]<stderr>:x [2,3]<stdout>:y\nplain line\n[1,x]<stdout>:odd\n"
+                + "[1,6]<stdout>:\n", forward(in, LineTag.openMpi(5)));
+    }
+
+    @Test
+    void untaggedForwardingKeepsALastLineWithoutNewlineAsItIs() {
+        assertEquals("a\nb", forward("a\nb", LineTag.none()));
+        assertEquals("[1,2]<stdout>:a\n[1,2]<stdout>:b\n", forward("a\nb", LineTag.fixed("[1,2]<stdout>:")));
+    }
+
+    private static String forward(String text, LineTag tag) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        new LineForwarder(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), new OutputSink(out), tag)
+                .run();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,139 @@
+package org.weft.core.comm;
+
+import org.weft.adi.ErrorClass;
+import org.weft.core.error.MpiErrors;
+
+/**
+ * Makes and merges intercommunicators: {@code MPI_Intercomm_create}, {@code MPI_Comm_dup} of an
+ * intercommunicator and {@code MPI_Intercomm_merge}. The two groups reach each other only through their leaders;
+ * so context ids are agreed by an AND within each group, a swap of the two results between the leaders, and a
+ * broadcast of the combined mask in each group. Both groups then use the same ids.
+ *
+ * <p>Each intercommunicator also gets an intracommunicator over its local group (a second pair of ids), on which
+ * later creation steps (dup, merge) run their in-group collectives.
+ */
+public final class Intercomms {
+    private Intercomms() {
+    }
+
+    /** How the two groups' leaders talk: over which communicator, in which context, to whom, with which tag. */
+    private record LeaderLink(Communicator via, int context, int remoteLeader, int tag) {
+        void swap(int[] out, int[] in) {
+            CreationCalls.swap(via, context, remoteLeader, tag, out, in);
+        }
+    }
+
+    /**
+     * {@code MPI_Intercomm_create}: every rank of {@code local} calls it; the leaders ({@code localLeader} in
+     * {@code local}) talk over {@code peer} to {@code remoteLeader} (a rank of {@code peer}) with {@code tag}.
+     */
+    public static Communicator create(Communicator local, int localLeader, Communicator peer, int remoteLeader,
+                                      int tag) {
+        if (local.isInter()) {
+            throw MpiErrors.error(ErrorClass.ERR_COMM, "the local communicator must be an intracommunicator");
+        }
+        local.group().checkRank(localLeader);
+        boolean leader = local.rank() == localLeader;
+        LeaderLink link = null;
+        if (leader) {
+            peer.checkUsable();
+            peer.peerGroup().checkRank(remoteLeader);
+            link = new LeaderLink(peer, peer.context(), remoteLeader, tag);
+        }
+        ProcessGroup remote = exchangeGroups(local, localLeader, link);
+        return build(local, localLeader, link, local.group(), remote, local);
+    }
+
+    /** {@code MPI_Comm_dup} of an intercommunicator. */
+    static Communicator dup(Communicator inter) {
+        Communicator local = inter.localCommunicator();
+        Communicator dup = build(local, 0, linkOf(inter), inter.group(), inter.remoteGroup(), inter);
+        dup.inheritFrom(inter, true);
+        return dup;
+    }
+
+    /**
+     * {@code MPI_Intercomm_merge}: an intracommunicator of both groups, the group whose ranks passed
+     * {@code high = false} first; when both passed the same value, the group of the lower leader's world rank.
+     */
+    public static Communicator merge(Communicator inter, boolean high) {
+        if (!inter.isInter()) {
+            throw MpiErrors.error(ErrorClass.ERR_COMM, "merge needs an intercommunicator");
+        }
+        Communicator local = inter.localCommunicator();
+        LeaderLink link = linkOf(inter);
+        int[] remoteHigh = new int[1];
+        if (link != null) {
+            link.swap(new int[] {high ? 1 : 0}, remoteHigh);
+        }
+        CreationCalls.bcast(local, remoteHigh, 0);
+        boolean localFirst = high != (remoteHigh[0] == 1) ? !high
+                : inter.group().worldRank(0) < inter.remoteGroup().worldRank(0);
+        ProcessGroup merged = localFirst ? concat(inter.group(), inter.remoteGroup())
+                : concat(inter.remoteGroup(), inter.group());
+        int[] contexts = agree(local, 0, link, 1);
+        Communicator result = new Communicator(inter.runtime(), merged, null, contexts[0], "", false, null);
+        result.inheritFrom(inter, false);
+        return result;
+    }
+
+    /** The leaders' link of an existing intercommunicator (rank 0 of each group), {@code null} off the leader. */
+    private static LeaderLink linkOf(Communicator inter) {
+        return inter.rank() == 0
+                ? new LeaderLink(inter, inter.collectiveContext(), 0, CreationCalls.LEADER_SWAP_TAG) : null;
+    }
+
+    private static ProcessGroup exchangeGroups(Communicator local, int localLeader, LeaderLink link) {
+        int[] remoteSize = new int[1];
+        if (link != null) {
+            link.swap(new int[] {local.size()}, remoteSize);
+        }
+        CreationCalls.bcast(local, remoteSize, localLeader);
+        int[] remoteRanks = new int[remoteSize[0]];
+        if (link != null) {
+            link.swap(local.group().worldRanks(), remoteRanks);
+        }
+        CreationCalls.bcast(local, remoteRanks, localLeader);
+        ProcessGroup remote = ProcessGroup.of(remoteRanks);
+        for (int w : remoteRanks) {
+            if (local.group().contains(w)) {
+                throw MpiErrors.error(ErrorClass.ERR_COMM, "the local and remote groups overlap (world rank " + w
+                        + ")");
+            }
+        }
+        return remote;
+    }
+
+    /** Agrees on two pairs of ids over both groups and builds the intercommunicator with its local comm. */
+    private static Communicator build(Communicator local, int localLeader, LeaderLink link, ProcessGroup group,
+                                      ProcessGroup remote, Communicator parent) {
+        int[] contexts = agree(local, localLeader, link, 2);
+        Communicator inter = new Communicator(local.runtime(), group, remote, contexts[0], "", false, null);
+        inter.setLocalCommunicator(new Communicator(local.runtime(), group, null, contexts[1], "", false, null));
+        inter.inheritFrom(parent, false);
+        return inter;
+    }
+
+    /** Ids free on every process of both groups: AND in each group, swap between leaders, broadcast. */
+    private static int[] agree(Communicator local, int localLeader, LeaderLink link, int count) {
+        return ContextAgreement.agree(local.runtime().contextIds(), local.context(), offer -> {
+            CreationCalls.andAll(local, offer);
+            if (link != null) {
+                int[] remote = new int[offer.length];
+                link.swap(offer.clone(), remote);
+                for (int i = 0; i < offer.length; i++) {
+                    offer[i] &= remote[i];
+                }
+            }
+            CreationCalls.bcast(local, offer, localLeader);
+        }, count, true);
+    }
+
+    private static ProcessGroup concat(ProcessGroup first, ProcessGroup second) {
+        int[] a = first.worldRanks();
+        int[] b = second.worldRanks();
+        int[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return ProcessGroup.of(all);
+    }
+}

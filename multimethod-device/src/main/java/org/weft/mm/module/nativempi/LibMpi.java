@@ -1,0 +1,334 @@
+package org.weft.mm.module.nativempi;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The MPI functions this module calls, bound through FFM for one library and one {@link MpiFlavour}. Handles travel
+ * as {@code long} whatever their C type, so the code above is the same for every implementation.
+ *
+ * <p>When the library grants less than {@code MPI_THREAD_MULTIPLE}, {@link #serialise()} makes every call take one
+ * lock, so concurrent senders and the poller never enter libmpi together. The calls made on the hot path (Isend,
+ * Testsome, Improbe, Get_count) are bound as <em>critical</em>: they return quickly and never call back into Java,
+ * so the JVM skips the thread-state transition.
+ */
+final class LibMpi {
+    /** Marks a handle argument in a descriptor below; replaced by the flavour's layout. */
+    private static final ValueLayout HANDLE = JAVA_LONG.withName("handle");
+
+    private final NativeLibrary library;
+    private final MpiFlavour flavour;
+    private final ReentrantLock gate = new ReentrantLock();
+    private volatile boolean serialised;
+
+    private final MethodHandle initialized;
+    private final MethodHandle finalized;
+    private final MethodHandle initThread;
+    private final MethodHandle finalizeCall;
+    private final MethodHandle commDup;
+    private final MethodHandle commFree;
+    private final MethodHandle commRank;
+    private final MethodHandle commSize;
+    private final MethodHandle commSetErrhandler;
+    private final MethodHandle isend;
+    private final MethodHandle testsome;
+    private final MethodHandle improbe;
+    private final MethodHandle mrecv;
+    private final MethodHandle getCount;
+    private final MethodHandle errorString;
+
+    private LibMpi(NativeLibrary library, MpiFlavour flavour) {
+        this.library = library;
+        this.flavour = flavour;
+        initialized = bind("MPI_Initialized", false, ADDRESS);
+        finalized = bind("MPI_Finalized", false, ADDRESS);
+        initThread = bind("MPI_Init_thread", false, ADDRESS, ADDRESS, JAVA_INT, ADDRESS);
+        finalizeCall = bind("MPI_Finalize", false);
+        commDup = bind("MPI_Comm_dup", false, HANDLE, ADDRESS);
+        commFree = bind("MPI_Comm_free", false, ADDRESS);
+        commRank = bind("MPI_Comm_rank", false, HANDLE, ADDRESS);
+        commSize = bind("MPI_Comm_size", false, HANDLE, ADDRESS);
+        commSetErrhandler = bind("MPI_Comm_set_errhandler", false, HANDLE, HANDLE);
+        isend = bind("MPI_Isend", true, ADDRESS, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE, ADDRESS);
+        testsome = bind("MPI_Testsome", true, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
+        improbe = bind("MPI_Improbe", true, JAVA_INT, JAVA_INT, HANDLE, ADDRESS, ADDRESS, ADDRESS);
+        mrecv = bind("MPI_Mrecv", false, ADDRESS, JAVA_INT, HANDLE, ADDRESS, ADDRESS);
+        getCount = bind("MPI_Get_count", true, ADDRESS, HANDLE, ADDRESS);
+        errorString = bind("MPI_Error_string", false, JAVA_INT, ADDRESS, ADDRESS);
+    }
+
+    /**
+     * Opens {@code library} and binds it. Throws {@link UnsatisfiedLinkError} when it cannot be opened or is not an
+     * MPI we know (the message says which).
+     */
+    static LibMpi open(String library) {
+        NativeLibrary lib = NativeLibrary.open(library);
+        String version = libraryVersion(lib);
+        MpiFlavour flavour = MpiFlavour.of(version, lib);
+        if (flavour == null) {
+            throw new UnsatisfiedLinkError(library + " is an MPI this module has no handle table for: "
+                    + firstLine(version));
+        }
+        return new LibMpi(lib, flavour);
+    }
+
+    /** {@code MPI_Get_library_version}, which the standard allows before MPI_Init. */
+    private static String libraryVersion(NativeLibrary lib) {
+        Linker linker = NativeLibrary.linker();
+        MethodHandle call = linker.downcallHandle(lib.require("MPI_Get_library_version"),
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment text = arena.allocate(MpiFlavour.MAX_LIBRARY_VERSION_STRING);
+            MemorySegment length = arena.allocate(JAVA_INT);
+            int rc = (int) call.invokeExact(text, length);
+            if (rc != MpiFlavour.SUCCESS) {
+                throw new UnsatisfiedLinkError(lib.name() + ": MPI_Get_library_version returned " + rc);
+            }
+            return text.getString(0);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    MpiFlavour flavour() {
+        return flavour;
+    }
+
+    String libraryName() {
+        return library.name();
+    }
+
+    /** From now on every call takes one lock (the library gave less than MPI_THREAD_MULTIPLE). */
+    void serialise() {
+        serialised = true;
+    }
+
+    boolean isSerialised() {
+        return serialised;
+    }
+
+    /** MPI_Initialized or MPI_Finalized: whether this process has already started (or ended) MPI. */
+    boolean initialized(boolean orFinalized) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment flag = arena.allocate(JAVA_INT);
+            check("MPI_Initialized", (int) initialized.invokeExact(flag));
+            if (flag.get(JAVA_INT, 0) != 0 || !orFinalized) {
+                return flag.get(JAVA_INT, 0) != 0;
+            }
+            check("MPI_Finalized", (int) finalized.invokeExact(flag));
+            return flag.get(JAVA_INT, 0) != 0;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** MPI_Init_thread(NULL, NULL, required, &provided); returns the thread level provided. */
+    int initThread(int required) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment provided = arena.allocate(JAVA_INT);
+            check("MPI_Init_thread", (int) initThread.invokeExact(MemorySegment.NULL, MemorySegment.NULL, required,
+                    provided));
+            return provided.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    void finalizeMpi() {
+        try {
+            check("MPI_Finalize", (int) finalizeCall.invokeExact());
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** MPI_Comm_dup, with MPI_ERRORS_RETURN set on the copy: an error is a return code, never an abort. */
+    long commDup(long comm) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(flavour.handleLayout());
+            check("MPI_Comm_dup", (int) commDup.invokeExact(comm, out));
+            long copy = readHandle(out, 0);
+            check("MPI_Comm_set_errhandler", (int) commSetErrhandler.invokeExact(copy, flavour.errorsReturn()));
+            return copy;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    void commFree(long comm) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment handle = arena.allocate(flavour.handleLayout());
+            writeHandle(handle, 0, comm);
+            check("MPI_Comm_free", (int) commFree.invokeExact(handle));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** MPI_Comm_rank ({@code size == false}) or MPI_Comm_size. */
+    int commRankOrSize(long comm, boolean size) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            int rc = size ? (int) commSize.invokeExact(comm, out) : (int) commRank.invokeExact(comm, out);
+            check(size ? "MPI_Comm_size" : "MPI_Comm_rank", rc);
+            return out.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** MPI_Isend of {@code count} bytes; the request handle is written at {@code request}. Returns the MPI code. */
+    int isend(MemorySegment buffer, int count, int dest, int tag, long comm, MemorySegment request) {
+        boolean locked = enter();
+        try {
+            return (int) isend.invokeExact(buffer, count, flavour.byteType(), dest, tag, comm, request);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            leave(locked);
+        }
+    }
+
+    /** MPI_Testsome; the number completed is written at {@code outCount} (MPI_UNDEFINED when none is active). */
+    int testsome(int count, MemorySegment requests, MemorySegment outCount, MemorySegment indices,
+            MemorySegment statuses) {
+        boolean locked = enter();
+        try {
+            return (int) testsome.invokeExact(count, requests, outCount, indices, statuses);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            leave(locked);
+        }
+    }
+
+    /** MPI_Improbe from any source. */
+    int improbe(int tag, long comm, MemorySegment flag, MemorySegment message, MemorySegment status) {
+        boolean locked = enter();
+        try {
+            return (int) improbe.invokeExact(flavour.anySource(), tag, comm, flag, message, status);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            leave(locked);
+        }
+    }
+
+    /** MPI_Mrecv of the matched message into {@code buffer}. */
+    int mrecv(MemorySegment buffer, int count, MemorySegment message, MemorySegment status) {
+        boolean locked = enter();
+        try {
+            return (int) mrecv.invokeExact(buffer, count, flavour.byteType(), message, status);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            leave(locked);
+        }
+    }
+
+    /** MPI_Get_count in bytes; written at {@code count}. */
+    int getCount(MemorySegment status, MemorySegment count) {
+        boolean locked = enter();
+        try {
+            return (int) getCount.invokeExact(status, flavour.byteType(), count);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            leave(locked);
+        }
+    }
+
+    /** The text MPI_Error_string gives for {@code code}. */
+    String errorString(int code) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment text = arena.allocate(MpiFlavour.MAX_ERROR_STRING);
+            MemorySegment length = arena.allocate(JAVA_INT);
+            int rc = (int) errorString.invokeExact(code, text, length);
+            return rc == MpiFlavour.SUCCESS ? text.getString(0) + " (" + code + ")" : "MPI error " + code;
+        } catch (Throwable t) {
+            return "MPI error " + code;
+        }
+    }
+
+    long readHandle(MemorySegment at, long offset) {
+        ValueLayout layout = flavour.handleLayout();
+        return layout == JAVA_INT ? at.get(JAVA_INT, offset) : at.get(JAVA_LONG, offset);
+    }
+
+    void writeHandle(MemorySegment at, long offset, long handle) {
+        if (flavour.handleLayout() == JAVA_INT) {
+            at.set(JAVA_INT, offset, (int) handle);
+        } else {
+            at.set(JAVA_LONG, offset, handle);
+        }
+    }
+
+    /** Throws {@link MpiCallException} naming {@code function} and the library's message when {@code rc} is not 0. */
+    void check(String function, int rc) {
+        if (rc != MpiFlavour.SUCCESS) {
+            throw new MpiCallException(function + " failed: " + errorString(rc));
+        }
+    }
+
+    private boolean enter() {
+        if (serialised) {
+            gate.lock();
+            return true;
+        }
+        return false;
+    }
+
+    private void leave(boolean locked) {
+        if (locked) {
+            gate.unlock();
+        }
+    }
+
+    private MethodHandle bind(String function, boolean critical, MemoryLayout... arguments) {
+        MemoryLayout[] native_ = new MemoryLayout[arguments.length];
+        for (int i = 0; i < arguments.length; i++) {
+            native_[i] = arguments[i] == HANDLE ? flavour.handleLayout() : arguments[i];
+        }
+        Linker.Option[] options = critical ? new Linker.Option[] {Linker.Option.critical(false)}
+                : new Linker.Option[0];
+        MethodHandle raw = NativeLibrary.linker().downcallHandle(library.require(function),
+                FunctionDescriptor.of(JAVA_INT, native_), options);
+        // Integer handles (MPICH) are passed as long in Java too: one calling code for every flavour.
+        MethodType uniform = raw.type();
+        for (int i = 0; i < arguments.length; i++) {
+            if (arguments[i] == HANDLE) {
+                uniform = uniform.changeParameterType(i, long.class);
+            }
+        }
+        return MethodHandles.explicitCastArguments(raw, uniform);
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+
+    private static String firstLine(String text) {
+        int end = text.indexOf('\n');
+        return end < 0 ? text : text.substring(0, end);
+    }
+}

@@ -1,0 +1,51 @@
+package org.weft.mm.module.nativempi;
+
+import java.lang.foreign.ValueLayout;
+
+/**
+ * What differs between MPI implementations' binary interfaces, as far as this module uses them: how big a handle is
+ * and the values of the predefined handles and constants. Everything else (function names and argument order) is
+ * fixed by the MPI standard. Handles are carried as a {@code long} in Java whatever their C type.
+ */
+sealed interface MpiFlavour permits OpenMpiFlavour, MpichFlavour {
+    /** MPI_THREAD_MULTIPLE has the same value in every implementation we know. */
+    int THREAD_MULTIPLE = 3;
+    int SUCCESS = 0;
+    /** Room for MPI_MAX_LIBRARY_VERSION_STRING (MPICH's is the largest: 8192). */
+    int MAX_LIBRARY_VERSION_STRING = 8192;
+    /** Room for MPI_MAX_ERROR_STRING (MPICH's is the largest: 1024). */
+    int MAX_ERROR_STRING = 1024;
+
+    /** A short name for reports: {@code Open MPI}, {@code MPICH}. */
+    String name();
+
+    /** The layout of a handle in C ({@code MPI_Comm}, {@code MPI_Request}, ...): a pointer or an int. */
+    ValueLayout handleLayout();
+
+    long commWorld();
+
+    long byteType();
+
+    long errorsReturn();
+
+    long requestNull();
+
+    int anySource();
+
+    /** {@code sizeof(MPI_Status)}. */
+    long statusSize();
+
+    /**
+     * The flavour of the library whose {@code MPI_Get_library_version} said {@code version}, or {@code null} when
+     * we do not know it. MPICH derivatives keeping its ABI (Intel MPI, MVAPICH, Cray MPICH) count as MPICH.
+     */
+    static MpiFlavour of(String version, NativeLibrary library) {
+        if (version.startsWith("Open MPI")) {
+            return OpenMpiFlavour.resolve(library);
+        }
+        if (version.contains("MPICH") || version.startsWith("Intel(R) MPI") || version.startsWith("MVAPICH")) {
+            return new MpichFlavour();
+        }
+        return null;
+    }
+}

@@ -1,0 +1,35 @@
+package org.weft.mm.module.nativempi;
+
+import java.util.List;
+import org.weft.adi.param.Parameters;
+
+/** The values of {@link NativeMpiParameters} for one module instance, read and checked once. */
+record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int sendSlots, int maxPerPoll) {
+    /** Open MPI 4/5, then MPICH 3/4 (and its ABI relatives), then whatever the development symlink names. */
+    static final List<String> DEFAULT_LIBRARIES = List.of("libmpi.so.40", "libmpi.so.12", "libmpi.so");
+
+    /** Throws {@link IllegalArgumentException} with a sentence naming the parameter when a value is unusable. */
+    static NativeMpiConfig from(Parameters p) {
+        String library = p.get(NativeMpiParameters.LIBRARY).trim();
+        long eagerLimit = p.get(NativeMpiParameters.EAGER_LIMIT);
+        if (eagerLimit < 0) {
+            throw new IllegalArgumentException("parameter " + NativeMpiParameters.EAGER_LIMIT.name() + ": negative");
+        }
+        long maxRsr = p.get(NativeMpiParameters.MAX_RSR);
+        if (maxRsr < 1024 || maxRsr > Integer.MAX_VALUE - RsrPrefix.LENGTH) {
+            throw new IllegalArgumentException("parameter " + NativeMpiParameters.MAX_RSR.name() + ": " + maxRsr
+                    + " bytes is outside [1024, " + (Integer.MAX_VALUE - RsrPrefix.LENGTH) + "]");
+        }
+        int slots = positive(NativeMpiParameters.SEND_SLOTS.name(), p.get(NativeMpiParameters.SEND_SLOTS));
+        int perPoll = positive(NativeMpiParameters.MAX_PER_POLL.name(), p.get(NativeMpiParameters.MAX_PER_POLL));
+        return new NativeMpiConfig(library.isEmpty() ? DEFAULT_LIBRARIES : List.of(library), eagerLimit, maxRsr,
+                slots, perPoll);
+    }
+
+    private static int positive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException("parameter " + name + ": must be positive, not " + value);
+        }
+        return value;
+    }
+}

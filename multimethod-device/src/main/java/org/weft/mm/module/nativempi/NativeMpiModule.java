@@ -1,0 +1,253 @@
+package org.weft.mm.module.nativempi;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.weft.mm.spi.CommModule;
+import org.weft.mm.spi.CommObject;
+import org.weft.mm.spi.Descriptor;
+import org.weft.mm.spi.ModuleContext;
+
+/**
+ * The {@code nativempi} communication module: RSRs between processes of one native MPI job (one {@code mpirun}),
+ * carried by the installed libmpi (Open MPI or MPICH) called through FFM, so that inside a site Weft rides on the
+ * native transports (shared memory, InfiniBand/UCX).
+ *
+ * <ul>
+ *   <li>{@link #unavailabilityCause}: a native launcher started this process (its environment says so), native
+ *       access is enabled, libmpi opens and is an MPI we have a handle table for, and no one else has initialised
+ *       MPI in this process.</li>
+ *   <li>{@link #init}: {@code MPI_Init_thread(MULTIPLE)} (every libmpi call serialised by one lock when the library
+ *       grants less), then {@code MPI_Comm_dup(MPI_COMM_WORLD)} with {@code MPI_ERRORS_RETURN}: the module's own
+ *       communicator. The descriptor is the native session id and this process's native rank.</li>
+ *   <li>{@link #connect}: applies to peers of the same native session only.</li>
+ *   <li>{@link NativeLink#send}: one MPI message per RSR, one tag, from a send slot ({@link SendSlots});
+ *       back-pressure when every slot is in flight.</li>
+ *   <li>{@link #poll()}: takes back finished send slots and receives up to {@code nativempi_max_per_poll} RSRs
+ *       ({@link Receiver}); one poller at a time.</li>
+ *   <li>{@link #shutdown()}: waits for sends in flight, frees the communicator, {@code MPI_Finalize}.</li>
+ * </ul>
+ */
+public final class NativeMpiModule implements CommModule {
+    public static final String NAME = "nativempi";
+
+    private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final Map<String, String> environment;
+    private final Consumer<String> logSink;
+    private final ConcurrentHashMap<Integer, NativeLink> links = new ConcurrentHashMap<>();
+    private final AtomicBoolean polling = new AtomicBoolean();
+    private final AtomicBoolean shutdown = new AtomicBoolean();
+    private NativeMpiConfig config;
+    private NativeLaunch launch;
+    private LibMpi mpi;
+    private int rank = -1;
+    private long comm;
+    private int nativeRank;
+    private int nativeSize;
+    private int threadLevel;
+    private SendSlots sends;
+    private Receiver receiver;
+    private Descriptor localDescriptor;
+    private volatile boolean initialised;
+
+    /** A module that reads this process's environment and logs to standard error. */
+    public NativeMpiModule() {
+        this(System.getenv(), System.err::println);
+    }
+
+    /** A module that reads the launcher's variables from {@code environment} and logs to {@code logSink}. */
+    public NativeMpiModule(Map<String, String> environment, Consumer<String> logSink) {
+        this.environment = Map.copyOf(environment);
+        this.logSink = logSink;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public synchronized String unavailabilityCause(ModuleContext context) {
+        try {
+            config = NativeMpiConfig.from(context.parameters());
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        launch = NativeLaunch.of(environment);
+        if (launch == null) {
+            return "not started by mpirun (none of " + String.join(", ", NativeLaunch.MARKERS)
+                    + " is set, or no PMIX_NAMESPACE / PMI_KVSNAME names the native job)";
+        }
+        if (!NativeMpiModule.class.getModule().isNativeAccessEnabled()) {
+            return "native access is not enabled: run java with --enable-native-access=ALL-UNNAMED (weftrun passes"
+                    + " it to the ranks it starts)";
+        }
+        if (mpi == null) {
+            String failures = openLibrary();
+            if (failures != null) {
+                return "libmpi not found (" + failures + ")";
+            }
+        }
+        if (!initialised && mpi.initialized(true)) {
+            return "MPI was already initialised (or finalised) in this process by someone else";
+        }
+        return null;
+    }
+
+    /** Opens the first library that works; returns {@code null}, or what went wrong with each. */
+    private String openLibrary() {
+        List<String> failures = new ArrayList<>();
+        for (String library : config.libraries()) {
+            try {
+                mpi = LibMpi.open(library);
+                return null;
+            } catch (LinkageError | RuntimeException e) {
+                failures.add(e.getMessage());
+            }
+        }
+        return String.join("; ", failures);
+    }
+
+    @Override
+    public synchronized void init(ModuleContext context) {
+        if (initialised || shutdown.get()) {
+            throw new IllegalStateException("nativempi module already initialised");
+        }
+        String cause = mpi == null ? unavailabilityCause(context) : null;
+        if (cause != null) {
+            throw new IllegalStateException("nativempi unavailable: " + cause);
+        }
+        this.rank = context.rank();
+        // UCX catches SIGSEGV/SIGBUS for its own error reports, which the JVM needs (null checks, safepoints).
+        NativeLibrary.setenvIfUnset("UCX_ERROR_SIGNALS", "");
+        threadLevel = mpi.initThread(MpiFlavour.THREAD_MULTIPLE);
+        if (threadLevel < MpiFlavour.THREAD_MULTIPLE) {
+            mpi.serialise();
+        }
+        comm = mpi.commDup(mpi.flavour().commWorld());
+        nativeRank = mpi.commRankOrSize(comm, false);
+        nativeSize = mpi.commRankOrSize(comm, true);
+        long firstBuffer = config.eagerLimit() + 1024 + RsrPrefix.LENGTH; // room for the device's message header
+        long maxMessage = config.maxRsr() + RsrPrefix.LENGTH;
+        sends = new SendSlots(mpi, comm, rank, config.sendSlots(), firstBuffer, maxMessage, this::log);
+        receiver = new Receiver(mpi, comm, context.inbound(), firstBuffer, this::log);
+        localDescriptor = new NativeAddress(launch.sessionId(), nativeRank).toDescriptor();
+        initialised = true;
+    }
+
+    @Override
+    public Descriptor localDescriptor() {
+        requireInitialised();
+        return localDescriptor;
+    }
+
+    /**
+     * The descriptor of the process of native rank {@code rank} in this process's native job, as its own
+     * {@link #localDescriptor()} reads: for probes and tests that know the native layout without a bootstrap.
+     */
+    public Descriptor descriptorOfNativeRank(int rank) {
+        requireInitialised();
+        return new NativeAddress(launch.sessionId(), rank).toDescriptor();
+    }
+
+    /** This process's rank in the native job (valid after {@link #init}). */
+    public int nativeRank() {
+        requireInitialised();
+        return nativeRank;
+    }
+
+    /** One line for reports: library, flavour, thread level, native rank and size. */
+    public String describe() {
+        requireInitialised();
+        return mpi.flavour().name() + " (" + mpi.libraryName() + "), native rank " + nativeRank + " of "
+                + nativeSize + ", session " + launch.sessionId() + ", thread level " + threadLevel
+                + (mpi.isSerialised() ? " (calls serialised)" : "");
+    }
+
+    @Override
+    public CommObject connect(int peerRank, Descriptor remote) {
+        if (!NAME.equals(remote.method())) {
+            return null;
+        }
+        requireInitialised();
+        NativeAddress address;
+        try {
+            address = NativeAddress.of(remote);
+        } catch (IllegalArgumentException e) {
+            log("ignoring the nativempi descriptor of rank " + peerRank + ": " + e.getMessage());
+            return null;
+        }
+        if (!address.sessionId().equals(launch.sessionId()) || address.nativeRank() >= nativeSize) {
+            return null;
+        }
+        NativeLink link = links.get(peerRank);
+        return link != null ? link
+                : links.computeIfAbsent(peerRank, r -> new NativeLink(r, address.nativeRank(), sends));
+    }
+
+    @Override
+    public long eagerLimit() {
+        return config.eagerLimit();
+    }
+
+    @Override
+    public long maxRsrLength() {
+        return config.maxRsr();
+    }
+
+    @Override
+    public int poll() {
+        if (!initialised || shutdown.get() || !polling.compareAndSet(false, true)) {
+            return 0;
+        }
+        try {
+            if (shutdown.get()) {
+                return 0;
+            }
+            if (sends.busy()) {
+                sends.reclaim(true);
+            }
+            return receiver.poll(config.maxPerPoll());
+        } finally {
+            polling.set(false);
+        }
+    }
+
+    @Override
+    public synchronized void shutdown() {
+        if (!shutdown.compareAndSet(false, true) || !initialised) {
+            return;
+        }
+        int unfinished = sends.drainAndClose(DRAIN_TIMEOUT_NANOS);
+        if (unfinished > 0) {
+            log(unfinished + " sends still unfinished after " + TimeUnit.NANOSECONDS.toSeconds(DRAIN_TIMEOUT_NANOS)
+                    + " s; finalising anyway");
+        }
+        while (!polling.compareAndSet(false, true)) {
+            Thread.yield(); // a poll in progress finishes its bounded pass
+        }
+        try {
+            mpi.commFree(comm);
+            mpi.finalizeMpi();
+        } catch (MpiCallException e) {
+            log(e.getMessage());
+        }
+        sends.release();
+        receiver.release();
+    }
+
+    private void requireInitialised() {
+        if (!initialised) {
+            throw new IllegalStateException("nativempi module not initialised");
+        }
+    }
+
+    private void log(String line) {
+        logSink.accept("weft nativempi (rank " + rank + "): " + line);
+    }
+}

@@ -1,0 +1,29 @@
+package org.weft.mm.module.nativempi;
+
+import java.util.List;
+import org.weft.adi.param.Parameter;
+
+/** The declared parameters of the {@code nativempi} module (listed by {@code weftrun --info}). */
+public final class NativeMpiParameters {
+    /** Empty: try the usual sonames of Open MPI and MPICH, as the dynamic loader finds them. */
+    public static final Parameter<String> LIBRARY = Parameter.string("nativempi_library", "",
+            "libmpi to load (a path or soname); empty tries libmpi.so.40, libmpi.so.12, libmpi.so");
+
+    public static final Parameter<Long> EAGER_LIMIT = Parameter.bytes("nativempi_eager_limit", 64 * 1024,
+            "largest payload sent eagerly with its envelope over native MPI; larger ones use rendezvous");
+
+    public static final Parameter<Long> MAX_RSR = Parameter.bytes("nativempi_max_rsr", 4L << 20,
+            "largest RSR one MPI message carries (rendezvous data is split into fragments no larger)");
+
+    public static final Parameter<Integer> SEND_SLOTS = Parameter.integer("nativempi_send_slots", 64, "sends",
+            "MPI_Isend requests in flight per process before sends are back-pressured");
+
+    public static final Parameter<Integer> MAX_PER_POLL = Parameter.integer("nativempi_max_per_poll", 64, "RSRs",
+            "most RSRs one nativempi poll receives and delivers");
+
+    /** All of the above, in the order {@code weftrun --info} shows them. */
+    public static final List<Parameter<?>> ALL = List.of(LIBRARY, EAGER_LIMIT, MAX_RSR, SEND_SLOTS, MAX_PER_POLL);
+
+    private NativeMpiParameters() {
+    }
+}

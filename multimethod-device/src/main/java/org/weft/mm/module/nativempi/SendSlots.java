@@ -1,0 +1,211 @@
+package org.weft.mm.module.nativempi;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.weft.mm.spi.SendStatus;
+
+/**
+ * The sends of this process in flight in libmpi: a fixed number of slots, each a native buffer and the
+ * {@code MPI_Request} of the {@code MPI_Isend} that reads it.
+ *
+ * <p>A send copies the RSR (prefix, header, payload) into a free slot and starts an MPI_Isend on it, so the caller's
+ * buffers are free when {@link #send} returns {@link SendStatus#SENT}, as the SPI asks. When no slot is free,
+ * {@code MPI_Testsome} over all slots takes back the finished ones; when none has finished, the send answers
+ * {@link SendStatus#BACK_PRESSURED} having taken nothing. The requests sit in one native array so one Testsome
+ * covers them all (completed entries become {@code MPI_REQUEST_NULL}, which libmpi skips).
+ *
+ * <p>Thread-safe: one lock guards the slots; {@link #reclaim(boolean)} from the poller only tries it.
+ */
+final class SendSlots {
+    /** {@code MPI_UNDEFINED}, the outcount of a Testsome that found no active request (Open MPI and MPICH). */
+    private static final int UNDEFINED = -32766;
+    private static final long MIN_SLOT_BYTES = 4096;
+
+    private final LibMpi mpi;
+    private final long comm;
+    private final int sourceRank;
+    private final long maxMessage;
+    private final Consumer<String> log;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Arena arena = Arena.ofShared();
+    private final int count;
+    private final MemorySegment requests;
+    /** One view per slot of its entry in {@link #requests}, made once (a slice per send would be garbage). */
+    private final MemorySegment[] requestCells;
+    private final MemorySegment outCount;
+    private final MemorySegment indices;
+    private final MemorySegment statuses;
+    private final SlotBuffer[] buffers;
+    private final int[] free;
+    private int freeTop;
+    private int inFlight;
+    private boolean closed;
+
+    SendSlots(LibMpi mpi, long comm, int sourceRank, int count, long initialBytes, long maxMessage,
+            Consumer<String> log) {
+        this.mpi = mpi;
+        this.comm = comm;
+        this.sourceRank = sourceRank;
+        this.maxMessage = maxMessage;
+        this.log = log;
+        this.count = count;
+        long handleSize = mpi.flavour().handleLayout().byteSize();
+        this.requests = arena.allocate(handleSize * count, 8);
+        this.requestCells = new MemorySegment[count];
+        this.outCount = arena.allocate(JAVA_INT);
+        this.indices = arena.allocate(JAVA_INT, count);
+        this.statuses = arena.allocate(mpi.flavour().statusSize() * count, 8);
+        this.buffers = new SlotBuffer[count];
+        this.free = new int[count];
+        long slotBytes = Math.max(MIN_SLOT_BYTES, Math.min(initialBytes, maxMessage));
+        for (int slot = 0; slot < count; slot++) {
+            requestCells[slot] = requests.asSlice(slot * handleSize, handleSize);
+            mpi.writeHandle(requests, slot * handleSize, mpi.flavour().requestNull());
+            buffers[slot] = new SlotBuffer(slotBytes);
+            free[freeTop++] = slot;
+        }
+    }
+
+    /** Copies one RSR into a slot and starts sending it to {@code nativeRank}. */
+    SendStatus send(int nativeRank, int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
+        long length = RsrPrefix.LENGTH + header.remaining() + payload.byteSize();
+        if (length > maxMessage) {
+            throw new IllegalArgumentException("an RSR of " + (length - RsrPrefix.LENGTH) + " bytes exceeds the "
+                    + (maxMessage - RsrPrefix.LENGTH) + " one nativempi message carries");
+        }
+        lock.lock();
+        try {
+            if (closed) {
+                return SendStatus.FAILED;
+            }
+            if (freeTop == 0 && reclaimLocked() == 0) {
+                return SendStatus.BACK_PRESSURED;
+            }
+            int slot = free[--freeTop];
+            MemorySegment message = buffers[slot].fill(length, endpointId, handlerId, sourceRank, header, payload);
+            int rc = mpi.isend(message, (int) length, nativeRank, RsrPrefix.TAG, comm, requestCells[slot]);
+            if (rc != MpiFlavour.SUCCESS) {
+                free[freeTop++] = slot;
+                log.accept("MPI_Isend to native rank " + nativeRank + " failed: " + mpi.errorString(rc));
+                return SendStatus.FAILED;
+            }
+            inFlight++;
+            return SendStatus.SENT;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes back the slots whose sends have finished; returns how many. From the poller ({@code tryOnly}) it gives
+     * way to a sender that holds the lock.
+     */
+    int reclaim(boolean tryOnly) {
+        if (!tryOnly) {
+            lock.lock();
+        } else if (!lock.tryLock()) {
+            return 0;
+        }
+        try {
+            return reclaimLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether any send is still in libmpi's hands (read without the lock: a hint for the poller). */
+    boolean busy() {
+        return inFlight > 0;
+    }
+
+    private int reclaimLocked() {
+        if (inFlight == 0) {
+            return 0;
+        }
+        int rc = mpi.testsome(count, requests, outCount, indices, statuses);
+        int done = outCount.get(JAVA_INT, 0);
+        if (rc != MpiFlavour.SUCCESS) {
+            log.accept("MPI_Testsome on sends failed: " + mpi.errorString(rc));
+        }
+        if (done == UNDEFINED || done <= 0) {
+            return 0;
+        }
+        for (int i = 0; i < done; i++) {
+            free[freeTop++] = indices.getAtIndex(JAVA_INT, i);
+        }
+        inFlight -= done;
+        return done;
+    }
+
+    /**
+     * Waits (backing off) until every send has finished or {@code timeoutNanos} passed, then refuses sends from
+     * then on. Returns the number of sends still unfinished (their requests are left to MPI_Finalize).
+     */
+    int drainAndClose(long timeoutNanos) {
+        long deadline = System.nanoTime() + timeoutNanos;
+        long pause = 1_000;
+        while (true) {
+            lock.lock();
+            try {
+                reclaimLocked();
+                if (inFlight == 0 || System.nanoTime() - deadline > 0) {
+                    closed = true;
+                    return inFlight;
+                }
+            } finally {
+                lock.unlock();
+            }
+            LockSupport.parkNanos(pause);
+            pause = Math.min(pause * 2, 1_000_000);
+        }
+    }
+
+    /** Frees the native memory; only after {@link #drainAndClose} and MPI_Finalize, when libmpi reads none. */
+    void release() {
+        for (SlotBuffer buffer : buffers) {
+            buffer.release();
+        }
+        arena.close();
+    }
+
+    /** The native buffer of one slot, grown (rarely) to the largest RSR it has carried, within the limit. */
+    private final class SlotBuffer {
+        private Arena owner;
+        private MemorySegment memory;
+        /** A view of {@link #memory} for copying headers in without a temporary segment. */
+        private ByteBuffer view;
+
+        SlotBuffer(long bytes) {
+            allocate(bytes);
+        }
+
+        MemorySegment fill(long length, int endpointId, int handlerId, int source, ByteBuffer header,
+                MemorySegment payload) {
+            if (length > memory.byteSize()) {
+                owner.close();
+                allocate(Math.min(maxMessage, Long.highestOneBit(length - 1) << 1));
+            }
+            RsrPrefix.write(memory, endpointId, handlerId, source);
+            int headerLength = header.remaining();
+            view.put(RsrPrefix.LENGTH, header, header.position(), headerLength);
+            MemorySegment.copy(payload, 0, memory, RsrPrefix.LENGTH + headerLength, payload.byteSize());
+            return memory;
+        }
+
+        void release() {
+            owner.close();
+        }
+
+        private void allocate(long bytes) {
+            owner = Arena.ofShared();
+            memory = owner.allocate(bytes, 64);
+            view = memory.asByteBuffer();
+        }
+    }
+}

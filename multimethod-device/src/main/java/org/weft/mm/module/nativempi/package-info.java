@@ -1,0 +1,26 @@
+/**
+ * The {@code nativempi} method: RSRs between the processes of one native MPI job, through the installed libmpi
+ * (Open MPI 4.1+, MPICH 4.x) called with Java's FFM API — no JNI, nothing to compile.
+ *
+ * <h2>Requirements</h2>
+ * The process is started by a native launcher ({@code mpirun}; {@code weftrun --site} starts one per site) and runs
+ * with {@code --enable-native-access=ALL-UNNAMED}. libmpi is opened with {@code RTLD_NOW | RTLD_GLOBAL} through
+ * libc's {@code dlopen} (Open MPI's plugins resolve libmpi's symbols from the global scope).
+ *
+ * <h2>Copies and what is open</h2>
+ * A send copies the RSR into a native send slot (the SPI frees the caller's buffers when {@code send} returns), and
+ * the receive lands in one native buffer handed to the sink as a view. Handing large native payloads to MPI_Isend
+ * without the copy needs the send to finish before {@code send} returns, and waiting there must keep receiving
+ * (else two ranks sending large RSRs to each other wait forever on each other's rendezvous): future work, as is
+ * a measured choice between Improbe+Mrecv (used) and a ring of pre-posted MPI_Irecvs.
+ *
+ * <h2>Hazard: JVM signals and native transports</h2>
+ * The JVM uses {@code SIGSEGV} and {@code SIGBUS} itself (implicit null checks, safepoint polls, stack banging) and
+ * relies on its own handlers seeing them. UCX (Open MPI's {@code pml/ucx}, MPICH's ch4:ucx) installs handlers for
+ * the same signals to print its error reports; a JVM whose handler was replaced crashes on its first null
+ * check ("segfaults with the Java bindings"). The module sets {@code UCX_ERROR_SIGNALS=""} in the C
+ * environment before {@code MPI_Init} unless the user set it. With other transports that catch these signals,
+ * switch their handlers off the same way (for Open MPI's backtrace handler: {@code OMPI_MCA_opal_signal}, a list
+ * of signals, left without 11 and 7); {@code -Xrs} does not help, it only affects SIGQUIT/SIGTERM-style signals.
+ */
+package org.weft.mm.module.nativempi;

@@ -1,0 +1,155 @@
+package org.weft.tests.sites;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.weft.tests.harness.MethodMatrix;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.DieAfterInit;
+import org.weft.tests.programs.SelfAndRing;
+import org.weft.tests.programs.ShowWorld;
+import org.weft.tests.programs.SlowRing;
+import org.weft.tests.programs.TimedWildcardStream;
+
+/**
+ * {@code weftrun --site}: one job over several sites on this machine, each native site started by its own
+ * {@code mpirun} (Open MPI must be on the PATH; without it these tests fail and say so). Unchanged MPI programs run;
+ * traffic inside a site stays off TCP and traffic across sites goes over TCP; a rank dying in one site ends the
+ * whole job with its code, naming it, and leaves nothing behind.
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+class SiteJobTest {
+    @BeforeAll
+    static void openMpiIsHere() {
+        assertTrue(Stream.of(System.getenv("PATH").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, "mpirun"))),
+                "mpirun is not on the PATH: these tests need Open MPI (apt-get install openmpi-bin libopenmpi-dev;"
+                        + " .ci/run installs it)");
+    }
+
+    @Test
+    void everyRankLearnsItsGlobalRankSiteAndLocalSizeAndTaggedOutputUsesGlobalRanks() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--tag-output", "--site", "a:1", "--site", "b:3",
+                "--site-launcher", "a=weft", ShowWorld.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        for (int rank = 0; rank < 4; rank++) {
+            String site = rank == 0 ? "a" : "b";
+            String line = "[1," + rank + "]<stdout>:WORLD rank " + rank + " of 4 site " + site + " local 4";
+            assertTrue(result.stdout().contains(line), () -> "missing '" + line + "' in:\n" + result.output());
+        }
+    }
+
+    /** The lead tightens "not tcp" inside a site to "nativempi" once the native module is merged. */
+    @Test
+    void twoSitesTalkOverTcpAcrossAndOffTcpInside() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2",
+                SelfAndRing.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
+        for (int[] inside : new int[][] {{0, 1}, {2, 3}}) {
+            String method = matrix.method(inside[0], inside[1]);
+            assertFalse(method.equals("tcp") || method.equals("-"), "inside a site: " + method + "\n" + matrix);
+        }
+        assertEquals("tcp", matrix.method(1, 2), "across sites a -> b\n" + matrix);
+        assertEquals("tcp", matrix.method(3, 0), "across sites b -> a\n" + matrix);
+    }
+
+    @Test
+    void aWildcardStreamFromSameSiteAndCrossSitePeersKeepsOrderAndNeverStalls() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site", "b:2",
+                TimedWildcardStream.class.getName(), "2000", "1000").timeout(Duration.ofSeconds(120)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("STREAM OK 6000 messages"), result.output());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mpirun", "weft"})
+    void aRankDyingInSiteBEndsTheWholeJobWithItsCodeAndLeavesNothingBehind(String launcherOfB) throws Exception {
+        List<ProcessHandle> processes = new CopyOnWriteArrayList<>();
+        long[] weftrunPid = new long[1];
+        long start = System.nanoTime();
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site", "b:2", "--site-launcher",
+                "b=" + launcherOfB, DieAfterInit.class.getName(), "3", "halt").timeout(Duration.ofSeconds(60))
+                .run(weftrun -> {
+                    weftrunPid[0] = weftrun.pid();
+                    // sites a and b: an mpirun and two JVMs each, or for b=weft only the JVMs
+                    remember(weftrun, processes, launcherOfB.equals("mpirun") ? 6 : 5);
+                });
+        double seconds = (System.nanoTime() - start) / 1e9;
+        assertEquals(3, result.exitCode(), result.output());
+        assertTrue(result.stderr().contains("rank 3") && result.stderr().contains("site b"),
+                () -> "the message names the rank and its site:\n" + result.output());
+        assertTrue(seconds < 30, "the job ended after " + seconds + " s");
+        assertAllGone(processes);
+        assertEquals(List.of(), jobDirectoriesOf(weftrunPid[0]), "the job directory is deleted");
+    }
+
+    @Test
+    void aTimeoutKillsTheRanksOfAnMpirunSiteToo() throws Exception {
+        List<ProcessHandle> processes = new CopyOnWriteArrayList<>();
+        WeftrunJob.Result result = WeftrunJob.of("--timeout", "4", "--site", "a:2", "--site", "b:1",
+                SlowRing.class.getName(), "100000").timeout(Duration.ofSeconds(60))
+                .run(weftrun -> remember(weftrun, processes, 5)); // mpirun + 2 JVMs, mpirun + 1 JVM
+        assertEquals(124, result.exitCode(), result.output());
+        assertTrue(result.stderr().contains("--timeout"), result.output());
+        assertAllGone(processes);
+    }
+
+    @Test
+    void badSiteSyntaxIsAClearUsageError() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:two", ShowWorld.class.getName()).start();
+        assertEquals(2, result.exitCode(), result.output());
+        assertTrue(result.stderr().contains("--site a:two: NP must be a whole number"), result.output());
+        WeftrunJob.Result mismatch = WeftrunJob.of("-np", "3", "--site", "a:2", "--site", "b:2",
+                ShowWorld.class.getName()).start();
+        assertNotEquals(0, mismatch.exitCode(), mismatch.output());
+        assertTrue(mismatch.stderr().contains("does not match the 4 ranks"), mismatch.output());
+    }
+
+    /** Remembers the job's mpiruns and JVMs while they live (up to 5 s), to check afterwards that none is left. */
+    private static void remember(Process weftrun, List<ProcessHandle> processes, int expected) {
+        for (int i = 0; i < 100 && processes.size() < expected; i++) {
+            weftrun.descendants().filter(p -> !processes.contains(p)).forEach(processes::add);
+            sleep(50);
+        }
+    }
+
+    private static void assertAllGone(List<ProcessHandle> processes) {
+        assertFalse(processes.isEmpty(), "the job started processes");
+        for (ProcessHandle process : processes) {
+            for (int i = 0; i < 50 && process.isAlive(); i++) {
+                sleep(100);
+            }
+            assertFalse(process.isAlive(), "process " + process.pid() + " " + process.info().command().orElse("")
+                    + " outlived its job");
+        }
+    }
+
+    private static List<Path> jobDirectoriesOf(long launcherPid) throws IOException {
+        try (Stream<Path> entries = Files.list(Path.of("/dev/shm"))) {
+            return entries.filter(p -> p.getFileName().toString().startsWith("weft-" + launcherPid + "-")).toList();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
