@@ -10,7 +10,9 @@ import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
 import org.weft.core.RuntimeBinding;
 import org.weft.core.coll.Collectives;
-import org.weft.core.coll.algo.DisseminationBarrier;
+import org.weft.core.coll.NeighborCollectives;
+import org.weft.core.coll.sched.Schedule;
+import org.weft.core.coll.Reduction;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.Intercomms;
 import org.weft.core.comm.Intracomms;
@@ -18,6 +20,7 @@ import org.weft.core.topo.CartesianTopology;
 import org.weft.core.topo.DistGraphTopology;
 import org.weft.core.topo.GraphTopology;
 import org.weft.core.topo.Topology;
+import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.MpiErrors;
@@ -28,7 +31,8 @@ import org.weft.core.p2p.PointToPoint;
  * A communicator ({@code MPI_Comm}). {@link MPI#COMM_WORLD} and {@link MPI#COMM_SELF} resolve the calling
  * thread's runtime on each call (see {@code org.weft.core.RuntimeBinding}); other communicators hold their core
  * communicator directly. Communicator management (dup, free, groups, info, attributes, error handlers, names,
- * intercommunicators, topologies) delegates to {@code org.weft.core.comm} and {@code org.weft.core.topo};
+ * intercommunicators, topologies) delegates to {@code org.weft.core.comm} and {@code org.weft.core.topo}; every
+ * collective (blocking and nonblocking, neighbour collectives over the topology) to {@code org.weft.core.coll};
  * operations Weft lacks raise {@code MPI.ERR_UNSUPPORTED_OPERATION} through the error handler.
  */
 public class Comm implements Freeable, Cloneable {
@@ -38,8 +42,6 @@ public class Comm implements Freeable, Cloneable {
     static final int NOT_PREDEFINED = 0;
     static final int WORLD = 1;
     static final int SELF = 2;
-
-    private static final DisseminationBarrier BARRIER = new DisseminationBarrier();
 
     private final Communicator communicator;
     private final int predefined;
@@ -629,14 +631,9 @@ public class Comm implements Freeable, Cloneable {
                 "error raised by the program through callErrhandler"));
     }
 
-    /** {@code MPI_Barrier}: dissemination over point-to-point in the collective context. */
+    /** {@code MPI_Barrier}: dissemination, or multilevel when the communicator spans several sites or hosts. */
     public final void barrier() throws MPIException {
-        Communicator c = core();
-        try {
-            BARRIER.barrier(c);
-        } catch (DeviceException e) {
-            throw Errors.raise(c, "MPI_Barrier", e);
-        }
+        blocking("MPI_Barrier", Collectives::barrier);
     }
 
     /** {@code MPI_Comm_set_name}: {@code ERR_ARG} for a null name. */
@@ -664,338 +661,425 @@ public class Comm implements Freeable, Cloneable {
         }
     }
 
-    /** {@code MPI_Ibarrier} (not implemented in Weft yet). */
+    /** {@code MPI_Ibarrier}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iBarrier() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ibarrier");
+        return start("MPI_Ibarrier", Collectives::barrier);
     }
 
-    /** {@code MPI_Bcast}: binomial tree. */
+    /** {@code MPI_Bcast}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        Communicator c = core();
-        try {
-            Collectives.bcast(c, buf, count, Datatype.descriptorOf(type), root);
-        } catch (DeviceException e) {
-            throw Errors.raise(c, "MPI_Bcast", e);
-        }
+        blocking("MPI_Bcast", c -> Collectives.bcast(c, buf, count, descriptor(type), root));
     }
 
-    /** {@code MPI_Ibcast} (not implemented in Weft yet). */
+    /** {@code MPI_Ibcast}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iBcast(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ibcast");
+        return start("MPI_Ibcast", c -> Collectives.bcast(c, buf, count, descriptor(type), root));
     }
 
-    /** {@code MPI_Gather} (not implemented in Weft yet). */
+    /** {@code MPI_Gather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Gather");
+        blocking("MPI_Gather", c -> Collectives.gather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2), root));
     }
 
-    /** {@code MPI_Gather} (not implemented in Weft yet). */
+    /** {@code MPI_Gather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Gather");
+        blocking("MPI_Gather", c -> gatherInPlace(c, buf, count, type, root));
     }
 
-    /** {@code MPI_Igather} (not implemented in Weft yet). */
+    /** {@code MPI_Igather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Igather");
+        return start("MPI_Igather", c -> Collectives.gather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2), root));
     }
 
-    /** {@code MPI_Igather} (not implemented in Weft yet). */
+    /** {@code MPI_Igather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGather(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Igather");
+        return start("MPI_Igather", c -> gatherInPlace(c, buf, count, type, root));
     }
 
-    /** {@code MPI_Gatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Gatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Gatherv");
+        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, sendbuf, count, descriptor(type), recvbuf, counts,
+                displs, descriptor(type2), root));
     }
 
-    /** {@code MPI_Gatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Gatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gatherv(Object buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Gatherv");
+        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, null, 0, descriptor(type), buf, counts, displs,
+                descriptor(type), root));
     }
 
-    /** {@code MPI_Gatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Gatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gatherv(Object buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Gatherv");
+        blocking("MPI_Gatherv", c -> Collectives.gatherv(c, buf, count, descriptor(type), null, null, null,
+                descriptor(type), root));
     }
 
-    /** {@code MPI_Igatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Igatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Igatherv");
+        return start("MPI_Igatherv", c -> Collectives.gatherv(c, sendbuf, count, descriptor(type), recvbuf, counts,
+                displs, descriptor(type2), root));
     }
 
-    /** {@code MPI_Igatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Igatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGatherv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Igatherv");
+        return start("MPI_Igatherv", c -> Collectives.gatherv(c, null, 0, descriptor(type), buf, counts, displs,
+                descriptor(type), root));
     }
 
-    /** {@code MPI_Igatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Igatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGatherv(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Igatherv");
+        return start("MPI_Igatherv", c -> Collectives.gatherv(c, buf, count, descriptor(type), null, null, null,
+                descriptor(type), root));
     }
 
-    /** {@code MPI_Scatter} (not implemented in Weft yet). */
+    /** {@code MPI_Scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatter(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Scatter");
+        blocking("MPI_Scatter", c -> Collectives.scatter(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2), root));
     }
 
-    /** {@code MPI_Scatter} (not implemented in Weft yet). */
+    /** {@code MPI_Scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Scatter");
+        blocking("MPI_Scatter", c -> scatterInPlace(c, buf, count, type, root));
     }
 
-    /** {@code MPI_Iscatter} (not implemented in Weft yet). */
+    /** {@code MPI_Iscatter}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatter(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iscatter");
+        return start("MPI_Iscatter", c -> Collectives.scatter(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2), root));
     }
 
-    /** {@code MPI_Iscatter} (not implemented in Weft yet). */
+    /** {@code MPI_Iscatter}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatter(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iscatter");
+        return start("MPI_Iscatter", c -> scatterInPlace(c, buf, count, type, root));
     }
 
-    /** {@code MPI_Scatterv} (not implemented in Weft yet). */
+    /** {@code MPI_Scatterv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatterv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int count, Datatype type2, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Scatterv");
+        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, sendbuf, counts, displs, descriptor(type), recvbuf,
+                count, descriptor(type2), root));
     }
 
-    /** {@code MPI_Scatterv} (not implemented in Weft yet). */
+    /** {@code MPI_Scatterv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatterv(Object buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Scatterv");
+        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, buf, counts, displs, descriptor(type), null, 0,
+                descriptor(type), root));
     }
 
-    /** {@code MPI_Scatterv} (not implemented in Weft yet). */
+    /** {@code MPI_Scatterv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatterv(Object buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Scatterv");
+        blocking("MPI_Scatterv", c -> Collectives.scatterv(c, null, null, null, descriptor(type), buf, count,
+                descriptor(type), root));
     }
 
-    /** {@code MPI_Iscatterv} (not implemented in Weft yet). */
+    /** {@code MPI_Iscatterv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatterv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int count, Datatype type2, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iscatterv");
+        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, sendbuf, counts, displs, descriptor(type),
+                recvbuf, count, descriptor(type2), root));
     }
 
-    /** {@code MPI_Iscatterv} (not implemented in Weft yet). */
+    /** {@code MPI_Iscatterv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatterv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iscatterv");
+        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, buf, counts, displs, descriptor(type), null, 0,
+                descriptor(type), root));
     }
 
-    /** {@code MPI_Iscatterv} (not implemented in Weft yet). */
+    /** {@code MPI_Iscatterv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatterv(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iscatterv");
+        return start("MPI_Iscatterv", c -> Collectives.scatterv(c, null, null, null, descriptor(type), buf, count,
+                descriptor(type), root));
     }
 
-    /** {@code MPI_Allgather} (not implemented in Weft yet). */
+    /** {@code MPI_Allgather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Allgather");
+        blocking("MPI_Allgather", c -> Collectives.allGather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2)));
     }
 
-    /** {@code MPI_Allgather} (not implemented in Weft yet). */
+    /** {@code MPI_Allgather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Allgather");
+        blocking("MPI_Allgather", c -> Collectives.allGather(c, null, count, descriptor(type), buf, count,
+                descriptor(type)));
     }
 
-    /** {@code MPI_Iallgather} (not implemented in Weft yet). */
+    /** {@code MPI_Iallgather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iallgather");
+        return start("MPI_Iallgather", c -> Collectives.allGather(c, sendbuf, count, descriptor(type), recvbuf,
+                count2, descriptor(type2)));
     }
 
-    /** {@code MPI_Iallgather} (not implemented in Weft yet). */
+    /** {@code MPI_Iallgather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllGather(java.nio.Buffer buf, int count, Datatype type) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iallgather");
+        return start("MPI_Iallgather", c -> Collectives.allGather(c, null, count, descriptor(type), buf, count,
+                descriptor(type)));
     }
 
-    /** {@code MPI_Allgatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Allgatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Allgatherv");
+        blocking("MPI_Allgatherv", c -> Collectives.allGatherv(c, sendbuf, count, descriptor(type), recvbuf, counts,
+                displs, descriptor(type2)));
     }
 
-    /** {@code MPI_Allgatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Allgatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGatherv(Object buf, int[] counts, int[] displs, Datatype type) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Allgatherv");
+        blocking("MPI_Allgatherv", c -> Collectives.allGatherv(c, null, 0, descriptor(type), buf, counts, displs,
+                descriptor(type)));
     }
 
-    /** {@code MPI_Iallgatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Iallgatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iallgatherv");
+        return start("MPI_Iallgatherv", c -> Collectives.allGatherv(c, sendbuf, count, descriptor(type), recvbuf,
+                counts, displs, descriptor(type2)));
     }
 
-    /** {@code MPI_Iallgatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Iallgatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllGatherv(java.nio.Buffer buf, int[] counts, int[] displs, Datatype type) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iallgatherv");
+        return start("MPI_Iallgatherv", c -> Collectives.allGatherv(c, null, 0, descriptor(type), buf, counts,
+                displs, descriptor(type)));
     }
 
-    /** {@code MPI_Alltoall} (not implemented in Weft yet). */
+    /** {@code MPI_Alltoall}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allToAll(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Alltoall");
+        blocking("MPI_Alltoall", c -> Collectives.allToAll(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2)));
     }
 
-    /** {@code MPI_Ialltoall} (not implemented in Weft yet). */
+    /** {@code MPI_Ialltoall}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllToAll(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ialltoall");
+        return start("MPI_Ialltoall", c -> Collectives.allToAll(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                descriptor(type2)));
     }
 
-    /** {@code MPI_Alltoallv} (not implemented in Weft yet). */
+    /** {@code MPI_Alltoallv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allToAllv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Alltoallv");
+        blocking("MPI_Alltoallv", c -> Collectives.allToAllv(c, sendbuf, counts, displs, descriptor(type), recvbuf,
+                counts2, displs2, descriptor(type2)));
     }
 
-    /** {@code MPI_Ialltoallv} (not implemented in Weft yet). */
+    /** {@code MPI_Ialltoallv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllToAllv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ialltoallv");
+        return start("MPI_Ialltoallv", c -> Collectives.allToAllv(c, sendbuf, counts, displs, descriptor(type),
+                recvbuf, counts2, displs2, descriptor(type2)));
     }
 
-    /** {@code MPI_Alltoallw} (not implemented in Weft yet). */
+    /** {@code MPI_Alltoallw}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allToAllw(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype[] types, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype[] types2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Alltoallw");
+        blocking("MPI_Alltoallw", c -> Collectives.allToAllw(c, sendbuf, counts, displs, descriptors(types), recvbuf,
+                counts2, displs2, descriptors(types2)));
     }
 
-    /** {@code MPI_Ialltoallw} (not implemented in Weft yet). */
+    /** {@code MPI_Ialltoallw}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iAllToAllw(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype[] types, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype[] types2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ialltoallw");
+        return start("MPI_Ialltoallw", c -> Collectives.allToAllw(c, sendbuf, counts, displs, descriptors(types),
+                recvbuf, counts2, displs2, descriptors(types2)));
     }
 
-    /** {@code MPI_Neighbor_allgather} (not implemented in Weft yet). */
+    /** {@code MPI_Neighbor_allgather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void neighborAllGather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Neighbor_allgather");
+        blocking("MPI_Neighbor_allgather", c -> NeighborCollectives.allGather(c, sendbuf, count, descriptor(type),
+                recvbuf, count2, descriptor(type2)));
     }
 
-    /** {@code MPI_Ineighbor_allgather} (not implemented in Weft yet). */
+    /** {@code MPI_Ineighbor_allgather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iNeighborAllGather(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ineighbor_allgather");
+        return start("MPI_Ineighbor_allgather", c -> NeighborCollectives.allGather(c, sendbuf, count,
+                descriptor(type), recvbuf, count2, descriptor(type2)));
     }
 
-    /** {@code MPI_Neighbor_allgatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Neighbor_allgatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void neighborAllGatherv(Object sendbuf, int count, Datatype type, Object recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Neighbor_allgatherv");
+        blocking("MPI_Neighbor_allgatherv", c -> NeighborCollectives.allGatherv(c, sendbuf, count, descriptor(type),
+                recvbuf, counts, displs, descriptor(type2)));
     }
 
-    /** {@code MPI_Ineighbor_allgatherv} (not implemented in Weft yet). */
+    /** {@code MPI_Ineighbor_allgatherv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iNeighborAllGatherv(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int[] counts, int[] displs, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ineighbor_allgatherv");
+        return start("MPI_Ineighbor_allgatherv", c -> NeighborCollectives.allGatherv(c, sendbuf, count,
+                descriptor(type), recvbuf, counts, displs, descriptor(type2)));
     }
 
-    /** {@code MPI_Neighbor_alltoall} (not implemented in Weft yet). */
+    /** {@code MPI_Neighbor_alltoall}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void neighborAllToAll(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Neighbor_alltoall");
+        blocking("MPI_Neighbor_alltoall", c -> NeighborCollectives.allToAll(c, sendbuf, count, descriptor(type),
+                recvbuf, count2, descriptor(type2)));
     }
 
-    /** {@code MPI_Ineighbor_alltoall} (not implemented in Weft yet). */
+    /** {@code MPI_Ineighbor_alltoall}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iNeighborAllToAll(java.nio.Buffer sendbuf, int count, Datatype type, java.nio.Buffer recvbuf, int count2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ineighbor_alltoall");
+        return start("MPI_Ineighbor_alltoall", c -> NeighborCollectives.allToAll(c, sendbuf, count, descriptor(type),
+                recvbuf, count2, descriptor(type2)));
     }
 
-    /** {@code MPI_Neighbor_alltoallv} (not implemented in Weft yet). */
+    /** {@code MPI_Neighbor_alltoallv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void neighborAllToAllv(Object sendbuf, int[] counts, int[] displs, Datatype type, Object recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Neighbor_alltoallv");
+        blocking("MPI_Neighbor_alltoallv", c -> NeighborCollectives.allToAllv(c, sendbuf, counts, displs,
+                descriptor(type), recvbuf, counts2, displs2, descriptor(type2)));
     }
 
-    /** {@code MPI_Ineighbor_alltoallv} (not implemented in Weft yet). */
+    /** {@code MPI_Ineighbor_alltoallv}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iNeighborAllToAllv(java.nio.Buffer sendbuf, int[] counts, int[] displs, Datatype type, java.nio.Buffer recvbuf, int[] counts2, int[] displs2, Datatype type2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ineighbor_alltoallv");
+        return start("MPI_Ineighbor_alltoallv", c -> NeighborCollectives.allToAllv(c, sendbuf, counts, displs,
+                descriptor(type), recvbuf, counts2, displs2, descriptor(type2)));
     }
 
-    /** {@code MPI_Reduce}: binomial tree, or rank order for non-commutative ops; {@code recvbuf} used at the root. */
+    /** {@code MPI_Reduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        Communicator c = core();
-        try {
-            Collectives.reduce(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type),
-                    Op.bind(op, type, sendbuf), root);
-        } catch (DeviceException e) {
-            throw Errors.raise(c, "MPI_Reduce", e);
-        }
+        blocking("MPI_Reduce", c -> Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
+                type, sendbuf), root));
     }
 
-    /** {@code MPI_Reduce} with {@code MPI_IN_PLACE} at the root: {@code buf} is the input, and the root's output. */
+    /** {@code MPI_Reduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        Communicator c = core();
-        try {
-            Collectives.reduceInPlace(c, buf, count, Datatype.descriptorOf(type), Op.bind(op, type, buf),
-                    root);
-        } catch (DeviceException e) {
-            throw Errors.raise(c, "MPI_Reduce", e);
-        }
+        blocking("MPI_Reduce", c -> reduceInPlace(c, buf, count, type, op, root));
     }
 
-    /** {@code MPI_Ireduce} (not implemented in Weft yet). */
+    /** {@code MPI_Ireduce}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iReduce(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ireduce");
+        return start("MPI_Ireduce", c -> Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
+                type, sendbuf), root));
     }
 
-    /** {@code MPI_Ireduce} (not implemented in Weft yet). */
+    /** {@code MPI_Ireduce}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iReduce(java.nio.Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ireduce");
+        return start("MPI_Ireduce", c -> reduceInPlace(c, buf, count, type, op, root));
     }
 
-    /** {@code MPI_Allreduce}: reduce to rank 0, then broadcast. */
+    /** {@code MPI_Allreduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        Communicator c = core();
-        try {
-            Collectives.allReduce(c, sendbuf, recvbuf, count, Datatype.descriptorOf(type),
-                    Op.bind(op, type, sendbuf));
-        } catch (DeviceException e) {
-            throw Errors.raise(c, "MPI_Allreduce", e);
-        }
+        blocking("MPI_Allreduce", c -> Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
+                Op.bind(op, type, sendbuf)));
     }
 
-    /** {@code MPI_Allreduce} with {@code MPI_IN_PLACE}: {@code buf} is every rank's input and output. */
+    /** {@code MPI_Allreduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+        blocking("MPI_Allreduce", c -> Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op, type,
+                buf)));
+    }
+
+    /** {@code MPI_Iallreduce}: the collective runs as a schedule that the request's waits and tests advance. */
+    public final Request iAllReduce(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return start("MPI_Iallreduce", c -> Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
+                Op.bind(op, type, sendbuf)));
+    }
+
+    /** {@code MPI_Iallreduce}: the collective runs as a schedule that the request's waits and tests advance. */
+    public final Request iAllReduce(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return start("MPI_Iallreduce", c -> Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op,
+                type, buf)));
+    }
+
+    /** {@code MPI_Reduce_scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] counts, Datatype type, Op op) throws MPIException {
+        blocking("MPI_Reduce_scatter", c -> Collectives.reduceScatter(c, sendbuf, recvbuf, counts, descriptor(type),
+                Op.bind(op, type, sendbuf)));
+    }
+
+    /** {@code MPI_Reduce_scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+        blocking("MPI_Reduce_scatter", c -> Collectives.reduceScatter(c, null, buf, counts, descriptor(type),
+                Op.bind(op, type, buf)));
+    }
+
+    /** {@code MPI_Ireduce_scatter}: the collective runs as a schedule that the request's waits and tests advance. */
+    public final Request iReduceScatter(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int[] counts, Datatype type, Op op) throws MPIException {
+        return start("MPI_Ireduce_scatter", c -> Collectives.reduceScatter(c, sendbuf, recvbuf, counts,
+                descriptor(type), Op.bind(op, type, sendbuf)));
+    }
+
+    /** {@code MPI_Ireduce_scatter}: the collective runs as a schedule that the request's waits and tests advance. */
+    public final Request iReduceScatter(java.nio.Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
+        return start("MPI_Ireduce_scatter", c -> Collectives.reduceScatter(c, null, buf, counts, descriptor(type),
+                Op.bind(op, type, buf)));
+    }
+
+    /** {@code MPI_Reduce_scatter_block}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        blocking("MPI_Reduce_scatter_block", c -> Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count,
+                descriptor(type), Op.bind(op, type, sendbuf)));
+    }
+
+    /** {@code MPI_Reduce_scatter_block}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
+        blocking("MPI_Reduce_scatter_block", c -> Collectives.reduceScatterBlock(c, null, buf, count,
+                descriptor(type), Op.bind(op, type, buf)));
+    }
+
+    /** {@code MPI_Ireduce_scatter_block}: the collective runs as a schedule that the request's waits and tests advance. */
+    public final Request iReduceScatterBlock(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return start("MPI_Ireduce_scatter_block", c -> Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count,
+                descriptor(type), Op.bind(op, type, sendbuf)));
+    }
+
+    /** {@code MPI_Ireduce_scatter_block}: the collective runs as a schedule that the request's waits and tests advance. */
+    public final Request iReduceScatterBlock(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return start("MPI_Ireduce_scatter_block", c -> Collectives.reduceScatterBlock(c, null, buf, count,
+                descriptor(type), Op.bind(op, type, buf)));
+    }
+
+    /** The schedule of one collective call, built from the core communicator (may throw its argument errors). */
+    @FunctionalInterface
+    interface CollectivePlan {
+        Schedule plan(Communicator c);
+    }
+
+    /** Runs a blocking collective; errors go through the communicator's error handler. */
+    final void blocking(String call, CollectivePlan plan) throws MPIException {
         Communicator c = core();
         try {
-            Collectives.allReduceInPlace(c, buf, count, Datatype.descriptorOf(type),
-                    Op.bind(op, type, buf));
+            plan.plan(c).run(c.collectives());
         } catch (DeviceException e) {
-            throw Errors.raise(c, "MPI_Allreduce", e);
+            throw Errors.raise(c, call, e);
         }
     }
 
-    /** {@code MPI_Iallreduce} (not implemented in Weft yet). */
-    public final Request iAllReduce(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iallreduce");
+    /** Starts a nonblocking collective and returns its request; argument errors go through the error handler. */
+    final Request start(String call, CollectivePlan plan) throws MPIException {
+        Communicator c = core();
+        try {
+            return new CollectiveRequest(c, plan.plan(c));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, call, e);
+        }
     }
 
-    /** {@code MPI_Iallreduce} (not implemented in Weft yet). */
-    public final Request iAllReduce(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iallreduce");
+    /** {@code MPI_Gather} with {@code MPI_IN_PLACE} at the root: {@code buf} is the root's receive buffer. */
+    private Schedule gatherInPlace(Communicator c, Object buf, int count, Datatype type, int root) {
+        TypeDescriptor t = Datatype.descriptorOf(type);
+        return c.rank() == root && !c.isInter() ? Collectives.gather(c, null, count, t, buf, count, t, root)
+                : Collectives.gather(c, buf, count, t, buf, count, t, root);
     }
 
-    /** {@code MPI_Reduce_scatter} (not implemented in Weft yet). */
-    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] counts, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Reduce_scatter");
+    /** {@code MPI_Scatter} with {@code MPI_IN_PLACE} at the root: {@code buf} is the root's send buffer. */
+    private Schedule scatterInPlace(Communicator c, Object buf, int count, Datatype type, int root) {
+        TypeDescriptor t = Datatype.descriptorOf(type);
+        return c.rank() == root && !c.isInter() ? Collectives.scatter(c, buf, count, t, null, count, t, root)
+                : Collectives.scatter(c, buf, count, t, buf, count, t, root);
     }
 
-    /** {@code MPI_Reduce_scatter} (not implemented in Weft yet). */
-    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Reduce_scatter");
+    /** {@code MPI_Reduce} with {@code MPI_IN_PLACE} at the root: {@code buf} is every rank's input, the root's output. */
+    private Schedule reduceInPlace(Communicator c, Object buf, int count, Datatype type, Op op, int root) {
+        TypeDescriptor t = Datatype.descriptorOf(type);
+        Reduction r = Op.bind(op, type, buf);
+        return c.rank() == root ? Collectives.reduce(c, null, buf, count, t, r, root)
+                : Collectives.reduce(c, buf, null, count, t, r, root);
     }
 
-    /** {@code MPI_Ireduce_scatter} (not implemented in Weft yet). */
-    public final Request iReduceScatter(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int[] counts, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ireduce_scatter");
+    /** The core descriptor of {@code type} (null stays null, for the argument checks). */
+    static TypeDescriptor descriptor(Datatype type) {
+        return Datatype.descriptorOf(type);
     }
 
-    /** {@code MPI_Ireduce_scatter} (not implemented in Weft yet). */
-    public final Request iReduceScatter(java.nio.Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ireduce_scatter");
-    }
-
-    /** {@code MPI_Reduce_scatter_block} (not implemented in Weft yet). */
-    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Reduce_scatter_block");
-    }
-
-    /** {@code MPI_Reduce_scatter_block} (not implemented in Weft yet). */
-    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Reduce_scatter_block");
-    }
-
-    /** {@code MPI_Ireduce_scatter_block} (not implemented in Weft yet). */
-    public final Request iReduceScatterBlock(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ireduce_scatter_block");
-    }
-
-    /** {@code MPI_Ireduce_scatter_block} (not implemented in Weft yet). */
-    public final Request iReduceScatterBlock(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Ireduce_scatter_block");
+    private static TypeDescriptor[] descriptors(Datatype[] types) {
+        if (types == null) {
+            return null;
+        }
+        TypeDescriptor[] descriptors = new TypeDescriptor[types.length];
+        for (int i = 0; i < types.length; i++) {
+            descriptors[i] = Datatype.descriptorOf(types[i]);
+        }
+        return descriptors;
     }
 
     // GENERATED-STUBS

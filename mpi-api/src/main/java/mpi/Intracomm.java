@@ -1,6 +1,7 @@
 package mpi;
 
 import org.weft.adi.DeviceException;
+import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.Intracomms;
 import org.weft.core.comm.ProcessGroup;
@@ -128,44 +129,52 @@ public class Intracomm extends Comm {
         return comm instanceof GraphComm typed ? typed : GraphComm.nullComm();
     }
 
-    /** {@code MPI_Scan} (not implemented in Weft yet). */
+    /** {@code MPI_Scan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Scan");
+        blocking("MPI_Scan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
+                sendbuf), false));
     }
 
-    /** {@code MPI_Scan} (not implemented in Weft yet). */
+    /** {@code MPI_Scan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void scan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Scan");
+        blocking("MPI_Scan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type, buf),
+                false));
     }
 
-    /** {@code MPI_Iscan} (not implemented in Weft yet). */
+    /** {@code MPI_Iscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final Request iScan(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iscan");
+        return start("MPI_Iscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
+                type, sendbuf), false));
     }
 
-    /** {@code MPI_Iscan} (not implemented in Weft yet). */
+    /** {@code MPI_Iscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final Request iScan(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iscan");
+        return start("MPI_Iscan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type,
+                buf), false));
     }
 
-    /** {@code MPI_Exscan} (not implemented in Weft yet). */
+    /** {@code MPI_Exscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Exscan");
+        blocking("MPI_Exscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
+                sendbuf), true));
     }
 
-    /** {@code MPI_Exscan} (not implemented in Weft yet). */
+    /** {@code MPI_Exscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Exscan");
+        blocking("MPI_Exscan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type, buf),
+                true));
     }
 
-    /** {@code MPI_Iexscan} (not implemented in Weft yet). */
+    /** {@code MPI_Iexscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final Request iExScan(java.nio.Buffer sendbuf, java.nio.Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iexscan");
+        return start("MPI_Iexscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
+                type, sendbuf), true));
     }
 
-    /** {@code MPI_Iexscan} (not implemented in Weft yet). */
+    /** {@code MPI_Iexscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final Request iExScan(java.nio.Buffer buf, int count, Datatype type, Op op) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Iexscan");
+        return start("MPI_Iexscan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type,
+                buf), true));
     }
 
     /** {@code MPI_Open_port} (not implemented in Weft yet). */

@@ -9,6 +9,7 @@ import org.weft.core.coll.Reduction;
 import org.weft.core.coll.op.ArrayStagingCombiner;
 import org.weft.core.coll.op.BufferStagingCombiner;
 import org.weft.core.coll.op.Combiner;
+import org.weft.core.coll.op.LocPairKernel;
 import org.weft.core.coll.op.PredefinedOp;
 import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.MpiErrors;
@@ -87,7 +88,7 @@ public final class Op implements Freeable {
 
     private Combiner predefinedCombiner(TypeDescriptor descriptor) {
         return switch (name) {
-            case "MPI_MINLOC", "MPI_MAXLOC" -> throw MpiErrors.unsupported(name + " (pair types)");
+            case "MPI_MINLOC", "MPI_MAXLOC" -> LocPairKernel.bind(name.equals("MPI_MAXLOC"), descriptor);
             case "MPI_REPLACE", "MPI_NO_OP" -> throw MpiErrors.error(ErrorClass.ERR_OP,
                     name + " is for one-sided accumulate operations, not for reductions");
             default -> PredefinedOp.valueOf(name.substring("MPI_".length())).bind(descriptor);

@@ -77,7 +77,7 @@ public class Request implements Freeable {
             return Status.empty();
         }
         if (!r.isComplete()) {
-            comm.device().await(r);
+            awaitCompletion();
         }
         return finish("MPI_Wait");
     }
@@ -89,7 +89,7 @@ public class Request implements Freeable {
             return;
         }
         if (!r.isComplete()) {
-            comm.device().await(r);
+            awaitCompletion();
         }
         if (r.error() != ErrorClass.SUCCESS) {
             finish("MPI_Wait");
@@ -124,12 +124,25 @@ public class Request implements Freeable {
             return true;
         }
         comm.device().progress();
-        return r.isComplete();
+        return advance();
     }
 
     boolean isComplete() {
         DeviceRequest r = active;
-        return r == null || r.isComplete();
+        return r == null || r.isComplete() || advance();
+    }
+
+    /**
+     * The hook for operations that run above the device (nonblocking collectives): moves the operation on as far
+     * as it goes without waiting and tells whether it is complete. Only called while the request is active.
+     */
+    boolean advance() {
+        return active.isComplete();
+    }
+
+    /** Waits until the active operation is complete (only called while it is not). */
+    void awaitCompletion() {
+        comm.device().await(active);
     }
 
     /** Takes the status of the completed request, makes it null (or inactive) and raises a status error. */
@@ -287,7 +300,7 @@ public class Request implements Freeable {
     private static int completedIndex(Request[] requests) {
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
-            if (r != null && r.active != null && r.active.isComplete()) {
+            if (r != null && r.active != null && (r.active.isComplete() || r.advance())) {
                 return i;
             }
         }
@@ -324,7 +337,7 @@ public class Request implements Freeable {
         Request failed = null;
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
-            if (r != null && r.active != null && r.active.isComplete()) {
+            if (r != null && r.active != null && (r.active.isComplete() || r.advance())) {
                 Status s = r.take().withIndex(i);
                 done.add(s);
                 if (s.getError() != ErrorClass.SUCCESS && failed == null) {

@@ -3,78 +3,264 @@ package org.weft.core.coll;
 import java.lang.foreign.MemorySegment;
 
 import org.weft.adi.ErrorClass;
-import org.weft.core.coll.algo.BinomialBcast;
-import org.weft.core.coll.algo.BinomialReduce;
-import org.weft.core.coll.algo.OrderedLinearReduce;
-import org.weft.core.coll.algo.ReduceBcastAllreduce;
+import org.weft.core.coll.algo.LinearGather;
+import org.weft.core.coll.algo.LinearScatter;
+import org.weft.core.coll.algo.PairwiseAlltoall;
+import org.weft.core.coll.algo.PairwiseReduceScatter;
+import org.weft.core.coll.algo.RecursiveDoublingScan;
+import org.weft.core.coll.algo.RingAllgather;
+import org.weft.core.coll.sched.Blocks;
+import org.weft.core.coll.sched.Members;
+import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.MpiErrors;
 
 /**
- * The blocking collectives on user buffers: checks the arguments, maps the buffers to segments (as
- * point-to-point does: Java arrays and direct buffers, derived types packed to staging), picks the algorithm
- * and unpacks staged results. Errors are {@code DeviceException}s with the MPI error class, for the facade's error
- * handler. The algorithms are stateless, so one set serves every communicator and runtime in the JVM.
+ * The collectives of an intracommunicator on user buffers: checks the arguments, maps the buffers to segments
+ * (Java arrays and NIO buffers of contiguous types, as point-to-point does), lets {@link Algorithms} pick the
+ * algorithm and returns the call's {@link Schedule}, not started: the facade runs it ({@code run()}, blocking)
+ * or starts it and wraps it in a request (nonblocking). Intercommunicators go to {@link InterCollectives}.
+ * Errors are {@code DeviceException}s with the MPI error class.
  *
- * <p>Buffers that matter only at the root (the receive buffer of a reduction) are neither checked nor touched
- * elsewhere, so non-roots may pass {@code null}.
+ * <p>A {@code null} send buffer means {@code MPI_IN_PLACE}. Buffers that matter only at the root are neither
+ * checked nor touched elsewhere, so non-roots may pass {@code null}. Displacements count items of the type.
  */
 public final class Collectives {
-    private static final BcastAlgorithm BCAST = new BinomialBcast();
-    private static final ReduceAlgorithm COMMUTATIVE_REDUCE = new BinomialReduce();
-    private static final ReduceAlgorithm ORDERED_REDUCE = new OrderedLinearReduce();
-    private static final AllreduceAlgorithm ALLREDUCE =
-            new ReduceBcastAllreduce(COMMUTATIVE_REDUCE, ORDERED_REDUCE, BCAST);
-
     private Collectives() {
     }
 
-    /** {@code MPI_Bcast}. */
-    public static void bcast(Communicator comm, Object buf, int count, TypeDescriptor type, int root) {
-        checkRoot(comm, root);
-        if (comm.rank() == root) {
-            BCAST.bcast(comm, BufferMapping.forSend(buf, count, type), root, CollectiveTags.BCAST);
+    /** {@code MPI_Barrier}. */
+    public static Schedule barrier(Communicator comm) {
+        CollectiveCall call = new CollectiveCall(comm);
+        if (comm.isInter()) {
+            InterCollectives.barrier(call);
         } else {
-            MemorySegment data = BufferMapping.forReceive(buf, count, type);
-            BCAST.bcast(comm, data, root, CollectiveTags.BCAST);
-            BufferMapping.finishReceive(buf, count, type, data, data.byteSize());
+            Algorithms.barrier(call.plan(), comm.device(), call.members());
         }
+        return call.schedule();
     }
 
-    /** {@code MPI_Reduce}; {@code recvbuf} matters at the root only. */
-    public static void reduce(Communicator comm, Object sendbuf, Object recvbuf, int count, TypeDescriptor type,
-                              Reduction op, int root) {
+    /** {@code MPI_Bcast}. */
+    public static Schedule bcast(Communicator comm, Object buf, int count, TypeDescriptor type, int root) {
+        if (comm.isInter()) {
+            return InterCollectives.bcast(new CollectiveCall(comm), buf, count, type, root);
+        }
         checkRoot(comm, root);
-        MemorySegment send = BufferMapping.forSend(sendbuf, count, type);
-        boolean isRoot = comm.rank() == root;
-        MemorySegment recv = isRoot ? BufferMapping.forReceive(recvbuf, count, type) : null;
-        reduceAlgorithm(op).reduce(comm, send, recv, count, op, root, CollectiveTags.REDUCE);
-        if (isRoot) {
-            BufferMapping.finishReceive(recvbuf, count, type, recv, recv.byteSize());
+        CollectiveCall call = new CollectiveCall(comm);
+        MemorySegment data = comm.rank() == root ? call.in(buf, count, type) : call.out(buf, count, type);
+        Algorithms.bcast(call.plan(), comm.device(), call.members(), data, root);
+        return call.schedule();
+    }
+
+    /** {@code MPI_Gather}; {@code sendbuf == null} at the root: in place. */
+    public static Schedule gather(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                  Object recvbuf, int recvcount, TypeDescriptor recvtype, int root) {
+        int size = comm.isInter() ? comm.remoteGroup().size() : comm.size();
+        return gatherv(comm, sendbuf, sendcount, sendtype, recvbuf, CollectiveCall.repeated(recvcount, size),
+                null, recvtype, root);
+    }
+
+    /** {@code MPI_Gatherv}; {@code displs == null}: blocks side by side. */
+    public static Schedule gatherv(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                   Object recvbuf, int[] recvcounts, int[] displs, TypeDescriptor recvtype,
+                                   int root) {
+        if (comm.isInter()) {
+            return InterCollectives.gatherv(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
+                    recvcounts, displs, recvtype, root);
         }
+        checkRoot(comm, root);
+        CollectiveCall call = new CollectiveCall(comm);
+        boolean isRoot = comm.rank() == root;
+        MemorySegment[] blocks = isRoot ? rootBlocks(call, recvbuf, recvcounts, displs, recvtype, comm.size(),
+                true) : null;
+        MemorySegment mine = sendbuf == null && isRoot ? null : call.in(sendbuf, sendcount, sendtype);
+        if (isRoot) {
+            checkSameSize(mine, blocks[root]);
+        }
+        LinearGather.append(call.plan(), call.members(), mine, blocks, root);
+        return call.schedule();
     }
 
-    /** {@code MPI_Reduce} with {@code MPI_IN_PLACE} at the root: {@code buf} is the root's input and output. */
-    public static void reduceInPlace(Communicator comm, Object buf, int count, TypeDescriptor type, Reduction op,
-                                     int root) {
-        reduce(comm, buf, buf, count, type, op, root);
+    /** {@code MPI_Scatter}; {@code recvbuf == null} at the root: in place. */
+    public static Schedule scatter(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                   Object recvbuf, int recvcount, TypeDescriptor recvtype, int root) {
+        int size = comm.isInter() ? comm.remoteGroup().size() : comm.size();
+        return scatterv(comm, sendbuf, CollectiveCall.repeated(sendcount, size), null, sendtype, recvbuf,
+                recvcount, recvtype, root);
     }
 
-    /** {@code MPI_Allreduce}. */
-    public static void allReduce(Communicator comm, Object sendbuf, Object recvbuf, int count,
-                                 TypeDescriptor type, Reduction op) {
-        MemorySegment send = BufferMapping.forSend(sendbuf, count, type);
-        MemorySegment recv = BufferMapping.forReceive(recvbuf, count, type);
-        ALLREDUCE.allreduce(comm, send, recv, count, op);
-        BufferMapping.finishReceive(recvbuf, count, type, recv, recv.byteSize());
+    /** {@code MPI_Scatterv}; {@code displs == null}: blocks side by side. */
+    public static Schedule scatterv(Communicator comm, Object sendbuf, int[] sendcounts, int[] displs,
+                                    TypeDescriptor sendtype, Object recvbuf, int recvcount,
+                                    TypeDescriptor recvtype, int root) {
+        if (comm.isInter()) {
+            return InterCollectives.scatterv(new CollectiveCall(comm), sendbuf, sendcounts, displs, sendtype,
+                    recvbuf, recvcount, recvtype, root);
+        }
+        checkRoot(comm, root);
+        CollectiveCall call = new CollectiveCall(comm);
+        boolean isRoot = comm.rank() == root;
+        MemorySegment[] blocks = isRoot ? rootBlocks(call, sendbuf, sendcounts, displs, sendtype, comm.size(),
+                false) : null;
+        MemorySegment mine = recvbuf == null && isRoot ? null : call.out(recvbuf, recvcount, recvtype);
+        if (isRoot) {
+            checkSameSize(mine, blocks[root]);
+        }
+        LinearScatter.append(call.plan(), call.members(), blocks, mine, root);
+        return call.schedule();
     }
 
-    /** {@code MPI_Allreduce} with {@code MPI_IN_PLACE}: {@code buf} is every rank's input and output. */
-    public static void allReduceInPlace(Communicator comm, Object buf, int count, TypeDescriptor type,
-                                        Reduction op) {
-        allReduce(comm, buf, buf, count, type, op);
+    /** {@code MPI_Allgather}; {@code sendbuf == null}: in place. */
+    public static Schedule allGather(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                     Object recvbuf, int recvcount, TypeDescriptor recvtype) {
+        if (comm.isInter()) {
+            return InterCollectives.allGather(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype);
+        }
+        CollectiveCall call = new CollectiveCall(comm);
+        int size = comm.size();
+        checkCount(recvcount);
+        MemorySegment recv = call.out(recvbuf, Math.multiplyExact(size, recvcount), recvtype);
+        MemorySegment mine = sendbuf == null ? null : call.in(sendbuf, sendcount, sendtype);
+        long block = (long) recvcount * recvtype.byteSize();
+        if (mine != null && mine.byteSize() != block) {
+            throw mismatch(mine.byteSize(), block);
+        }
+        Algorithms.allgather(call.plan(), call.members(), mine, recv, block);
+        return call.schedule();
+    }
+
+    /** {@code MPI_Allgatherv}; {@code sendbuf == null}: in place. */
+    public static Schedule allGatherv(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                      Object recvbuf, int[] recvcounts, int[] displs, TypeDescriptor recvtype) {
+        if (comm.isInter()) {
+            throw MpiErrors.unsupported("MPI_Allgatherv on an intercommunicator");
+        }
+        CollectiveCall call = new CollectiveCall(comm);
+        MemorySegment[] blocks = rootBlocks(call, recvbuf, recvcounts, displs, recvtype, comm.size(), true);
+        MemorySegment mine = sendbuf == null ? null : call.in(sendbuf, sendcount, sendtype);
+        checkSameSize(mine, blocks[comm.rank()]);
+        RingAllgather.append(call.plan(), call.members(), mine, blocks);
+        return call.schedule();
+    }
+
+    /** {@code MPI_Alltoall}. */
+    public static Schedule allToAll(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                    Object recvbuf, int recvcount, TypeDescriptor recvtype) {
+        if (comm.isInter()) {
+            return InterCollectives.allToAll(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
+                    recvcount, recvtype);
+        }
+        CollectiveCall call = new CollectiveCall(comm);
+        int size = comm.size();
+        checkCount(sendcount);
+        checkCount(recvcount);
+        MemorySegment send = call.in(sendbuf, Math.multiplyExact(size, sendcount), sendtype);
+        MemorySegment recv = call.out(recvbuf, Math.multiplyExact(size, recvcount), recvtype);
+        long block = (long) recvcount * recvtype.byteSize();
+        if ((long) sendcount * sendtype.byteSize() != block) {
+            throw mismatch((long) sendcount * sendtype.byteSize(), block);
+        }
+        Algorithms.alltoall(call.plan(), call.members(), send, recv, block);
+        return call.schedule();
+    }
+
+    /** {@code MPI_Alltoallv}. */
+    public static Schedule allToAllv(Communicator comm, Object sendbuf, int[] sendcounts, int[] sdispls,
+                                     TypeDescriptor sendtype, Object recvbuf, int[] recvcounts, int[] rdispls,
+                                     TypeDescriptor recvtype) {
+        int size = comm.size();
+        TypeDescriptor[] sendtypes = repeatedType(sendtype, size);
+        TypeDescriptor[] recvtypes = repeatedType(recvtype, size);
+        return allToAllw(comm, sendbuf, sendcounts, bytes(sdispls, sendtypes), sendtypes, recvbuf, recvcounts,
+                bytes(rdispls, recvtypes), recvtypes);
+    }
+
+    /** {@code MPI_Alltoallw}: displacements in bytes, one type per block. */
+    public static Schedule allToAllw(Communicator comm, Object sendbuf, int[] sendcounts, int[] sdispls,
+                                     TypeDescriptor[] sendtypes, Object recvbuf, int[] recvcounts, int[] rdispls,
+                                     TypeDescriptor[] recvtypes) {
+        if (comm.isInter()) {
+            throw MpiErrors.unsupported("MPI_Alltoallv/w on an intercommunicator");
+        }
+        CollectiveCall call = new CollectiveCall(comm);
+        int size = comm.size();
+        MemorySegment[] send = typedBlocks(call, sendbuf, sendcounts, sdispls, sendtypes, size, false);
+        MemorySegment[] recv = typedBlocks(call, recvbuf, recvcounts, rdispls, recvtypes, size, true);
+        checkSameSize(send[comm.rank()], recv[comm.rank()]);
+        PairwiseAlltoall.append(call.plan(), call.members(), send, recv);
+        return call.schedule();
+    }
+
+    /** {@code MPI_Reduce}; {@code sendbuf == null} at the root: in place; {@code recvbuf} matters at the root. */
+    public static Schedule reduce(Communicator comm, Object sendbuf, Object recvbuf, int count, TypeDescriptor type,
+                                  Reduction op, int root) {
+        if (comm.isInter()) {
+            return InterCollectives.reduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op, root);
+        }
+        checkRoot(comm, root);
+        CollectiveCall call = new CollectiveCall(comm);
+        boolean isRoot = comm.rank() == root;
+        MemorySegment recv = isRoot ? call.out(recvbuf, count, type) : null;
+        MemorySegment send = sendbuf == null && isRoot ? recv : call.in(sendbuf, count, type);
+        Algorithms.reduce(call.plan(), comm.device(), call.members(), send, recv, count, op, root);
+        return call.schedule();
+    }
+
+    /** {@code MPI_Allreduce}; {@code sendbuf == null}: in place. */
+    public static Schedule allReduce(Communicator comm, Object sendbuf, Object recvbuf, int count,
+                                     TypeDescriptor type, Reduction op) {
+        if (comm.isInter()) {
+            return InterCollectives.allReduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op);
+        }
+        CollectiveCall call = new CollectiveCall(comm);
+        MemorySegment recv = call.out(recvbuf, count, type);
+        MemorySegment send = sendbuf == null ? recv : call.in(sendbuf, count, type);
+        Algorithms.allreduce(call.plan(), comm.device(), call.members(), send, recv, count, type.byteSize(), op);
+        return call.schedule();
+    }
+
+    /** {@code MPI_Reduce_scatter}; {@code sendbuf == null}: in place (the input is in {@code recvbuf}). */
+    public static Schedule reduceScatter(Communicator comm, Object sendbuf, Object recvbuf, int[] counts,
+                                         TypeDescriptor type, Reduction op) {
+        if (comm.isInter()) {
+            throw MpiErrors.unsupported("MPI_Reduce_scatter on an intercommunicator");
+        }
+        int size = comm.size();
+        CollectiveCall.checkBlocks(counts, null, size);
+        CollectiveCall call = new CollectiveCall(comm);
+        int[] displs = CollectiveCall.packed(counts, size);
+        int total = CollectiveCall.extent(counts, displs, size);
+        MemorySegment recv = call.out(recvbuf, sendbuf == null ? total : counts[comm.rank()], type);
+        MemorySegment send = sendbuf == null ? recv : call.in(sendbuf, total, type);
+        MemorySegment[] blocks = Blocks.of(send, counts, displs, type.byteSize());
+        PairwiseReduceScatter.append(call.plan(), call.members(), blocks,
+                recv.asSlice(0, (long) counts[comm.rank()] * type.byteSize()), counts, op.combiner());
+        return call.schedule();
+    }
+
+    /** {@code MPI_Reduce_scatter_block}; {@code sendbuf == null}: in place. */
+    public static Schedule reduceScatterBlock(Communicator comm, Object sendbuf, Object recvbuf, int count,
+                                              TypeDescriptor type, Reduction op) {
+        checkCount(count);
+        return reduceScatter(comm, sendbuf, recvbuf, CollectiveCall.repeated(count, comm.size()), type, op);
+    }
+
+    /** {@code MPI_Scan} ({@code exclusive}: {@code MPI_Exscan}); {@code sendbuf == null}: in place. */
+    public static Schedule scan(Communicator comm, Object sendbuf, Object recvbuf, int count, TypeDescriptor type,
+                                Reduction op, boolean exclusive) {
+        if (comm.isInter()) {
+            throw MpiErrors.error(ErrorClass.ERR_COMM, "scans are not defined on intercommunicators");
+        }
+        CollectiveCall call = new CollectiveCall(comm);
+        MemorySegment recv = call.out(recvbuf, count, type);
+        MemorySegment send = sendbuf == null ? recv : call.in(sendbuf, count, type);
+        if (send.byteSize() > 0) {
+            RecursiveDoublingScan.append(call.plan(), call.members(), send, recv, count, op.combiner(), exclusive);
+        }
+        return call.schedule();
     }
 
     /** {@code MPI_Reduce_local}: {@code inoutbuf[i] = inbuf[i] op inoutbuf[i]}. */
@@ -88,15 +274,80 @@ public final class Collectives {
         BufferMapping.finishReceive(inoutbuf, count, type, inout, inout.byteSize());
     }
 
-    private static ReduceAlgorithm reduceAlgorithm(Reduction op) {
-        return op.commutative() ? COMMUTATIVE_REDUCE : ORDERED_REDUCE;
-    }
-
     /** {@code ERR_ROOT} unless {@code root} is a rank of {@code comm}. */
     public static void checkRoot(Communicator comm, int root) {
         if (root < 0 || root >= comm.size()) {
             throw MpiErrors.error(ErrorClass.ERR_ROOT, "root " + root + " is not a rank of " + comm.name()
                     + " (size " + comm.size() + ")");
         }
+    }
+
+    /** Blocks of {@code buffer} at item displacements ({@code null}: side by side), mapped for receive or send. */
+    static MemorySegment[] rootBlocks(CollectiveCall call, Object buffer, int[] counts, int[] displs,
+                                      TypeDescriptor type, int n, boolean receive) {
+        CollectiveCall.checkBlocks(counts, displs, n);
+        int[] at = displs != null ? displs : CollectiveCall.packed(counts, n);
+        int items = CollectiveCall.extent(counts, at, n);
+        MemorySegment base = receive ? call.out(buffer, items, type) : call.in(buffer, items, type);
+        return Blocks.of(base, counts, at, TypeDescriptor.check(type).byteSize());
+    }
+
+    private static MemorySegment[] typedBlocks(CollectiveCall call, Object buffer, int[] counts, int[] byteDispls,
+                                               TypeDescriptor[] types, int n, boolean receive) {
+        CollectiveCall.checkBlocks(counts, byteDispls, n);
+        if (types == null || types.length < n) {
+            throw MpiErrors.error(ErrorClass.ERR_TYPE, "one datatype per rank is needed (" + n + ")");
+        }
+        long end = 0;
+        for (int i = 0; i < n; i++) {
+            if (counts[i] > 0) {
+                end = Math.max(end, byteDispls[i] + (long) counts[i] * TypeDescriptor.check(types[i]).byteSize());
+            }
+        }
+        // one view over the bytes the blocks span, counted in the buffer's own elements
+        TypeDescriptor element = TypeDescriptor.predefined("element", TypeDescriptor.check(types[0]).base(), 1);
+        int elements = Math.toIntExact((end + element.byteSize() - 1) / element.byteSize());
+        MemorySegment base = receive ? call.out(buffer, elements, element) : call.in(buffer, elements, element);
+        MemorySegment[] blocks = new MemorySegment[n];
+        for (int i = 0; i < n; i++) {
+            blocks[i] = counts[i] == 0 ? base.asSlice(0, 0)
+                    : base.asSlice(byteDispls[i], (long) counts[i] * types[i].byteSize());
+        }
+        return blocks;
+    }
+
+    private static TypeDescriptor[] repeatedType(TypeDescriptor type, int n) {
+        TypeDescriptor[] types = new TypeDescriptor[n];
+        java.util.Arrays.fill(types, TypeDescriptor.check(type));
+        return types;
+    }
+
+    private static int[] bytes(int[] displs, TypeDescriptor[] types) {
+        if (displs == null) {
+            return null;
+        }
+        int[] bytes = new int[displs.length];
+        for (int i = 0; i < displs.length; i++) {
+            bytes[i] = Math.multiplyExact(displs[i], types[Math.min(i, types.length - 1)].byteSize());
+        }
+        return bytes;
+    }
+
+    /** {@code ERR_TRUNCATE} unless the block this rank sends itself fits its own receive block exactly. */
+    private static void checkSameSize(MemorySegment own, MemorySegment block) {
+        if (own != null && own.byteSize() != block.byteSize()) {
+            throw mismatch(own.byteSize(), block.byteSize());
+        }
+    }
+
+    static void checkCount(int count) {
+        if (count < 0) {
+            throw MpiErrors.error(ErrorClass.ERR_COUNT, "negative count " + count);
+        }
+    }
+
+    static org.weft.adi.DeviceException mismatch(long sent, long expected) {
+        return MpiErrors.error(ErrorClass.ERR_TRUNCATE, "a block of " + sent + " bytes where " + expected
+                + " are expected (do the send and receive counts and types agree?)");
     }
 }

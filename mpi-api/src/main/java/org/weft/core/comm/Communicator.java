@@ -31,6 +31,7 @@ public final class Communicator {
     private final boolean predefined;
     private final Topology topology;
     private final ProcessGroup remoteGroup;
+    private final CollectiveTraffic collectives = new CollectiveTraffic();
     private volatile AttributeTable attributes = new AttributeTable();
     private volatile Map<String, String> info = Map.of();
     /** An intercommunicator's own intracommunicator over its local group (for creation steps), else null. */
@@ -115,6 +116,11 @@ public final class Communicator {
     /** Communicator rank (in the peer group) of a world rank seen in a status; negative special ranks pass through. */
     public int fromWorld(int worldRank) {
         return worldRank < 0 ? worldRank : peerGroup().rankOf(worldRank);
+    }
+
+    /** Tags and outstanding nonblocking operations of this communicator's collectives. */
+    public CollectiveTraffic collectives() {
+        return collectives;
     }
 
     /** The virtual topology, or {@code null} when the communicator has none. */

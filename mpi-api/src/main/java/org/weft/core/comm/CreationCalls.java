@@ -30,7 +30,7 @@ public final class CreationCalls {
 
     /** Replaces {@code values} on every rank of {@code comm} by their bitwise AND over all ranks. */
     static void andAll(Communicator comm, int[] values) {
-        Collectives.allReduce(comm, values, values, values.length, INT, AND);
+        Collectives.allReduce(comm, values, values, values.length, INT, AND).run();
     }
 
     /**
@@ -46,12 +46,12 @@ public final class CreationCalls {
 
     /** Replaces {@code values} on every rank of {@code comm} by their element-wise sum over all ranks. */
     public static void sumAll(Communicator comm, int[] values) {
-        Collectives.allReduce(comm, values, values, values.length, INT, SUM);
+        Collectives.allReduce(comm, values, values, values.length, INT, SUM).run();
     }
 
     /** {@code values} of {@code root} on every rank of {@code comm}. */
     static void bcast(Communicator comm, int[] values, int root) {
-        Collectives.bcast(comm, values, values.length, INT, root);
+        Collectives.bcast(comm, values, values.length, INT, root).run();
     }
 
     /**

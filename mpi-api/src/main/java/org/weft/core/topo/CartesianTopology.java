@@ -179,4 +179,10 @@ public final class CartesianTopology implements Topology {
     public int[] destinations() {
         return neighbours.clone();
     }
+
+    /** Neighbour collectives pair the −1 and +1 directions (see {@link Topology#isCartesian()}). */
+    @Override
+    public boolean isCartesian() {
+        return true;
+    }
 }

@@ -11,4 +11,13 @@ public interface Topology {
 
     /** Ranks this rank sends to in a neighbour collective, in order. */
     int[] destinations();
+
+    /**
+     * True for a Cartesian topology: there the block sent to the −1 neighbour of a dimension lands in that
+     * neighbour's +1 slot and vice versa, also when one process is both neighbours (periodic dimension of size 1
+     * or 2), so neighbour collectives match messages by direction, not by order.
+     */
+    default boolean isCartesian() {
+        return false;
+    }
 }

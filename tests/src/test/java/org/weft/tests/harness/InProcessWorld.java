@@ -21,6 +21,8 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BiFunction;
+import java.util.function.IntFunction;
 
 /**
  * N ranks as N runtime instances in this JVM: a real bootstrap service, real communication modules (TCP over
@@ -42,25 +44,34 @@ public final class InProcessWorld {
      * The multimethod device, joined to the in-process bootstrap service with a job-end action that does not halt
      * this JVM (a real rank halts; here the test must fail instead, with the reason).
      */
-    private static final DeviceProvider PROVIDER = new DeviceProvider() {
-        @Override
-        public String name() {
-            return "multimethod (in-process test world)";
+    private static Device openMultimethod(WorldConfig config) {
+        try {
+            return MultimethodDevice.open(config, SocketBootstrap.connect(config,
+                    reason -> System.err.println("in-process rank " + config.rank() + ": " + reason)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+    }
 
-        @Override
-        public Device open(WorldConfig config) {
-            try {
-                return MultimethodDevice.open(config, SocketBootstrap.connect(config,
-                        reason -> System.err.println("in-process rank " + config.rank() + ": " + reason)));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+    /** The device of one rank, wrapped by the test if it asked (e.g. to count messages). */
+    private DeviceProvider provider() {
+        return new DeviceProvider() {
+            @Override
+            public String name() {
+                return "multimethod (in-process test world)";
             }
-        }
-    };
+
+            @Override
+            public Device open(WorldConfig config) {
+                return deviceWrapper.apply(config.rank(), openMultimethod(config));
+            }
+        };
+    }
 
     private final int size;
     private final Map<String, String> parameters = new HashMap<>();
+    private final Map<String, IntFunction<String>> perRankParameters = new HashMap<>();
+    private BiFunction<Integer, Device, Device> deviceWrapper = (rank, device) -> device;
     private Duration timeout = Duration.ofSeconds(60);
 
     private InProcessWorld(int size) {
@@ -74,6 +85,21 @@ public final class InProcessWorld {
     /** Sets a Weft parameter for every rank, e.g. {@code methods=tcp}. */
     public InProcessWorld with(String parameter, String value) {
         parameters.put(parameter, value);
+        return this;
+    }
+
+    /** Sets a Weft parameter per rank, e.g. {@code perRank("site", r -> r < 4 ? "a" : "b")}. */
+    public InProcessWorld perRank(String parameter, IntFunction<String> valueOfRank) {
+        perRankParameters.put(parameter, valueOfRank);
+        return this;
+    }
+
+    /**
+     * Wraps each rank's real device ({@code wrapper.apply(rank, device)}), e.g. to count the messages a test is
+     * about; the wrapper must pass every call on to the device, which keeps the transport real.
+     */
+    public InProcessWorld wrapDevice(BiFunction<Integer, Device, Device> wrapper) {
+        this.deviceWrapper = wrapper;
         return this;
     }
 
@@ -105,12 +131,15 @@ public final class InProcessWorld {
         worldParameters.putIfAbsent("job_dir", jobDir.toString()); // as weftrun does: shm between the ranks
         try (BootstrapServer server = BootstrapServer.start(size, secret)) {
             Thread[] ranks = new Thread[size];
+            DeviceProvider provider = provider();
             for (int r = 0; r < size; r++) {
                 int rank = r;
-                WorldConfig config = new WorldConfig(rank, size, jobId, server.address(), secret, worldParameters);
+                Map<String, String> rankParameters = new HashMap<>(worldParameters);
+                perRankParameters.forEach((name, value) -> rankParameters.put(name, value.apply(rank)));
+                WorldConfig config = new WorldConfig(rank, size, jobId, server.address(), secret, rankParameters);
                 ranks[r] = Thread.ofPlatform().daemon().name("rank-" + rank).unstarted(() -> {
                     try {
-                        RuntimeBinding.runWith(PROVIDER, config, () -> {
+                        RuntimeBinding.runWith(provider, config, () -> {
                             MPI.Init(new String[0]);
                             body.run(rank);
                             MPI.Finalize();

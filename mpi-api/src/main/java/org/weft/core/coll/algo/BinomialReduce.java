@@ -1,53 +1,64 @@
 package org.weft.core.coll.algo;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 
-import org.weft.core.coll.ReduceAlgorithm;
-import org.weft.core.coll.Reduction;
-import org.weft.core.comm.Communicator;
+import org.weft.core.coll.op.Combiner;
+import org.weft.core.coll.sched.Blocks;
+import org.weft.core.coll.sched.Members;
+import org.weft.core.coll.sched.Schedule;
 
 /**
  * Binomial-tree reduction for commutative operations (MPICH's short-message algorithm): the broadcast tree run
- * backwards. Ranks are numbered relative to the root; at step k a rank whose bit k is set sends its partial
- * result to the rank {@code 2^k} below and stops; the others receive from the rank {@code 2^k} above (if any)
- * and combine. The combining order follows the tree, not the ranks, hence commutative operations only.
- *
- * <p>Leaves send their send buffer as it is; inner ranks combine into a private copy, the root into its
- * receive buffer.
+ * backwards. A member receives the partial results of all its children at once, combines them into its own
+ * (the root into its receive buffer, others into a private copy) and sends the result to its parent. The
+ * combining order follows the tree, not the ranks, hence commutative operations only.
  */
-public final class BinomialReduce implements ReduceAlgorithm {
-    @Override
-    public void reduce(Communicator comm, MemorySegment send, MemorySegment recv, int count, Reduction op,
-                       int root, int tag) {
-        int size = comm.size();
-        int rank = comm.rank();
-        long bytes = send.byteSize();
-        boolean isRoot = rank == root;
-        if (isRoot) {
-            MemorySegment.copy(send, 0, recv, 0, bytes); // a no-op in place
-        }
-        if (size == 1 || bytes == 0) {
+public final class BinomialReduce {
+    private BinomialReduce() {
+    }
+
+    /** Combines every member's {@code send} into {@code recv} of member {@code root} (unused elsewhere). */
+    public static void append(Schedule s, Members m, MemorySegment send, MemorySegment recv, int count,
+                              Combiner op, int root) {
+        if (!m.includesMe()) {
             return;
         }
-        int relative = (rank - root + size) % size;
-        MemorySegment partial = isRoot ? recv : send;
-        MemorySegment incoming = null;
+        int size = m.size();
+        int relative = (m.me() - root + size) % size;
+        boolean isRoot = relative == 0;
+        List<Integer> children = new ArrayList<>();
+        int parent = -1;
         for (int mask = 1; mask < size; mask <<= 1) {
             if ((relative & mask) != 0) {
-                Transfers.send(comm, partial, (relative - mask + root) % size, tag);
-                return;
+                parent = (relative - mask + root) % size;
+                break;
             }
-            int child = relative | mask;
-            if (child < size) {
-                if (incoming == null) {
-                    incoming = Transfers.scratch(bytes);
-                    if (!isRoot) {
-                        partial = Transfers.scratch(bytes).copyFrom(send);
-                    }
-                }
-                Transfers.receive(comm, incoming, (child + root) % size, tag);
-                op.combiner().combine(incoming, partial, count);
+            if ((relative | mask) < size) {
+                children.add(((relative | mask) + root) % size);
             }
         }
+        MemorySegment partial = isRoot ? recv : children.isEmpty() ? send : Blocks.scratch(send.byteSize());
+        if (partial != send) {
+            MemorySegment target = partial;
+            s.local(() -> MemorySegment.copy(send, 0, target, 0, send.byteSize())); // a no-op in place
+        }
+        MemorySegment[] incoming = new MemorySegment[children.size()];
+        for (int i = 0; i < incoming.length; i++) {
+            incoming[i] = Blocks.scratch(send.byteSize());
+            s.receive(incoming[i], m.world(children.get(i)));
+        }
+        s.endRound();
+        MemorySegment result = partial;
+        s.local(() -> {
+            for (MemorySegment in : incoming) {
+                op.combine(in, result, count);
+            }
+        });
+        if (parent >= 0) {
+            s.send(partial, m.world(parent));
+        }
+        s.endRound();
     }
 }

@@ -1,0 +1,31 @@
+package mpi;
+
+import org.weft.core.coll.sched.Schedule;
+import org.weft.core.comm.Communicator;
+
+/**
+ * The request of a nonblocking collective: its schedule runs above the device, so every wait or test advances it
+ * (and the other outstanding collectives of the communicator, which a peer may be waiting for first) as well as
+ * making device progress. The schedule's completion request serves as the request's device operation.
+ */
+final class CollectiveRequest extends Request {
+    private final Schedule schedule;
+
+    CollectiveRequest(Communicator comm, Schedule schedule) {
+        super(comm, schedule.completion());
+        this.schedule = schedule;
+        comm.collectives().started(schedule);
+        schedule.start();
+    }
+
+    @Override
+    boolean advance() {
+        comm.collectives().advanceAll();
+        return schedule.getAsBoolean();
+    }
+
+    @Override
+    void awaitCompletion() {
+        comm.device().await(this::advance);
+    }
+}

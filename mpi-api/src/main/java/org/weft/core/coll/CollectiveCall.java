@@ -1,0 +1,112 @@
+package org.weft.core.coll;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.weft.adi.ErrorClass;
+import org.weft.core.coll.sched.Members;
+import org.weft.core.coll.sched.Schedule;
+import org.weft.core.comm.Communicator;
+import org.weft.core.datatype.BufferMapping;
+import org.weft.core.datatype.TypeDescriptor;
+import org.weft.core.error.MpiErrors;
+
+/**
+ * One collective call being prepared: its schedule (with the communicator's next collective tag), the user
+ * buffers mapped to segments, and what must happen after the algorithm (copying a staged {@code boolean[]}
+ * result back). {@link #schedule()} closes it.
+ */
+final class CollectiveCall {
+    private final Communicator comm;
+    private final Schedule schedule;
+    private final List<Runnable> finishers = new ArrayList<>();
+
+    CollectiveCall(Communicator comm) {
+        this.comm = comm;
+        this.schedule = new Schedule(comm.device(), comm.collectiveContext(), comm.collectives().nextTag());
+    }
+
+    Communicator comm() {
+        return comm;
+    }
+
+    Schedule plan() {
+        return schedule;
+    }
+
+    /** The local group of the communicator as the algorithms see it. */
+    Members members() {
+        return Members.of(comm.group(), comm.device().rank());
+    }
+
+    /** The bytes of {@code count} items to send from {@code buffer}. */
+    MemorySegment in(Object buffer, int count, TypeDescriptor type) {
+        return BufferMapping.forSend(buffer, count, type);
+    }
+
+    /**
+     * Where {@code count} items are received into (or updated in) {@code buffer}: a view of it, or for a
+     * {@code boolean[]} or a non-contiguous type a staged (packed) copy of its current contents that is unpacked
+     * back when the schedule ends.
+     */
+    MemorySegment out(Object buffer, int count, TypeDescriptor type) {
+        if (!BufferMapping.needsFinish(buffer, type)) {
+            return BufferMapping.forReceive(buffer, count, type);
+        }
+        MemorySegment staged = BufferMapping.forSend(buffer, count, type); // a copy holding the current values
+        finishers.add(() -> BufferMapping.finishReceive(buffer, count, type, staged, staged.byteSize()));
+        return staged;
+    }
+
+    /** The schedule, closed with the copy-backs. */
+    Schedule schedule() {
+        for (Runnable finisher : finishers) {
+            schedule.local(finisher);
+        }
+        return schedule.endRound();
+    }
+
+    /** {@code ERR_ARG}/{@code ERR_COUNT} unless {@code counts} and {@code displs} describe {@code n} blocks. */
+    static void checkBlocks(int[] counts, int[] displs, int n) {
+        if (counts == null || counts.length < n || (displs != null && displs.length < n)) {
+            throw MpiErrors.error(ErrorClass.ERR_ARG, "counts and displacements need one entry per rank (" + n
+                    + ")");
+        }
+        for (int i = 0; i < n; i++) {
+            if (counts[i] < 0) {
+                throw MpiErrors.error(ErrorClass.ERR_COUNT, "negative count " + counts[i] + " for rank " + i);
+            }
+            if (displs != null && displs[i] < 0) {
+                throw MpiErrors.error(ErrorClass.ERR_ARG, "negative displacement " + displs[i] + " for rank " + i);
+            }
+        }
+    }
+
+    /** Items a buffer must hold for blocks at {@code displs} of {@code counts} items. */
+    static int extent(int[] counts, int[] displs, int n) {
+        long end = 0;
+        for (int i = 0; i < n; i++) {
+            if (counts[i] > 0) {
+                end = Math.max(end, (long) displs[i] + counts[i]);
+            }
+        }
+        return Math.toIntExact(end);
+    }
+
+    /** {@code n} copies of {@code count}. */
+    static int[] repeated(int count, int n) {
+        int[] counts = new int[n];
+        java.util.Arrays.fill(counts, count);
+        return counts;
+    }
+
+    /** Displacements of blocks of {@code counts} laid side by side. */
+    static int[] packed(int[] counts, int n) {
+        int[] displs = new int[n];
+        for (int i = 1; i < n; i++) {
+            displs[i] = displs[i - 1] + counts[i - 1];
+        }
+        return displs;
+    }
+}

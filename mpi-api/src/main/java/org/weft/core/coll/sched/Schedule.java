@@ -1,0 +1,240 @@
+package org.weft.core.coll.sched;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+import org.weft.adi.Device;
+import org.weft.adi.DeviceException;
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.Ranks;
+import org.weft.adi.SendMode;
+import org.weft.core.comm.CollectiveTraffic;
+import org.weft.core.error.MpiErrors;
+
+/**
+ * One collective operation as a schedule (libNBC's design): rounds of steps. When a round starts, its local steps
+ * (copy, combine) run in order and then its sends and receives start; the next round starts when every transfer
+ * of this one completed. All traffic goes to world ranks in one context with one tag, the collective's own.
+ *
+ * <p>Algorithms append to the schedule; {@link #run()} then executes it blocking, or {@link #start()} begins it
+ * and each {@link #getAsBoolean()} (called from a request's wait or test, or from {@code Device.await}) advances
+ * it as far as it can without blocking, so one implementation serves both the blocking and the nonblocking form.
+ *
+ * <p>Not thread-safe while being built; once started, concurrent advancing is harmless (one thread advances,
+ * the others see the state so far).
+ */
+public final class Schedule implements BooleanSupplier {
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+
+    private sealed interface Step permits Send, Receive, Local {
+    }
+
+    private record Send(MemorySegment data, int worldRank, int phase) implements Step {
+    }
+
+    private record Receive(MemorySegment buffer, int worldRank, int phase) implements Step {
+    }
+
+    private record Local(Runnable action) implements Step {
+    }
+
+    private final Device device;
+    private final int context;
+    private final int tag;
+    private final List<List<Step>> rounds = new ArrayList<>();
+    private List<Step> building = new ArrayList<>();
+    private final DeviceRequest completion = new DeviceRequest();
+    private final AtomicBoolean advancing = new AtomicBoolean();
+    private int round = -1;
+    private DeviceRequest[] transfers = new DeviceRequest[0];
+    private Step[] startedSteps = new Step[0];
+    private int transferCount;
+    private DeviceException failure;
+
+    /** An empty schedule for traffic in {@code context} with {@code tag}. */
+    public Schedule(Device device, int context, int tag) {
+        this.device = device;
+        this.context = context;
+        this.tag = tag;
+    }
+
+    /** Sends {@code data} to world rank {@code worldRank} in the current round. */
+    public Schedule send(MemorySegment data, int worldRank) {
+        return send(data, worldRank, 0);
+    }
+
+    /**
+     * Sends {@code data} to {@code worldRank} in the current round, in phase {@code phase} (0..255): messages of
+     * different phases between the same two processes match by phase instead of by order.
+     */
+    public Schedule send(MemorySegment data, int worldRank, int phase) {
+        building.add(new Send(data, worldRank, phase));
+        return this;
+    }
+
+    /** Sends an empty message (a signal) to world rank {@code worldRank} in the current round. */
+    public Schedule signal(int worldRank) {
+        return send(EMPTY, worldRank);
+    }
+
+    /** Receives exactly {@code buffer.byteSize()} bytes from {@code worldRank} in the current round. */
+    public Schedule receive(MemorySegment buffer, int worldRank) {
+        return receive(buffer, worldRank, 0);
+    }
+
+    /** Receives exactly {@code buffer.byteSize()} bytes sent from {@code worldRank} in phase {@code phase}. */
+    public Schedule receive(MemorySegment buffer, int worldRank, int phase) {
+        building.add(new Receive(buffer, worldRank, phase));
+        return this;
+    }
+
+    /** Waits for an empty message (a signal) from world rank {@code worldRank} in the current round. */
+    public Schedule awaitSignal(int worldRank) {
+        return receive(EMPTY, worldRank);
+    }
+
+    /** Runs {@code action} when the current round starts, before its transfers, after the earlier actions. */
+    public Schedule local(Runnable action) {
+        building.add(new Local(action));
+        return this;
+    }
+
+    /** Closes the current round: what follows starts only once its transfers completed. */
+    public Schedule endRound() {
+        if (!building.isEmpty()) {
+            rounds.add(building);
+            building = new ArrayList<>();
+        }
+        return this;
+    }
+
+    /** Starts the schedule: runs the first round's local steps and starts its transfers. */
+    public Schedule start() {
+        endRound();
+        getAsBoolean();
+        return this;
+    }
+
+    /** Runs the schedule to completion on this thread; fails with the first error of a step. */
+    public void run() {
+        start();
+        if (!completion.isComplete()) {
+            device.await(this);
+        }
+        throwIfFailed();
+    }
+
+    /**
+     * Runs the schedule to completion, advancing the communicator's outstanding nonblocking collectives while
+     * waiting: a peer may need one of them to move on before it can take part in this one.
+     */
+    public void run(CollectiveTraffic outstanding) {
+        start();
+        if (!completion.isComplete()) {
+            device.await(() -> {
+                outstanding.advanceAll();
+                return getAsBoolean();
+            });
+        }
+        throwIfFailed();
+    }
+
+    /** Raises the error that ended the schedule, if any. */
+    public void throwIfFailed() {
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** The request that completes when the schedule has run, with the error class of a failure. */
+    public DeviceRequest completion() {
+        return completion;
+    }
+
+    /**
+     * Advances the schedule as far as it goes without waiting; true once it is complete (or failed). Never
+     * blocks: a thread that finds another advancing returns at once.
+     */
+    @Override
+    public boolean getAsBoolean() {
+        if (completion.isComplete()) {
+            return true;
+        }
+        if (!advancing.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            while (roundComplete()) {
+                if (++round == rounds.size()) {
+                    completion.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, 0, ErrorClass.SUCCESS);
+                    return true;
+                }
+                startRound(rounds.get(round));
+            }
+            return false;
+        } catch (DeviceException e) {
+            return fail(e);
+        } catch (RuntimeException e) {
+            // a bug in a local step must end this collective with an error, not escape from a test() call
+            return fail(new DeviceException(ErrorClass.ERR_INTERN, "collective: a local step failed: " + e, e));
+        } finally {
+            advancing.set(false);
+        }
+    }
+
+    private boolean fail(DeviceException e) {
+        failure = e;
+        completion.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, 0, e.errorClass());
+        return true;
+    }
+
+    private boolean roundComplete() {
+        for (int i = 0; i < transferCount; i++) {
+            if (!transfers[i].isComplete()) {
+                return false;
+            }
+        }
+        for (int i = 0; i < transferCount; i++) {
+            check(transfers[i], startedSteps[i]);
+        }
+        return true;
+    }
+
+    private static void check(DeviceRequest request, Step step) {
+        if (request.error() != ErrorClass.SUCCESS) {
+            throw MpiErrors.error(request.error(), "collective: " + step + " failed (do all ranks pass the same"
+                    + " counts and types?)");
+        }
+        if (step instanceof Receive receive && request.byteCount() != receive.buffer().byteSize()) {
+            throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "collective: world rank " + receive.worldRank()
+                    + " sent " + request.byteCount() + " bytes where " + receive.buffer().byteSize()
+                    + " were expected (do all ranks pass the same counts and types?)");
+        }
+    }
+
+    private void startRound(List<Step> steps) {
+        if (transfers.length < steps.size()) {
+            transfers = new DeviceRequest[steps.size()];
+            startedSteps = new Step[steps.size()];
+        }
+        transferCount = 0;
+        for (Step step : steps) {
+            switch (step) {
+                case Local l -> l.action().run();
+                case Send s -> {
+                    startedSteps[transferCount] = s;
+                    transfers[transferCount++] =
+                            device.isend(s.data(), s.worldRank(), tag + s.phase(), context, SendMode.STANDARD);
+                }
+                case Receive r -> {
+                    startedSteps[transferCount] = r;
+                    transfers[transferCount++] = device.irecv(r.buffer(), r.worldRank(), tag + r.phase(), context);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package org.weft.core.comm;
+
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What keeps a communicator's collectives apart and moving: a sequence number per started collective (every
+ * rank starts the collectives of a communicator in the same order, so the n-th collective gets the same tag
+ * everywhere and two outstanding ones never take each other's messages), and the nonblocking collectives still
+ * running, so that waiting for one also advances the others (a rank may wait for them in another order than
+ * its peers).
+ */
+public final class CollectiveTraffic {
+    /** Tags of collectives: 23 bits of sequence above 8 bits that an algorithm may use for its phases. */
+    private static final int SEQUENCE_MASK = 0x7F_FFFF;
+    private static final int PHASE_BITS = 8;
+
+    private final AtomicInteger sequence = new AtomicInteger();
+    private final ConcurrentLinkedQueue<BooleanSupplier> outstanding = new ConcurrentLinkedQueue<>();
+
+    /** The base tag of the next collective; the low 8 bits are free for its phases. */
+    public int nextTag() {
+        return (sequence.getAndIncrement() & SEQUENCE_MASK) << PHASE_BITS;
+    }
+
+    /** Remembers a started nonblocking collective; {@code advance} returns true once it is complete. */
+    public void started(BooleanSupplier advance) {
+        outstanding.add(advance);
+    }
+
+    /** Advances every outstanding nonblocking collective once and forgets those that completed. */
+    public void advanceAll() {
+        for (Iterator<BooleanSupplier> it = outstanding.iterator(); it.hasNext(); ) {
+            if (it.next().getAsBoolean()) {
+                it.remove();
+            }
+        }
+    }
+}
