@@ -34,6 +34,11 @@ package org.weft.mm.module.tcp;
  *
  * BYE (handlerId 2, empty body): "I am shutting down", sent on every connection (either direction) before a
  * deliberate close, so that the other side takes the close that follows as normal and says nothing.
+ *
+ * MOVED (handlerId 3, empty body): the last frame on a connection its sender dialled while the peer dialled it too;
+ * the sender's later RSRs come on the peer's connection, which the lower rank dialled.
+ * SWITCHED (handlerId 4, empty body): the first frame on that connection; the receiver delivers what follows only
+ * after the MOVED of the retired connection, so the sender's RSRs keep their order across the switch.
  * </pre>
  *
  * A frame whose total size (length field included) exceeds {@code tcp_max_frame} closes the connection.
@@ -56,6 +61,8 @@ final class FrameLayout {
     static final int CONTROL_ENDPOINT = 0xFFFF;
     static final int HELLO_HANDLER = 1;
     static final int BYE_HANDLER = 2;
+    static final int MOVED_HANDLER = 3;
+    static final int SWITCHED_HANDLER = 4;
 
     /** "WEFT" read as a little-endian int32. */
     static final int MAGIC = 'W' | 'E' << 8 | 'F' << 16 | 'T' << 24;

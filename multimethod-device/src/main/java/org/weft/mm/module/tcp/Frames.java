@@ -49,6 +49,11 @@ final class Frames {
         return bytes(bye(UnpooledByteBufAllocator.DEFAULT));
     }
 
+    /** An empty control frame (BYE, MOVED, SWITCHED), as bytes. */
+    static byte[] controlBytes(int handlerId) {
+        return bytes(control(UnpooledByteBufAllocator.DEFAULT, handlerId));
+    }
+
     private static byte[] bytes(ByteBuf frame) {
         try {
             return ByteBufUtil.getBytes(frame);
@@ -78,10 +83,14 @@ final class Frames {
 
     /** The BYE sent before a deliberate close. */
     static ByteBuf bye(ByteBufAllocator alloc) {
+        return control(alloc, BYE_HANDLER);
+    }
+
+    private static ByteBuf control(ByteBufAllocator alloc, int handlerId) {
         ByteBuf frame = alloc.buffer(HEADER_LENGTH);
         frame.writeIntLE(IDS_LENGTH);
         frame.writeShortLE(CONTROL_ENDPOINT);
-        frame.writeShortLE(BYE_HANDLER);
+        frame.writeShortLE(handlerId);
         return frame;
     }
 }

@@ -107,7 +107,8 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         SocketChannel socket = ((AcceptedChannels.Accepted) channel).socket();
         String remote = String.valueOf(channel.remoteAddress());
         stream = new InboundStream(module, sourceRank, socket, remote, channel::close);
-        module.adopt(sourceRank, TcpLink.adopt(module, sourceRank, socket, stream, remote, channel::close), channel);
+        module.adopt(sourceRank, TcpLink.adopt(module, sourceRank, socket, stream, remote, channel::close), channel,
+                stream);
         state = State.HANDED_OFF;
         ctx.pipeline().remove(TcpModule.FRAMES);
     }

@@ -7,6 +7,8 @@ import static org.weft.mm.module.tcp.FrameLayout.HANDLER_OFFSET;
 import static org.weft.mm.module.tcp.FrameLayout.HEADER_LENGTH;
 import static org.weft.mm.module.tcp.FrameLayout.IDS_LENGTH;
 import static org.weft.mm.module.tcp.FrameLayout.LENGTH_FIELD;
+import static org.weft.mm.module.tcp.FrameLayout.MOVED_HANDLER;
+import static org.weft.mm.module.tcp.FrameLayout.SWITCHED_HANDLER;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.TooLongFrameException;
@@ -92,6 +94,12 @@ final class InboundStream {
         closed = true;
     }
 
+    /** This process stops reading the connection (its sends moved to another one, and nothing else comes here). */
+    void retire() {
+        closed = true;
+        module.removeInbound(this);
+    }
+
     private int readAndDeliver(int budget) {
         int delivered = deliverComplete(budget);
         for (int reads = 0; reads < MAX_READS_PER_POLL && delivered < budget && !closed; reads++) {
@@ -142,11 +150,18 @@ final class InboundStream {
             int endpointId = in.getShort(frameStart + LENGTH_FIELD + ENDPOINT_OFFSET) & 0xFFFF;
             int handlerId = in.getShort(frameStart + LENGTH_FIELD + HANDLER_OFFSET) & 0xFFFF;
             if (endpointId == CONTROL_ENDPOINT) {
-                if (handlerId != BYE_HANDLER) {
+                if (handlerId == SWITCHED_HANDLER && !module.takeMove(sourceRank)) {
+                    break; // the sender's RSRs on its retired connection come first: wait for its MOVED
+                }
+                if (handlerId == BYE_HANDLER || handlerId == MOVED_HANDLER) {
+                    byeReceived = true; // either way the sender closes this connection next
+                }
+                if (handlerId == MOVED_HANDLER) {
+                    module.moved(sourceRank);
+                } else if (handlerId != BYE_HANDLER && handlerId != SWITCHED_HANDLER) {
                     reject("unexpected control frame " + handlerId);
                     break;
                 }
-                byeReceived = true;
                 in.position(frameEnd);
                 continue;
             }

@@ -16,8 +16,8 @@ import org.weft.mm.spi.SendStatus;
  * The sending side of the {@code tcp} method to one peer, on the one connection the pair shares: the connection this
  * process dialled ({@link #open}) or, when the peer dialled first, the one it accepted ({@link #adopt}). Either way one
  * sender's RSRs travel on one TCP stream, in order. Each side reads what arrives on the connection through an
- * {@link InboundStream}. When both dial at once, each keeps sending on the connection it dialled and reads both: two
- * one-way connections, still in order per direction.
+ * {@link InboundStream}. When both dial at once, the higher rank moves its sends to the connection the lower rank
+ * dialled ({@link #switchTo}), so a pair always ends up on one connection.
  *
  * <p>No thread hand-off: {@link #send} runs on the caller's thread, under this link's lock, appends the frame to an
  * {@link OutboundBuffer} and writes it to the non-blocking socket at once. What the socket does not take (a full
@@ -42,12 +42,13 @@ public final class TcpLink implements CommObject {
 
     private final TcpModule module;
     private final int peerRank;
-    private final String remote;
-    private final SocketChannel channel;
-    /** Closes the connection: through Netty for an accepted one, so that Netty lets go of it too. */
-    private final Runnable closer;
+    /** The connection, its description and how to close it (through Netty for an accepted one, so that Netty lets
+     * go of it too); replaced once by {@link #switchTo}. Under {@link #lock}. */
+    private String remote;
+    private SocketChannel channel;
+    private Runnable closer;
     private final long connectDeadline;
-    /** Guards {@link #out}, the socket's writes and state changes. */
+    /** Guards {@link #out}, the connection, the socket's writes and state changes. */
     private final ReentrantLock lock = new ReentrantLock();
     private final OutboundBuffer out = new OutboundBuffer();
     private volatile State state;
@@ -224,6 +225,44 @@ public final class TcpLink implements CommObject {
             }
         } catch (IOException e) {
             failConnect(e);
+        }
+    }
+
+    /**
+     * Both ends dialled and the peer, the lower rank, dialled the connection that stays: writes what is queued and a
+     * MOVED on this link's own connection (finishing it first; bounded by the connect and close waits), retires it,
+     * and sends from now on over {@code accepted}, starting with a SWITCHED. Runs on the event loop that verified
+     * the peer's HELLO; senders wait on the link's lock meanwhile. If the old connection fails, the link stays dead.
+     */
+    void switchTo(SocketChannel accepted, InboundStream acceptedStream, String acceptedRemote, Runnable acceptedCloser) {
+        lock.lock();
+        try {
+            out.append(Frames.controlBytes(FrameLayout.MOVED_HANDLER));
+            long deadline = System.nanoTime() + CLOSE_WAIT_NANOS
+                    + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis());
+            while ((state == State.CONNECTING || state == State.OPEN && !out.isEmpty())
+                    && System.nanoTime() - deadline < 0) {
+                if (progress0() == 0) {
+                    LockSupport.parkNanos(50_000);
+                }
+            }
+            if (state != State.OPEN || !out.isEmpty()) {
+                fail("cannot hand the connection to rank " + peerRank + " over to the one it dialled");
+                return;
+            }
+            InboundStream old = replies;
+            if (old != null) {
+                old.retire();
+            }
+            closer.run(); // the peer reads up to MOVED, then sees the close
+            channel = accepted;
+            closer = acceptedCloser;
+            remote = acceptedRemote;
+            replies = acceptedStream;
+            out.append(Frames.controlBytes(FrameLayout.SWITCHED_HANDLER));
+            progress0();
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
@@ -48,7 +49,9 @@ import org.weft.mm.spi.ModuleContext;
  *       anything else. A pair shares one connection: a process that accepts a connection from a peer it has not
  *       dialled sends to that peer on it ({@link #adopt}); the dialler reads replies on it. (Raw Java measured a
  *       0-byte one-way 4.0 µs over one connection and 6.3–6.6 µs over two: each direction's reads and writes then
- *       share one socket's buffers and wake-ups.) When both dial at once, each sends on its own.</li>
+ *       share one socket's buffers and wake-ups.) When both dial at once, the connection the lower rank dialled
+ *       stays: the higher rank ends its own with a MOVED and continues on the other after a SWITCHED, which its
+ *       peer delivers only after the MOVED, so order holds across the switch.</li>
  *   <li>An accepted connection stays with Netty ({@link InboundConnection}) until its HELLO proves the job id and
  *       secret; then Netty stops reading it and an {@link InboundStream} takes the socket over. {@link #poll()}
  *       reads those streams and delivers their RSRs on the caller's thread, one at a time per sender, in each
@@ -84,6 +87,8 @@ public final class TcpModule implements CommModule {
     private int rotation;
     /** Accepted channels that carry this process's sends too: their link says BYE and closes them. */
     private final Set<Channel> adopted = ConcurrentHashMap.newKeySet();
+    /** Per peer, MOVEDs read and not yet matched by a SWITCHED (see {@link FrameLayout}); sized at init. */
+    private AtomicIntegerArray moves;
     private final AtomicBoolean shutdown = new AtomicBoolean();
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
     private volatile boolean initialised;
@@ -126,6 +131,7 @@ public final class TcpModule implements CommModule {
         }
         this.context = context;
         this.config = TcpConfig.from(context.parameters());
+        this.moves = new AtomicIntegerArray(context.size());
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("weft-tcp-" + context.rank(), true));
         try {
             this.accepted = new DefaultChannelGroup("weft-tcp-accepted", group.next());
@@ -211,17 +217,42 @@ public final class TcpModule implements CommModule {
 
     /**
      * A peer dialled this process, which has no link to it yet: sends to that peer go on the accepted connection,
-     * so the pair shares one. If this process dialled it meanwhile, its own link stays and {@code link} is dropped.
-     * Called on the event loop when the HELLO is verified.
+     * so the pair shares one. If this process dialled it too, the connection the lower rank dialled stays: a higher
+     * rank switches its link to the accepted connection, a lower one keeps its own (and reads the accepted one until
+     * the peer's MOVED). Called on the event loop when the HELLO is verified.
      */
-    void adopt(int peerRank, TcpLink link, Channel accepted) {
+    void adopt(int peerRank, TcpLink link, Channel accepted, InboundStream stream) {
         if (shutdown.get()) {
             return;
         }
-        links.computeIfAbsent(peerRank, rank -> {
+        TcpLink mine = links.computeIfAbsent(peerRank, rank -> {
             adopted.add(accepted);
             return publish(link);
         });
+        if (mine != link && peerRank < context.rank()) {
+            // Both dialled: the connection the lower rank dialled stays, so both ends end up on the same one.
+            adopted.add(accepted);
+            mine.switchTo(((AcceptedChannels.Accepted) accepted).socket(), stream,
+                    String.valueOf(accepted.remoteAddress()), accepted::close);
+        }
+    }
+
+    /** A MOVED arrived from {@code peerRank}: the SWITCHED waiting on its new connection may be taken. */
+    void moved(int peerRank) {
+        moves.incrementAndGet(peerRank);
+    }
+
+    /** Takes one MOVED of {@code peerRank} for a SWITCHED; false when the MOVED has not arrived yet. */
+    boolean takeMove(int peerRank) {
+        while (true) {
+            int available = moves.get(peerRank);
+            if (available == 0) {
+                return false;
+            }
+            if (moves.compareAndSet(peerRank, available, available - 1)) {
+                return true;
+            }
+        }
     }
 
     private TcpLink publish(TcpLink made) {

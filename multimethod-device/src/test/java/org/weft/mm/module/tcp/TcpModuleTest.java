@@ -383,6 +383,38 @@ class TcpModuleTest extends CommModuleConformanceTest {
                 "one connection for the pair");
     }
 
+    @Test
+    void whenBothDialAtOnceThePairEndsOnOneConnectionAndKeepsOrderAcrossTheSwitch() throws Exception {
+        ModuleTestJob job = startJob(2);
+        CommObject up = job.link(0, 1);
+        CommObject down = job.link(1, 0); // both dial before either has seen the other's HELLO
+        int perSide = 3000;
+        for (int i = 0; i < perSide; i++) {
+            job.send(up, 1, 1, seq(i), MemorySegment.ofArray(new byte[i % 500]));
+            job.send(down, 1, 1, seq(i), MemorySegment.ofArray(new byte[i % 300]));
+            if (i % 100 == 0) {
+                job.pollAll(); // the HELLOs are verified and the higher rank switches somewhere in the stream
+            }
+        }
+        job.awaitDelivered(0, perSide, WAIT);
+        job.awaitDelivered(1, perSide, WAIT);
+        for (int rank = 0; rank < 2; rank++) {
+            int next = 0;
+            for (RecordingSink.Rsr rsr : job.sink(rank).received()) {
+                assertEquals(next++, rsr.firstInt(), "order at rank " + rank);
+            }
+        }
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        long connections;
+        while ((connections = establishedConnectionsTo(job.descriptor(0)) + establishedConnectionsTo(job.descriptor(1)))
+                > 1 && System.nanoTime() < deadline) {
+            job.pollAll();
+            LockSupport.parkNanos(10_000_000);
+        }
+        assertEquals(1, connections, "the retired connection is closed");
+        assertTrue(log.stream().noneMatch(line -> line.contains("closed unexpectedly")), String.valueOf(log));
+    }
+
     // --- helpers ---
 
     /** A job whose ranks sit in MPI progress: a thread polls all its modules until the test ends. */
