@@ -63,9 +63,13 @@ final class CollectiveRun {
             System.out.printf("# Weft OSU-style %s test, %d ranks%n", title, size);
             System.out.printf("# %-10s %15s%n", "Size", "Avg Latency(us)");
         }
+        // Unprinted warm-up, as OsuRun's: the JIT compiles every size's path before anything is timed (its threads
+        // compete with the ranks for the cores), and the small sizes again after the large ones.
+        time(call, minBytes, 5 * iterations);
         for (int bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
-            time(call, bytes, Math.max(10, iterations / 10));
+            time(call, bytes, bytes < LARGE ? iterations : Math.max(10, iterations / 10));
         }
+        time(call, minBytes, 2 * iterations);
         for (int bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
             int iters = bytes < LARGE ? iterations : Math.max(10, iterations / 10);
             double micros = time(call, bytes, iters);

@@ -1,0 +1,64 @@
+/*
+ * The C reference for Weft's OSU-style collective benchmarks (org.weft.bench.osu.Bcast, Allreduce, Alltoall): the
+ * same sizes, warm-up and output (per size the average over ranks of each rank's mean microseconds per call).
+ * Build: mpicc -O2 -o collectives collectives.c
+ * Run:   mpirun -np 4 --oversubscribe ./collectives bcast|allreduce|alltoall [maxBytes] [iterations]
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int op;  /* 0 bcast, 1 allreduce, 2 alltoall */
+static char *sendbuf, *recvbuf;
+
+static void call(int bytes) {
+    if (op == 0) {
+        MPI_Bcast(sendbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    } else if (op == 1) {
+        MPI_Allreduce(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    } else {
+        MPI_Alltoall(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, MPI_COMM_WORLD);
+    }
+}
+
+static double time_calls(int bytes, int iterations) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double start = MPI_Wtime();
+    for (int i = 0; i < iterations; i++) {
+        call(bytes);
+    }
+    return (MPI_Wtime() - start) / iterations * 1e6;
+}
+
+int main(int argc, char **argv) {
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    op = argc > 1 && strcmp(argv[1], "allreduce") == 0 ? 1 : argc > 1 && strcmp(argv[1], "alltoall") == 0 ? 2 : 0;
+    int max = argc > 2 ? atoi(argv[2]) : 1 << 20;
+    int iterations = argc > 3 ? atoi(argv[3]) : 1000;
+    int min = op == 1 ? 4 : 1;
+    size_t bytes = (size_t) max * (op == 2 ? size : 1);
+    sendbuf = calloc(bytes, 1);
+    recvbuf = calloc(bytes, 1);
+    time_calls(min, 5 * iterations);
+    for (int b = min; b <= max; b *= 2) {
+        time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10));
+    }
+    if (rank == 0) {
+        printf("# Open MPI C %s, %d ranks\n# Size       Avg Latency(us)\n", op == 0 ? "bcast" : op == 1 ? "allreduce" : "alltoall", size);
+    }
+    for (int b = min; b <= max; b *= 2) {
+        double us = time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10)), sum;
+        MPI_Reduce(&us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (rank == 0) {
+            printf("%-12d %15.2f\n", b, sum / size);
+        }
+    }
+    free(sendbuf);
+    free(recvbuf);
+    MPI_Finalize();
+    return 0;
+}
