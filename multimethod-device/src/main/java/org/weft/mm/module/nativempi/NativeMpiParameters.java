@@ -21,8 +21,12 @@ public final class NativeMpiParameters {
     public static final Parameter<Integer> MAX_PER_POLL = Parameter.integer("nativempi_max_per_poll", 64, "RSRs",
             "most RSRs one nativempi poll receives and delivers");
 
-    /** Open MPI's shared-memory eager limit (btl_vader_eager_limit) is 4 KiB: below it MPI_Send returns at once. */
-    public static final Parameter<Long> BLOCKING_SEND_LIMIT = Parameter.bytes("nativempi_blocking_send_limit", 4096,
+    /**
+     * Open MPI's shared-memory eager limit (btl_vader_eager_limit) is 4 KiB including its own headers: below it
+     * MPI_Send returns at once. Above it MPI_Send would wait for the receiver to match, and two ranks sending to each
+     * other at once would wait for ever, so the default keeps well below.
+     */
+    public static final Parameter<Long> BLOCKING_SEND_LIMIT = Parameter.bytes("nativempi_blocking_send_limit", 4000,
             "largest RSR (with its prefix) sent with MPI_Send instead of MPI_Isend; keep it within libmpi's eager"
                     + " limit, or a send may wait for the receiver; 0 sends everything with MPI_Isend");
 
