@@ -8,48 +8,37 @@ import java.util.stream.IntStream;
 
 import mpi.Datatype;
 import mpi.Intercomm;
-import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.weft.tests.comm.TwoGroups;
 import org.weft.tests.comm.Worlds;
 
 /**
  * The vector collectives of an intercommunicator (MPI 4.1 §6.2.2) through the {@code mpi} API: the world split
- * into a smaller low group and a larger high group joined by {@code createIntercomm}; allgatherv (blocking and
+ * into a smaller low group and a larger high group ({@link TwoGroups}); allgatherv (blocking and
  * nonblocking, with gaps between the blocks), alltoallv and alltoallw with counts that differ per pair, and
  * reduce-scatter and reduce-scatter-block, where each group gets the other group's sum scattered over itself.
  * Every value names the world rank that sent it, so a block from the wrong process shows.
  */
 @Timeout(60)
 class IntercommVectorCollectivesTest {
-    static java.util.stream.Stream<Arguments> sizesAndMethods() {
-        return Worlds.sizesAndMethods().filter(a -> (int) a.get()[0] >= 2 && (int) a.get()[0] <= 5);
-    }
-
     @ParameterizedTest(name = "{0} ranks, {1}")
-    @MethodSource("sizesAndMethods")
+    @MethodSource("org.weft.tests.comm.Worlds#twoGroupSizesAndMethods")
     void vectorCollectivesTakeTheirDataFromTheRemoteGroup(int size, String methods) throws Exception {
         Worlds.of(size, methods).run(rank -> {
-            Intracomm world = MPI.COMM_WORLD;
-            world.setErrhandler(MPI.ERRORS_RETURN);
-            int lowSize = Math.max(1, (size - 1) / 2); // groups of different sizes from 3 ranks on
-            boolean low = rank < lowSize;
-            Intracomm half = world.split(low ? 0 : 1, rank);
-            Intercomm inter = world.createIntercomm(half, 0, low ? lowSize : 0, 7);
-            inter.setErrhandler(MPI.ERRORS_RETURN);
-            int[] remoteWorld = IntStream.range(0, inter.getRemoteSize()).map(r -> low ? lowSize + r : r).toArray();
+            TwoGroups groups = TwoGroups.of(size, rank);
+            Intercomm inter = groups.inter();
+            int[] remoteWorld = groups.remoteWorld();
 
             allGatherv(inter, rank, remoteWorld);
             allToAllv(inter, rank, remoteWorld);
             allToAllw(inter, rank, remoteWorld);
             reduceScatter(inter, remoteWorld);
             reduceScatterBlock(inter, remoteWorld);
-            inter.free();
-            half.free();
+            groups.free();
         });
     }
 
