@@ -109,6 +109,27 @@ public class Comm implements Freeable, Cloneable {
         return dup;
     }
 
+    /** A step on the core communicator; may throw the core's errors. */
+    @FunctionalInterface
+    interface CoreStep<T> {
+        T apply(Communicator c);
+    }
+
+    /** Runs a step on the core communicator; its errors go through this communicator's error handler. */
+    final <T> T guarded(String call, CoreStep<T> step) throws MPIException {
+        Communicator c = core();
+        try {
+            return step.apply(c);
+        } catch (DeviceException e) {
+            throw Errors.raise(c, call, e);
+        }
+    }
+
+    /** Runs a creation step (making a core communicator from this one's); wraps the result by its kind. */
+    final Comm created(String call, CoreStep<Communicator> creation) throws MPIException {
+        return wrap(guarded(call, creation));
+    }
+
     /**
      * The facade object for a core communicator: {@code CartComm}, {@code GraphComm}, {@code Intercomm} or
      * {@code Intracomm} after its kind; a null {@code Intracomm} ({@code isNull()}) for {@code null}, as
@@ -1026,22 +1047,15 @@ public class Comm implements Freeable, Cloneable {
 
     /** Runs a blocking collective; errors go through the communicator's error handler. */
     final void blocking(String call, CollectivePlan plan) throws MPIException {
-        Communicator c = core();
-        try {
+        guarded(call, c -> {
             plan.plan(c).run(c.collectives());
-        } catch (DeviceException e) {
-            throw Errors.raise(c, call, e);
-        }
+            return null;
+        });
     }
 
     /** Starts a nonblocking collective and returns its request; argument errors go through the error handler. */
     final Request start(String call, CollectivePlan plan) throws MPIException {
-        Communicator c = core();
-        try {
-            return new CollectiveRequest(c, plan.plan(c));
-        } catch (DeviceException e) {
-            throw Errors.raise(c, call, e);
-        }
+        return guarded(call, c -> new CollectiveRequest(c, plan.plan(c)));
     }
 
     /** {@code MPI_Gather} with {@code MPI_IN_PLACE} at the root: {@code buf} is the root's receive buffer. */

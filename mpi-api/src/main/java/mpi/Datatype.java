@@ -4,6 +4,9 @@ import java.util.function.Supplier;
 
 import org.weft.adi.DeviceException;
 import org.weft.adi.ErrorClass;
+import org.weft.core.MpiRuntime;
+import org.weft.core.RuntimeBinding;
+import org.weft.core.attr.AttributeTable;
 import org.weft.core.datatype.DerivedTypes;
 import org.weft.core.datatype.TypeDescriptor;
 
@@ -78,7 +81,9 @@ public final class Datatype implements Freeable, Cloneable {
     /** {@code MPI_Type_free}: {@code ERR_TYPE} for predefined or already freed types. */
     public void free() throws MPIException {
         try {
-            usable("MPI_Type_free").free();
+            TypeDescriptor t = usable("MPI_Type_free");
+            t.free();
+            RuntimeBinding.runtime().typeAttributes().remove(t);
         } catch (DeviceException e) {
             throw Errors.plain("MPI_Type_free", e);
         }
@@ -99,10 +104,12 @@ public final class Datatype implements Freeable, Cloneable {
         }
     }
 
-    /** {@code MPI_Type_dup}: committed if this type is; the name is copied. */
+    /** {@code MPI_Type_dup}: committed if this type is; the name and the attributes are copied. */
     public Datatype dup() throws MPIException {
-        Datatype copy = new Datatype(usable("MPI_Type_dup").duplicate());
+        TypeDescriptor original = usable("MPI_Type_dup");
+        Datatype copy = new Datatype(original.duplicate());
         copy.name = name;
+        RuntimeBinding.runtime().typeAttributes().copy(original, copy.descriptor);
         return copy;
     }
 
@@ -182,29 +189,62 @@ public final class Datatype implements Freeable, Cloneable {
         return name;
     }
 
-    /** {@code MPI_Type_create_keyval}. */
+    /** {@code MPI_Type_create_keyval}: attributes of the new keyval are copied to duplicates ({@link #dup}). */
     public static int createKeyval() throws MPIException {
-        throw Errors.unsupported("MPI_Type_create_keyval");
+        try {
+            return RuntimeBinding.runtime().typeKeyvals().create();
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Type_create_keyval", e);
+        }
     }
 
-    /** {@code MPI_Type_free_keyval}. */
+    /** {@code MPI_Type_free_keyval}: {@code ERR_KEYVAL} for an unknown or freed keyval. */
     public static void freeKeyval(int keyval) throws MPIException {
-        throw Errors.unsupported("MPI_Type_free_keyval");
+        try {
+            RuntimeBinding.runtime().typeKeyvals().free(keyval);
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Type_free_keyval", e);
+        }
     }
 
-    /** {@code MPI_Type_set_attr}. */
+    /** {@code MPI_Type_set_attr}: the value is stored by value (serialized); {@code ERR_KEYVAL} if invalid. */
     public void setAttr(int keyval, Object value) throws MPIException {
-        throw Errors.unsupported("MPI_Type_set_attr");
+        TypeDescriptor t = usable("MPI_Type_set_attr");
+        MpiRuntime runtime = RuntimeBinding.runtime();
+        try {
+            runtime.typeKeyvals().checkUser(keyval);
+            runtime.typeAttributes().of(t).set(keyval, value);
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Type_set_attr", e);
+        }
     }
 
-    /** {@code MPI_Type_get_attr}. */
+    /** {@code MPI_Type_get_attr}: a copy of the value, or {@code null} if none is set; {@code ERR_KEYVAL}. */
     public Object getAttr(int keyval) throws MPIException {
-        throw Errors.unsupported("MPI_Type_get_attr");
+        AttributeTable table = attributes("MPI_Type_get_attr", keyval);
+        try {
+            return table == null ? null : table.get(keyval);
+        } catch (DeviceException e) {
+            throw Errors.plain("MPI_Type_get_attr", e);
+        }
     }
 
-    /** {@code MPI_Type_delete_attr}. */
+    /** {@code MPI_Type_delete_attr}: {@code ERR_KEYVAL} for an unknown keyval. */
     public void deleteAttr(int keyval) throws MPIException {
-        throw Errors.unsupported("MPI_Type_delete_attr");
+        AttributeTable table = attributes("MPI_Type_delete_attr", keyval);
+        if (table != null) {
+            table.delete(keyval);
+        }
+    }
+
+    /** This type's attributes ({@code null}: none ever set) after checking it and a keyval ever handed out. */
+    private AttributeTable attributes(String call, int keyval) throws MPIException {
+        TypeDescriptor t = usable(call);
+        MpiRuntime runtime = RuntimeBinding.runtime();
+        if (!runtime.typeKeyvals().wasCreated(keyval)) {
+            throw Errors.plain(call, ErrorClass.ERR_KEYVAL, "invalid keyval " + keyval);
+        }
+        return runtime.typeAttributes().find(t);
     }
 
     @Override

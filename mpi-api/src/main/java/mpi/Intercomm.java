@@ -3,6 +3,7 @@ package mpi;
 import org.weft.adi.DeviceException;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.Intercomms;
+import org.weft.core.comm.ProcessGroup;
 
 /**
  * An intercommunicator ({@code MPI_Intercomm_create}): point-to-point ranks name members of the remote group.
@@ -59,6 +60,28 @@ public final class Intercomm extends Comm {
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Intercomm_merge", e);
         }
+    }
+
+    /**
+     * {@code MPI_Comm_split} of an intercommunicator (a Weft extension: Open MPI's Java bindings offer split on
+     * intracommunicators only): the processes of both groups with one colour form a new intercommunicator; a null
+     * intercommunicator ({@code isNull()}) for {@code MPI.UNDEFINED} or a colour the other group did not choose.
+     */
+    public Intercomm split(int colour, int key) throws MPIException {
+        return intercommOrNull(created("MPI_Comm_split", c -> Intercomms.split(c, colour, key)));
+    }
+
+    /**
+     * {@code MPI_Comm_create} of an intercommunicator (a Weft extension, as {@link #split}): each group passes a
+     * subgroup of its own; a null intercommunicator outside it or when either subgroup is empty.
+     */
+    public Intercomm create(Group group) throws MPIException {
+        ProcessGroup members = group.core("MPI_Comm_create");
+        return intercommOrNull(created("MPI_Comm_create", c -> Intercomms.create(c, members)));
+    }
+
+    private static Intercomm intercommOrNull(Comm created) {
+        return created.isNull() ? new Intercomm(null) : (Intercomm) created;
     }
 
     /** {@code MPI_Comm_get_parent}: Weft does not spawn processes, so always a null intercommunicator. */

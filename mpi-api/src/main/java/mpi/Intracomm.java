@@ -1,6 +1,5 @@
 package mpi;
 
-import org.weft.adi.DeviceException;
 import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.Intracomms;
@@ -41,22 +40,6 @@ public class Intracomm extends Comm {
     @Override
     public Intracomm dupWithInfo(Info info) throws MPIException {
         return (Intracomm) super.dupWithInfo(info);
-    }
-
-    /** A step that makes a core communicator from this one's; may throw the core's errors. */
-    @FunctionalInterface
-    interface Creation {
-        Communicator make(Communicator parent);
-    }
-
-    /** Runs a creation step, applying this communicator's error handler; wraps the result by its kind. */
-    final Comm created(String call, Creation creation) throws MPIException {
-        Communicator c = core();
-        try {
-            return wrap(creation.make(c));
-        } catch (DeviceException e) {
-            throw Errors.raise(c, call, e);
-        }
     }
 
     /**

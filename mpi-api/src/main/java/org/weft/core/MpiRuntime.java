@@ -3,7 +3,9 @@ package org.weft.core;
 import org.weft.adi.Device;
 import org.weft.adi.DeviceException;
 import org.weft.adi.ErrorClass;
+import org.weft.core.attr.AttributeTables;
 import org.weft.core.attr.Keyvals;
+import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.ContextIds;
 import org.weft.core.comm.ProcessGroup;
@@ -12,7 +14,7 @@ import org.weft.core.p2p.BsendBuffer;
 
 /**
  * Everything one MPI process owns between {@code MPI_Init} and {@code MPI_Finalize}: the device, the predefined
- * communicators, the pool of free context ids, the attribute keyvals, the buffered-send buffer, the thread level and the finalized flag.
+ * communicators, the pool of free context ids, the attribute keyvals (of communicators and of datatypes) and datatype attributes, the buffered-send buffer, the thread level and the finalized flag.
  * One instance per rank; several can live in one JVM (see {@link RuntimeBinding}).
  */
 public final class MpiRuntime {
@@ -25,6 +27,8 @@ public final class MpiRuntime {
     private final Thread mainThread;
     private final ContextIds contextIds = new ContextIds();
     private final Keyvals keyvals = new Keyvals();
+    private final Keyvals typeKeyvals = new Keyvals();
+    private final AttributeTables<TypeDescriptor> typeAttributes = new AttributeTables<>();
     private final Communicator world;
     private final Communicator self;
     private final BsendBuffer bsendBuffer;
@@ -62,6 +66,16 @@ public final class MpiRuntime {
 
     public Keyvals keyvals() {
         return keyvals;
+    }
+
+    /** The keyvals of datatype attributes ({@code MPI_Type_create_keyval}), apart from the communicators'. */
+    public Keyvals typeKeyvals() {
+        return typeKeyvals;
+    }
+
+    /** The attributes set on datatypes in this process, predefined ones included. */
+    public AttributeTables<TypeDescriptor> typeAttributes() {
+        return typeAttributes;
     }
 
     public BsendBuffer bsendBuffer() {

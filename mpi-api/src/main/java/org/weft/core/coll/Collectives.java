@@ -136,7 +136,8 @@ public final class Collectives {
     public static Schedule allGatherv(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
                                       Object recvbuf, int[] recvcounts, int[] displs, TypeDescriptor recvtype) {
         if (comm.isInter()) {
-            throw MpiErrors.unsupported("MPI_Allgatherv on an intercommunicator");
+            return InterCollectives.allGatherv(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
+                    recvcounts, displs, recvtype);
         }
         CollectiveCall call = new CollectiveCall(comm);
         MemorySegment[] blocks = rootBlocks(call, recvbuf, recvcounts, displs, recvtype, comm.size(), true);
@@ -167,28 +168,31 @@ public final class Collectives {
         return call.schedule();
     }
 
-    /** {@code MPI_Alltoallv}. */
+    /** {@code MPI_Alltoallv}; on an intercommunicator block j goes to and comes from remote rank j. */
     public static Schedule allToAllv(Communicator comm, Object sendbuf, int[] sendcounts, int[] sdispls,
                                      TypeDescriptor sendtype, Object recvbuf, int[] recvcounts, int[] rdispls,
                                      TypeDescriptor recvtype) {
-        int size = comm.size();
+        int size = comm.peerGroup().size();
         TypeDescriptor[] sendtypes = repeatedType(sendtype, size);
         TypeDescriptor[] recvtypes = repeatedType(recvtype, size);
         return allToAllw(comm, sendbuf, sendcounts, bytes(sdispls, sendtypes), sendtypes, recvbuf, recvcounts,
                 bytes(rdispls, recvtypes), recvtypes);
     }
 
-    /** {@code MPI_Alltoallw}: displacements in bytes, one type per block. */
+    /**
+     * {@code MPI_Alltoallw}: displacements in bytes, one type per block; on an intercommunicator one block per
+     * remote rank.
+     */
     public static Schedule allToAllw(Communicator comm, Object sendbuf, int[] sendcounts, int[] sdispls,
                                      TypeDescriptor[] sendtypes, Object recvbuf, int[] recvcounts, int[] rdispls,
                                      TypeDescriptor[] recvtypes) {
-        if (comm.isInter()) {
-            throw MpiErrors.unsupported("MPI_Alltoallv/w on an intercommunicator");
-        }
         CollectiveCall call = new CollectiveCall(comm);
-        int size = comm.size();
+        int size = comm.peerGroup().size();
         MemorySegment[] send = typedBlocks(call, sendbuf, sendcounts, sdispls, sendtypes, size, false);
         MemorySegment[] recv = typedBlocks(call, recvbuf, recvcounts, rdispls, recvtypes, size, true);
+        if (comm.isInter()) {
+            return InterCollectives.exchange(call, send, recv);
+        }
         checkSameSize(send[comm.rank()], recv[comm.rank()]);
         PairwiseAlltoall.append(call.plan(), call.members(), send, recv);
         return call.schedule();
@@ -222,11 +226,14 @@ public final class Collectives {
         return call.schedule();
     }
 
-    /** {@code MPI_Reduce_scatter}; {@code sendbuf == null}: in place (the input is in {@code recvbuf}). */
+    /**
+     * {@code MPI_Reduce_scatter}; {@code sendbuf == null}: in place (the input is in {@code recvbuf}). On an
+     * intercommunicator {@code counts} has one entry per local rank and each group receives the other group's sum.
+     */
     public static Schedule reduceScatter(Communicator comm, Object sendbuf, Object recvbuf, int[] counts,
                                          TypeDescriptor type, Reduction op) {
         if (comm.isInter()) {
-            throw MpiErrors.unsupported("MPI_Reduce_scatter on an intercommunicator");
+            return InterCollectives.reduceScatter(new CollectiveCall(comm), sendbuf, recvbuf, counts, type, op);
         }
         int size = comm.size();
         CollectiveCall.checkBlocks(counts, null, size);

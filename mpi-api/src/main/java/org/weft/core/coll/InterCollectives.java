@@ -7,6 +7,7 @@ import org.weft.adi.Ranks;
 import org.weft.core.coll.algo.BinomialBcast;
 import org.weft.core.coll.algo.BinomialReduce;
 import org.weft.core.coll.algo.LinearGather;
+import org.weft.core.coll.algo.LinearScatter;
 import org.weft.core.coll.algo.OrderedLinearReduce;
 import org.weft.core.coll.sched.Blocks;
 import org.weft.core.coll.sched.Members;
@@ -151,21 +152,65 @@ final class InterCollectives {
         return call.schedule();
     }
 
+    /**
+     * Every process sends its block straight to every remote rank: the blocks may differ in size, and a process
+     * knows only the sizes it receives, so no leader could pack them (p·q messages, one round).
+     */
+    static Schedule allGatherv(CollectiveCall call, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                               Object recvbuf, int[] recvcounts, int[] displs, TypeDescriptor recvtype) {
+        int remote = call.comm().remoteGroup().size();
+        MemorySegment[] in = Collectives.rootBlocks(call, recvbuf, recvcounts, displs, recvtype, remote, true);
+        MemorySegment[] out = new MemorySegment[remote];
+        java.util.Arrays.fill(out, call.in(sendbuf, sendcount, sendtype));
+        return exchange(call, out, in);
+    }
+
     /** Block j goes to remote rank j and block j comes from remote rank j, all at once. */
     static Schedule allToAll(CollectiveCall call, Object sendbuf, int sendcount, TypeDescriptor sendtype,
                              Object recvbuf, int recvcount, TypeDescriptor recvtype) {
-        Communicator comm = call.comm();
-        int remote = comm.remoteGroup().size();
+        int remote = call.comm().remoteGroup().size();
         Collectives.checkCount(sendcount);
         Collectives.checkCount(recvcount);
         MemorySegment send = call.in(sendbuf, Math.multiplyExact(remote, sendcount), sendtype);
         MemorySegment recv = call.out(recvbuf, Math.multiplyExact(remote, recvcount), recvtype);
-        MemorySegment[] out = Blocks.equal(send, remote, (long) sendcount * sendtype.byteSize());
-        MemorySegment[] in = Blocks.equal(recv, remote, (long) recvcount * recvtype.byteSize());
-        for (int j = 0; j < remote; j++) {
+        return exchange(call, Blocks.equal(send, remote, (long) sendcount * sendtype.byteSize()),
+                Blocks.equal(recv, remote, (long) recvcount * recvtype.byteSize()));
+    }
+
+    /** {@code out[j]} goes to remote rank j and {@code in[j]} comes from it, all in one round. */
+    static Schedule exchange(CollectiveCall call, MemorySegment[] out, MemorySegment[] in) {
+        Communicator comm = call.comm();
+        for (int j = 0; j < out.length; j++) {
             call.plan().send(out[j], comm.toWorld(j)).receive(in[j], comm.toWorld(j));
         }
         call.plan().endRound();
+        return call.schedule();
+    }
+
+    /**
+     * Each group reduces its whole vector at its leader, the leaders swap the results, and each leader scatters
+     * the other group's result over its own group by {@code counts} (one entry per local rank; both groups'
+     * counts must add up to the same total).
+     */
+    static Schedule reduceScatter(CollectiveCall call, Object sendbuf, Object recvbuf, int[] counts,
+                                  TypeDescriptor type, Reduction op) {
+        Communicator comm = call.comm();
+        int size = comm.size();
+        CollectiveCall.checkBlocks(counts, null, size);
+        int[] displs = CollectiveCall.packed(counts, size);
+        int total = CollectiveCall.extent(counts, displs, size);
+        MemorySegment send = call.in(sendbuf, total, type);
+        MemorySegment recv = call.out(recvbuf, counts[comm.rank()], type);
+        MemorySegment partial = Blocks.scratch(send.byteSize());
+        Schedule s = call.plan();
+        reduceToLeader(s, call.members(), send, partial, total, op);
+        MemorySegment[] theirs = null;
+        if (comm.rank() == 0) {
+            MemorySegment remoteResult = Blocks.scratch(send.byteSize());
+            s.send(partial, comm.toWorld(0)).receive(remoteResult, comm.toWorld(0)).endRound();
+            theirs = Blocks.of(remoteResult, counts, displs, type.byteSize());
+        }
+        LinearScatter.append(s, call.members(), theirs, recv, 0);
         return call.schedule();
     }
 

@@ -204,12 +204,22 @@ public final class Communicator {
         this.localCommunicator = local;
     }
 
-    /** {@code MPI_Comm_compare}. */
+    /**
+     * {@code MPI_Comm_compare}: an intercommunicator compares its local and its remote groups, and is
+     * {@code UNEQUAL} to any intracommunicator.
+     */
     public int compare(Communicator other) {
         if (this == other) {
             return ProcessGroup.IDENT;
         }
+        if (isInter() != other.isInter()) {
+            return ProcessGroup.UNEQUAL;
+        }
         int groups = group.compare(other.group);
+        if (isInter()) {
+            // the weaker of the two groups' results (IDENT < SIMILAR < UNEQUAL)
+            groups = Math.max(groups, remoteGroup.compare(other.remoteGroup));
+        }
         return groups == ProcessGroup.IDENT ? ProcessGroup.CONGRUENT : groups;
     }
 

@@ -1,11 +1,12 @@
 package org.weft.core.comm;
 
 import org.weft.adi.ErrorClass;
+import org.weft.adi.Ranks;
 import org.weft.core.error.MpiErrors;
 
 /**
- * Makes and merges intercommunicators: {@code MPI_Intercomm_create}, {@code MPI_Comm_dup} of an
- * intercommunicator and {@code MPI_Intercomm_merge}. The two groups reach each other only through their leaders;
+ * Makes and merges intercommunicators: {@code MPI_Intercomm_create}, {@code MPI_Comm_dup}, {@code split} and
+ * {@code create} of an intercommunicator, and {@code MPI_Intercomm_merge}. The two groups reach each other only through their leaders;
  * so context ids are agreed by an AND within each group, a swap of the two results between the leaders, and a
  * broadcast of the combined mask in each group. Both groups then use the same ids.
  *
@@ -44,6 +45,40 @@ public final class Intercomms {
         return build(local, localLeader, link, local.group(), remote, local);
     }
 
+    /**
+     * {@code MPI_Comm_split} of an intercommunicator (MPI 4.1 §7.4.2): the processes of both groups that chose one
+     * colour form an intercommunicator, each group ordered by key then rank; {@code null} for colour
+     * {@code MPI_UNDEFINED} and for a colour that the other group did not choose.
+     */
+    public static Communicator split(Communicator inter, int colour, int key) {
+        checkInter(inter);
+        Intracomms.checkColour(colour);
+        Communicator local = inter.localCommunicator();
+        LeaderLink link = linkOf(inter);
+        int[] localChoices = CreationCalls.allGather(local, new int[] {colour, key});
+        int[] remoteChoices = exchange(local, 0, link, localChoices);
+        if (colour == Ranks.UNDEFINED) {
+            return build(local, 0, link, null, null, inter);
+        }
+        return build(local, 0, link, Intracomms.chosen(inter.group(), localChoices, colour),
+                Intracomms.chosen(inter.remoteGroup(), remoteChoices, colour), inter);
+    }
+
+    /**
+     * {@code MPI_Comm_create} of an intercommunicator (MPI 4.1 §7.4.2): each group passes a subgroup of itself;
+     * the result joins the two subgroups. {@code null} for a process outside its group's subgroup, and for all
+     * when either subgroup is empty.
+     */
+    public static Communicator create(Communicator inter, ProcessGroup group) {
+        checkInter(inter);
+        Intracomms.checkSubset(inter, group);
+        Communicator local = inter.localCommunicator();
+        LeaderLink link = linkOf(inter);
+        ProcessGroup remote = ProcessGroup.of(exchange(local, 0, link, group.worldRanks()));
+        boolean member = group.contains(inter.device().rank());
+        return build(local, 0, link, member ? group : null, remote, inter);
+    }
+
     /** {@code MPI_Comm_dup} of an intercommunicator. */
     static Communicator dup(Communicator inter) {
         Communicator local = inter.localCommunicator();
@@ -57,9 +92,7 @@ public final class Intercomms {
      * {@code high = false} first; when both passed the same value, the group of the lower leader's world rank.
      */
     public static Communicator merge(Communicator inter, boolean high) {
-        if (!inter.isInter()) {
-            throw MpiErrors.error(ErrorClass.ERR_COMM, "merge needs an intercommunicator");
-        }
+        checkInter(inter);
         Communicator local = inter.localCommunicator();
         LeaderLink link = linkOf(inter);
         int[] remoteHigh = new int[1];
@@ -71,7 +104,7 @@ public final class Intercomms {
                 : inter.group().worldRank(0) < inter.remoteGroup().worldRank(0);
         ProcessGroup merged = localFirst ? concat(inter.group(), inter.remoteGroup())
                 : concat(inter.remoteGroup(), inter.group());
-        int[] contexts = agree(local, 0, link, 1);
+        int[] contexts = agree(local, 0, link, 1, true);
         Communicator result = new Communicator(inter.runtime(), merged, null, contexts[0], "", false, null);
         result.inheritFrom(inter, false);
         return result;
@@ -83,17 +116,26 @@ public final class Intercomms {
                 ? new LeaderLink(inter, inter.collectiveContext(), 0, CreationCalls.LEADER_SWAP_TAG) : null;
     }
 
+    /**
+     * The other group's {@code mine} on every process of {@code local}: the leaders swap lengths, then the arrays,
+     * and broadcast what they got in their group. Only the leader's {@code mine} counts.
+     */
+    private static int[] exchange(Communicator local, int localLeader, LeaderLink link, int[] mine) {
+        int[] remoteLength = new int[1];
+        if (link != null) {
+            link.swap(new int[] {mine.length}, remoteLength);
+        }
+        CreationCalls.bcast(local, remoteLength, localLeader);
+        int[] theirs = new int[remoteLength[0]];
+        if (link != null) {
+            link.swap(mine, theirs);
+        }
+        CreationCalls.bcast(local, theirs, localLeader);
+        return theirs;
+    }
+
     private static ProcessGroup exchangeGroups(Communicator local, int localLeader, LeaderLink link) {
-        int[] remoteSize = new int[1];
-        if (link != null) {
-            link.swap(new int[] {local.size()}, remoteSize);
-        }
-        CreationCalls.bcast(local, remoteSize, localLeader);
-        int[] remoteRanks = new int[remoteSize[0]];
-        if (link != null) {
-            link.swap(local.group().worldRanks(), remoteRanks);
-        }
-        CreationCalls.bcast(local, remoteRanks, localLeader);
+        int[] remoteRanks = exchange(local, localLeader, link, local.group().worldRanks());
         ProcessGroup remote = ProcessGroup.of(remoteRanks);
         for (int w : remoteRanks) {
             if (local.group().contains(w)) {
@@ -104,10 +146,17 @@ public final class Intercomms {
         return remote;
     }
 
-    /** Agrees on two pairs of ids over both groups and builds the intercommunicator with its local comm. */
+    /**
+     * Agrees on two pairs of ids over both groups and builds the intercommunicator with its local comm; every
+     * process of both groups calls it, and gets {@code null} when {@code group} or {@code remote} is null or empty.
+     */
     private static Communicator build(Communicator local, int localLeader, LeaderLink link, ProcessGroup group,
                                       ProcessGroup remote, Communicator parent) {
-        int[] contexts = agree(local, localLeader, link, 2);
+        boolean member = group != null && remote != null && group.size() > 0 && remote.size() > 0;
+        int[] contexts = agree(local, localLeader, link, 2, member);
+        if (!member) {
+            return null;
+        }
         Communicator inter = new Communicator(local.runtime(), group, remote, contexts[0], "", false, null);
         inter.setLocalCommunicator(new Communicator(local.runtime(), group, null, contexts[1], "", false, null));
         inter.inheritFrom(parent, false);
@@ -115,7 +164,7 @@ public final class Intercomms {
     }
 
     /** Ids free on every process of both groups: AND in each group, swap between leaders, broadcast. */
-    private static int[] agree(Communicator local, int localLeader, LeaderLink link, int count) {
+    private static int[] agree(Communicator local, int localLeader, LeaderLink link, int count, boolean member) {
         return ContextAgreement.agree(local.runtime().contextIds(), local.context(), offer -> {
             CreationCalls.andAll(local, offer);
             if (link != null) {
@@ -126,7 +175,13 @@ public final class Intercomms {
                 }
             }
             CreationCalls.bcast(local, offer, localLeader);
-        }, count, true);
+        }, count, member);
+    }
+
+    private static void checkInter(Communicator comm) {
+        if (!comm.isInter()) {
+            throw MpiErrors.error(ErrorClass.ERR_COMM, comm + " is not an intercommunicator");
+        }
     }
 
     private static ProcessGroup concat(ProcessGroup first, ProcessGroup second) {

@@ -46,18 +46,27 @@ public final class Intracomms {
     /** {@link #split}, the new communicator carrying the topology that {@code topology} makes for its rank. */
     public static Communicator split(Communicator parent, int colour, int key, IntFunction<Topology> topology) {
         checkIntra(parent);
+        checkColour(colour);
+        int[] all = CreationCalls.allGather(parent, new int[] {colour, key});
+        ProcessGroup group = colour == Ranks.UNDEFINED ? null : chosen(parent.group(), all, colour);
+        return create(parent, parent, group, topology);
+    }
+
+    /**
+     * The members of {@code group} that chose {@code colour}, ordered by key then by rank in {@code group};
+     * {@code choices} holds (colour, key) of each rank of {@code group} in rank order.
+     */
+    static ProcessGroup chosen(ProcessGroup group, int[] choices, int colour) {
+        return ProcessGroup.of(IntStream.range(0, group.size()).filter(r -> choices[2 * r] == colour).boxed()
+                .sorted(Comparator.<Integer>comparingInt(r -> choices[2 * r + 1]).thenComparingInt(r -> r))
+                .mapToInt(group::worldRank).toArray());
+    }
+
+    /** {@code ERR_ARG} for a negative colour other than {@code MPI_UNDEFINED}. */
+    static void checkColour(int colour) {
         if (colour < 0 && colour != Ranks.UNDEFINED) {
             throw MpiErrors.error(ErrorClass.ERR_ARG, "colour " + colour + " is negative");
         }
-        int[] all = CreationCalls.allGather(parent, new int[] {colour, key});
-        ProcessGroup group = null;
-        if (colour != Ranks.UNDEFINED) {
-            int[] members = IntStream.range(0, parent.size()).filter(r -> all[2 * r] == colour).boxed()
-                    .sorted(Comparator.<Integer>comparingInt(r -> all[2 * r + 1]).thenComparingInt(r -> r))
-                    .mapToInt(r -> parent.group().worldRank(r)).toArray();
-            group = ProcessGroup.of(members);
-        }
-        return create(parent, parent, group, topology);
     }
 
     /**
@@ -130,12 +139,12 @@ public final class Intracomms {
 
     private static void checkIntra(Communicator parent) {
         if (parent.isInter()) {
-            throw MpiErrors.error(ErrorClass.ERR_COMM, "an intercommunicator cannot be split or create a "
-                    + "communicator here");
+            throw MpiErrors.error(ErrorClass.ERR_COMM, "an intercommunicator is split and creates communicators "
+                    + "through Intercomms");
         }
     }
 
-    private static void checkSubset(Communicator parent, ProcessGroup group) {
+    static void checkSubset(Communicator parent, ProcessGroup group) {
         if (Arrays.stream(group.worldRanks()).anyMatch(w -> !parent.group().contains(w))) {
             throw MpiErrors.error(ErrorClass.ERR_GROUP, group + " is not a subset of the group of " + parent);
         }

@@ -17,6 +17,11 @@ public final class Worlds {
                 .mapToObj(size -> Arguments.of(size, methods)));
     }
 
+    /** Sizes 2 to 5 (an intercommunicator needs two groups), default methods and tcp. */
+    public static Stream<Arguments> twoGroupSizesAndMethods() {
+        return sizesAndMethods().filter(a -> (int) a.get()[0] >= 2 && (int) a.get()[0] <= 5);
+    }
+
     /** The in-process world of {@code size} ranks on {@code methods}. */
     public static InProcessWorld of(int size, String methods) {
         InProcessWorld world = InProcessWorld.of(size);
