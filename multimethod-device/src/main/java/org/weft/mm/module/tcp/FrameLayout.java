@@ -26,11 +26,15 @@ package org.weft.mm.module.tcp;
  *  |    protocol version (u16)     |                               |
  *  +-------------------------------+                               +
  *  |               sender's world rank (int32)                     |
+ *  +---------------------------------------------------------------+
+ *  |               target's world rank (int32)                     |
  *  +-------------------------------+-------------------------------+
  *  |     jobId length (u16)        |  jobId (UTF-8)               ...
  *  +-------------------------------+-------------------------------+
- *  |     secret length (u16)       |  secret (UTF-8)              ...
- *  +-------------------------------+-------------------------------+
+ *  |                     nonce (16 random bytes)                 ...
+ *  +---------------------------------------------------------------+
+ *  |  proof = HMAC-SHA256(key = job secret, "weft tcp hello" | version | rank | target | jobId | nonce) (32)
+ *  +---------------------------------------------------------------+
  *
  * BYE (handlerId 2, empty body): "I am shutting down", sent on every connection (either direction) before a
  * deliberate close, so that the other side takes the close that follows as normal and says nothing.
@@ -66,7 +70,7 @@ final class FrameLayout {
 
     /** "WEFT" read as a little-endian int32. */
     static final int MAGIC = 'W' | 'E' << 8 | 'F' << 16 | 'T' << 24;
-    static final int PROTOCOL_VERSION = 1;
+    static final int PROTOCOL_VERSION = 2;
 
     private FrameLayout() {
     }

@@ -65,8 +65,7 @@ final class Frames {
     /** The HELLO that opens every connection. */
     static ByteBuf hello(ByteBufAllocator alloc, Hello hello) {
         byte[] jobId = hello.jobIdBytes();
-        byte[] secret = hello.secretBytes();
-        int bodyLength = 4 + 2 + 4 + 2 + jobId.length + 2 + secret.length;
+        int bodyLength = 4 + 2 + 4 + 4 + 2 + jobId.length + Hello.NONCE_LENGTH + Hello.PROOF_LENGTH;
         ByteBuf frame = alloc.buffer(HEADER_LENGTH + bodyLength);
         frame.writeIntLE(IDS_LENGTH + bodyLength);
         frame.writeShortLE(CONTROL_ENDPOINT);
@@ -74,10 +73,11 @@ final class Frames {
         frame.writeIntLE(FrameLayout.MAGIC);
         frame.writeShortLE(hello.version());
         frame.writeIntLE(hello.rank());
+        frame.writeIntLE(hello.target());
         frame.writeShortLE(jobId.length);
         frame.writeBytes(jobId);
-        frame.writeShortLE(secret.length);
-        frame.writeBytes(secret);
+        frame.writeBytes(hello.nonce());
+        frame.writeBytes(hello.proof());
         return frame;
     }
 

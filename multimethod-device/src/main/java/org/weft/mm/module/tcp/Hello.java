@@ -1,38 +1,71 @@
 package org.weft.mm.module.tcp;
 
 import io.netty.buffer.ByteBuf;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Set;
+import org.weft.adi.bootstrap.BootstrapProtocol;
 
-/** The contents of a HELLO frame (layout in {@link FrameLayout}): who connects, for which job, with what proof. */
-record Hello(int version, int rank, String jobId, String secret) {
-    /** Longest job id or secret a HELLO may carry (u16 length). */
+/**
+ * The contents of a HELLO frame (layout in {@link FrameLayout}): who connects, to whom, for which job, and the proof
+ * that it holds the job's secret — {@code HMAC-SHA256(secret, transcript)} over a fresh random nonce, so the secret
+ * never travels (connections between sites cross networks nobody controls). The proof names its target rank, so a
+ * captured HELLO is worthless at another process; each process refuses a nonce it has seen, so it is worthless
+ * again at the same one.
+ */
+record Hello(int version, int rank, int target, String jobId, byte[] nonce, byte[] proof) {
+    /** Longest job id a HELLO may carry (u16 length). */
     static final int MAX_STRING = 0xFFFF;
+    static final int NONCE_LENGTH = 16;
+    static final int PROOF_LENGTH = 32;
+    private static final byte[] DOMAIN = "weft tcp hello".getBytes(StandardCharsets.US_ASCII);
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     Hello {
-        if (jobIdBytes(jobId).length > MAX_STRING || secret.getBytes(StandardCharsets.UTF_8).length > MAX_STRING) {
-            throw new IllegalArgumentException("job id or secret longer than " + MAX_STRING + " bytes");
+        if (jobIdBytes(jobId).length > MAX_STRING) {
+            throw new IllegalArgumentException("job id longer than " + MAX_STRING + " bytes");
         }
+        if (nonce.length != NONCE_LENGTH || proof.length != PROOF_LENGTH) {
+            throw new IllegalArgumentException("a HELLO carries a " + NONCE_LENGTH + "-byte nonce and a "
+                    + PROOF_LENGTH + "-byte proof");
+        }
+    }
+
+    /** A HELLO from {@code rank} to {@code target} proving {@code secret} over a fresh nonce. */
+    static Hello signed(int version, int rank, int target, String jobId, String secret) {
+        byte[] nonce = new byte[NONCE_LENGTH];
+        RANDOM.nextBytes(nonce);
+        return new Hello(version, rank, target, jobId, nonce,
+                BootstrapProtocol.proof(secret, transcript(version, rank, target, jobIdBytes(jobId), nonce)));
     }
 
     byte[] jobIdBytes() {
         return jobIdBytes(jobId);
     }
 
-    byte[] secretBytes() {
-        return secret.getBytes(StandardCharsets.UTF_8);
-    }
-
     private static byte[] jobIdBytes(String jobId) {
         return jobId.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** What the proof covers: everything the HELLO claims, and its nonce. */
+    private static byte[] transcript(int version, int rank, int target, byte[] jobId, byte[] nonce) {
+        return ByteBuffer.allocate(DOMAIN.length + 2 + 4 + 4 + jobId.length + nonce.length)
+                .order(ByteOrder.LITTLE_ENDIAN).put(DOMAIN).putShort((short) version).putInt(rank).putInt(target)
+                .put(jobId).put(nonce).array();
+    }
+
     /**
-     * Checks the HELLO body (after the ids) against this process's job; returns the sender's rank, or throws
-     * {@link RejectedHelloException} saying what was wrong. The secret is compared in constant time.
+     * Checks the HELLO body (after the ids) against this process ({@code myRank} of {@code worldSize}) and its job;
+     * returns the sender's rank, or throws {@link RejectedHelloException} saying what was wrong. {@code seenNonces}
+     * collects the nonces this process has accepted (hex).
      */
-    static int verify(ByteBuf body, int version, String jobId, String secret, int worldSize) {
-        if (body.readableBytes() < 4 + 2 + 4 + 2) {
+    static int verify(ByteBuf body, int version, String jobId, String secret, int worldSize, int myRank,
+                      Set<String> seenNonces) {
+        if (body.readableBytes() < 4 + 2 + 4 + 4 + 2) {
             throw new RejectedHelloException("HELLO too short");
         }
         if (body.readIntLE() != FrameLayout.MAGIC) {
@@ -43,30 +76,35 @@ record Hello(int version, int rank, String jobId, String secret) {
             throw new RejectedHelloException("protocol version " + peerVersion + ", expected " + version);
         }
         int rank = body.readIntLE();
+        int target = body.readIntLE();
         byte[] peerJob = readString(body);
-        byte[] peerSecret = readString(body);
-        if (body.isReadable()) {
-            throw new RejectedHelloException("trailing bytes after HELLO");
+        if (body.readableBytes() != NONCE_LENGTH + PROOF_LENGTH) {
+            throw new RejectedHelloException("HELLO truncated or with trailing bytes");
         }
-        // Check the secret first and in constant time: the job id is not secret, the secret is.
-        boolean secretOk = MessageDigest.isEqual(peerSecret, secret.getBytes(StandardCharsets.UTF_8));
+        byte[] nonce = new byte[NONCE_LENGTH];
+        byte[] proof = new byte[PROOF_LENGTH];
+        body.readBytes(nonce).readBytes(proof);
+        byte[] expected = BootstrapProtocol.proof(secret, transcript(peerVersion, rank, target, peerJob, nonce));
         boolean jobOk = MessageDigest.isEqual(peerJob, jobIdBytes(jobId));
-        if (!secretOk) {
-            throw new RejectedHelloException("wrong job secret");
+        if (!MessageDigest.isEqual(proof, expected)) {
+            throw new RejectedHelloException(jobOk ? "wrong job secret" : "HELLO for another job");
         }
         if (!jobOk) {
             throw new RejectedHelloException("HELLO for another job");
         }
+        if (target != myRank) {
+            throw new RejectedHelloException("HELLO meant for rank " + target + " (replayed?)");
+        }
         if (rank < 0 || rank >= worldSize) {
             throw new RejectedHelloException("rank " + rank + " outside world of size " + worldSize);
+        }
+        if (!seenNonces.add(HexFormat.of().formatHex(nonce))) {
+            throw new RejectedHelloException("replayed HELLO (nonce seen before)");
         }
         return rank;
     }
 
     private static byte[] readString(ByteBuf body) {
-        if (body.readableBytes() < 2) {
-            throw new RejectedHelloException("HELLO truncated");
-        }
         int length = body.readUnsignedShortLE();
         if (body.readableBytes() < length) {
             throw new RejectedHelloException("HELLO truncated");

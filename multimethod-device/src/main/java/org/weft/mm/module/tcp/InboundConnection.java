@@ -87,7 +87,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         try {
             var job = module.context();
             sourceRank = Hello.verify(frame.skipBytes(IDS_LENGTH), FrameLayout.PROTOCOL_VERSION, job.jobId(),
-                    job.secret(), job.size());
+                    job.secret(), job.size(), job.rank(), module.seenNonces());
         } catch (Hello.RejectedHelloException e) {
             reject(ctx, e.getMessage());
             return;

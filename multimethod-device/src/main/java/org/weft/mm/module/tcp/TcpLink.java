@@ -83,8 +83,8 @@ public final class TcpLink implements CommObject {
         TcpLink link = new TcpLink(module, peerRank, address.toString(), channel, () -> closeQuietly(channel),
                 State.CONNECTING);
         var job = module.context();
-        link.out.append(Frames.helloBytes(new Hello(FrameLayout.PROTOCOL_VERSION, job.rank(), job.jobId(),
-                job.secret())));
+        link.out.append(Frames.helloBytes(Hello.signed(FrameLayout.PROTOCOL_VERSION, job.rank(), peerRank,
+                job.jobId(), job.secret())));
         link.lock.lock();
         try {
             channel.connect(new InetSocketAddress(address.host(), address.port()));

@@ -65,7 +65,7 @@ import org.weft.mm.spi.ModuleContext;
 public final class TcpModule implements CommModule {
     /** Name of the frame decoder in an inbound pipeline (replaced after the HELLO). */
     static final String FRAMES = "frames";
-    /** Bytes of a HELLO besides its job id and secret: magic, version, rank, two string lengths, and slack. */
+    /** Bytes of a HELLO besides its job id, nonce and proof: magic, version, ranks, a string length, and slack. */
     private static final int MAX_HELLO_FIXED = 64;
 
     public static final String NAME = "tcp";
@@ -85,6 +85,8 @@ public final class TcpModule implements CommModule {
      * purpose (plain int, several pollers): a lost increment only shifts the rotation.
      */
     private int rotation;
+    /** The nonces of the HELLOs this process accepted: a replayed HELLO is refused. */
+    private final Set<String> seenNonces = ConcurrentHashMap.newKeySet();
     /** Accepted channels that carry this process's sends too: their link says BYE and closes them. */
     private final Set<Channel> adopted = ConcurrentHashMap.newKeySet();
     /** Per peer, MOVEDs read and not yet matched by a SWITCHED (see {@link FrameLayout}); sized at init. */
@@ -176,8 +178,7 @@ public final class TcpModule implements CommModule {
      */
     LengthFieldBasedFrameDecoder newHelloDecoder() {
         int helloLimit = FrameLayout.LENGTH_FIELD + FrameLayout.IDS_LENGTH + MAX_HELLO_FIXED
-                + context.jobId().getBytes(StandardCharsets.UTF_8).length
-                + context.secret().getBytes(StandardCharsets.UTF_8).length;
+                + context.jobId().getBytes(StandardCharsets.UTF_8).length + Hello.NONCE_LENGTH + Hello.PROOF_LENGTH;
         return frameDecoder(helloLimit);
     }
 
@@ -378,6 +379,10 @@ public final class TcpModule implements CommModule {
 
     ModuleContext context() {
         return context;
+    }
+
+    Set<String> seenNonces() {
+        return seenNonces;
     }
 
     TcpConfig config() {

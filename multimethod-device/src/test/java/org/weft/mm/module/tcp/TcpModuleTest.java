@@ -119,10 +119,37 @@ class TcpModuleTest extends CommModuleConformanceTest {
     }
 
     @Test
+    void theSecretNeverTravelsAndACapturedHelloIsRefusedWhenReplayedOrSentToAnotherRank() throws Exception {
+        ModuleTestJob job = startJob(3);
+        byte[] captured = validHello(1);
+        String wire = new String(captured, java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(!wire.contains(ModuleTestJob.SECRET), "the HELLO carries a proof, not the secret");
+        try (Socket first = dial(job, 0)) {
+            first.getOutputStream().write(captured);
+            first.getOutputStream().write(rsrFrame(1, 1, new byte[] {1}));
+            job.awaitDelivered(0, 1, WAIT); // the genuine HELLO is accepted once
+            try (Socket replay = dial(job, 0)) {
+                replay.getOutputStream().write(captured);
+                replay.getOutputStream().write(rsrFrame(1, 1, new byte[] {2}));
+                assertClosedByPeer(replay);
+            }
+            awaitLog("replayed HELLO");
+        }
+        try (Socket elsewhere = dial(job, 2)) {
+            elsewhere.getOutputStream().write(validHello(1)); // meant for rank 0, sent to rank 2
+            elsewhere.getOutputStream().write(rsrFrame(1, 1, new byte[] {3}));
+            assertClosedByPeer(elsewhere);
+        }
+        awaitLog("HELLO meant for rank 0");
+        assertEquals(1, job.sink(0).count());
+        assertEquals(0, job.sink(2).count());
+    }
+
+    @Test
     void aHelloOfAnotherJobIsClosed() throws Exception {
         ModuleTestJob job = startJob(2);
         try (Socket stranger = dial(job, 0)) {
-            stranger.getOutputStream().write(hello(new Hello(FrameLayout.PROTOCOL_VERSION, 1, "other-job",
+            stranger.getOutputStream().write(hello(Hello.signed(FrameLayout.PROTOCOL_VERSION, 1, 0, "other-job",
                     ModuleTestJob.SECRET)));
             stranger.getOutputStream().write(rsrFrame(1, 1, new byte[] {1}));
             assertClosedByPeer(stranger);
@@ -496,8 +523,9 @@ class TcpModuleTest extends CommModuleConformanceTest {
         return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, n);
     }
 
+    /** A HELLO from {@code rank} to rank 0, the one the tests dial. */
     private static byte[] validHello(int rank) {
-        return hello(new Hello(FrameLayout.PROTOCOL_VERSION, rank, ModuleTestJob.JOB_ID, ModuleTestJob.SECRET));
+        return hello(Hello.signed(FrameLayout.PROTOCOL_VERSION, rank, 0, ModuleTestJob.JOB_ID, ModuleTestJob.SECRET));
     }
 
     private static byte[] hello(Hello hello) {
