@@ -280,7 +280,7 @@ public final class MultimethodDevice implements Device {
         finished = true;
         try {
             if (printReport) {
-                JobReport.gather(bootstrap, report()).ifPresent(System.out::print);
+                JobReport.gather(bootstrap, report(), rank -> locality(rank).site()).ifPresent(System.out::print);
                 System.out.flush();
             }
             bootstrap.barrier();

@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
+import java.util.function.IntFunction;
 
 /**
  * The job-wide report of {@code weftrun --report}: every rank's {@link DeviceReport} is gathered through the
@@ -28,8 +30,11 @@ public final class JobReport {
     private JobReport() {
     }
 
-    /** Collective: every rank calls it; rank 0 gets the formatted report, the others nothing. */
-    public static Optional<String> gather(Bootstrap bootstrap, DeviceReport mine) {
+    /**
+     * Collective: every rank calls it; rank 0 gets the formatted report, the others nothing. {@code siteOf} names
+     * each rank's site (empty when the job has none).
+     */
+    public static Optional<String> gather(Bootstrap bootstrap, DeviceReport mine, IntFunction<String> siteOf) {
         try {
             byte[][] all = bootstrap.allGather(encode(mine).getBytes(StandardCharsets.UTF_8));
             if (mine.rank() != 0) {
@@ -39,7 +44,7 @@ public final class JobReport {
             for (byte[] bytes : all) {
                 reports.add(decode(new String(bytes, StandardCharsets.UTF_8)));
             }
-            return Optional.of(format(reports));
+            return Optional.of(format(reports, siteOf));
         } catch (IOException e) {
             throw new UncheckedIOException("bootstrap: cannot gather the job report", e);
         }
@@ -84,10 +89,14 @@ public final class JobReport {
      * The method matrix (row: sender, column: receiver) and one line of counters per rank and method; poll counts
      * are marked {@code ~}, as they may lose a few counts when several threads poll.
      */
-    public static String format(List<DeviceReport> reports) {
+    public static String format(List<DeviceReport> reports, IntFunction<String> siteOf) {
         StringBuilder out = new StringBuilder();
         int n = reports.size();
         out.append("weft report: ").append(n).append(n == 1 ? " rank\n" : " ranks\n");
+        String sites = siteRanges(n, siteOf);
+        if (!sites.isEmpty()) {
+            out.append("sites: ").append(sites).append('\n');
+        }
         out.append("method matrix (row = sending rank, column = receiving rank, - = not used):\n");
         out.append(String.format("%6s", ""));
         for (int c = 0; c < n; c++) {
@@ -117,5 +126,21 @@ public final class JobReport {
             out.append('\n');
         }
         return out.toString();
+    }
+
+    /** "a = ranks 0-1, b = ranks 2-3" for a job with sites (ranks are contiguous per site), else "". */
+    static String siteRanges(int n, IntFunction<String> siteOf) {
+        StringJoiner ranges = new StringJoiner(", ");
+        int first = 0;
+        for (int r = 1; r <= n; r++) {
+            if (r == n || !siteOf.apply(r).equals(siteOf.apply(first))) {
+                String site = siteOf.apply(first);
+                if (!site.isEmpty()) {
+                    ranges.add(site + " = rank" + (r - 1 == first ? " " + first : "s " + first + "-" + (r - 1)));
+                }
+                first = r;
+            }
+        }
+        return ranges.toString();
     }
 }

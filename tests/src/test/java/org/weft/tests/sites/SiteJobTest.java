@@ -59,6 +59,7 @@ class SiteJobTest {
         WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2",
                 SelfAndRing.class.getName()).start();
         assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("sites: a = ranks 0-1, b = ranks 2-3"), result.stdout());
         MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
         for (int[] inside : new int[][] {{0, 1}, {2, 3}}) { // the pairs a ring uses inside each site
             assertEquals("nativempi", matrix.method(inside[0], inside[1]), "inside a site\n" + matrix);
