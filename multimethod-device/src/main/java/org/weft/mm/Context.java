@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * One process of the job as Nexus saw it: its endpoints with their handler tables, the communication modules it
@@ -24,7 +23,7 @@ public final class Context {
     private final int size;
     private final List<Endpoint> endpoints = new ArrayList<>();
     private final Map<String, MethodCounters> counters = new LinkedHashMap<>();
-    private final Queue<Startpoint> backlog = new ConcurrentLinkedQueue<>();
+    private final Backlog backlog = new Backlog();
     private volatile List<CommModule> modules = List.of();
     private volatile Startpoint[] startpoints;
     private volatile DescriptorTable[] tables;
@@ -125,18 +124,7 @@ public final class Context {
 
     /** Retries the RSRs that wait on back-pressured startpoints; returns how many went. */
     public int flushBacklog() {
-        if (backlog.isEmpty()) {
-            return 0; // the common case, and size() would walk the queue
-        }
-        int sent = 0;
-        for (int i = backlog.size(); i > 0; i--) {
-            Startpoint startpoint = backlog.poll();
-            if (startpoint == null) {
-                break;
-            }
-            sent += startpoint.flush();
-        }
-        return sent;
+        return backlog.drain(Startpoint::flush);
     }
 
     /** The sink a module delivers to: runs the addressed handler and counts the RSR for {@code method}. */

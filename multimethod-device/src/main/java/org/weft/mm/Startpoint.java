@@ -7,7 +7,6 @@ import org.weft.mm.spi.SendStatus;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
-import java.util.Queue;
 
 /**
  * A reference to an endpoint of another (or this) context, carrying that context's descriptor table. The method
@@ -23,14 +22,14 @@ public final class Startpoint {
     private final int endpointId;
     private final DescriptorTable table;
     private final SelectionPolicy policy;
-    private final Queue<Startpoint> backlog;
+    private final Backlog backlog;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private volatile Link link;
 
     private record Pending(int handlerId, ByteBuffer header, MemorySegment payload, SendCompletion completion) {
     }
 
-    Startpoint(int rank, int endpointId, DescriptorTable table, SelectionPolicy policy, Queue<Startpoint> backlog) {
+    Startpoint(int rank, int endpointId, DescriptorTable table, SelectionPolicy policy, Backlog backlog) {
         this.rank = rank;
         this.endpointId = endpointId;
         this.table = table;

@@ -51,7 +51,7 @@ public final class ProgressEngine {
         int work = context.flushBacklog();
         int p = pass++; // racy across threads, harmless: it only spaces out the polls of skipped methods
         for (PolledModule m : polled) {
-            if (Math.floorMod(p, m.skipPoll) == 0) {
+            if (m.skipPoll == 1 || (p & Integer.MAX_VALUE) % m.skipPoll == 0) {
                 int done = m.module.poll();
                 m.counters.polled(done);
                 work += done;
