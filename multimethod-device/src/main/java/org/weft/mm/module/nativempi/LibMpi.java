@@ -21,8 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>When the library grants less than {@code MPI_THREAD_MULTIPLE}, {@link #serialise()} makes every call take one
  * lock, so concurrent senders and the poller never enter libmpi together. The calls made on the hot path (Isend,
- * Testsome, Improbe, Get_count) are bound as <em>critical</em>: they return quickly and never call back into Java,
- * so the JVM skips the thread-state transition.
+ * Irecv, Test, Testsome, Get_count) are bound as <em>critical</em>: they return quickly and never call back into
+ * Java, so the JVM skips the thread-state transition.
  */
 final class LibMpi {
     /** Marks a handle argument in a descriptor below; replaced by the flavour's layout. */
@@ -45,8 +45,10 @@ final class LibMpi {
     private final MethodHandle send;
     private final MethodHandle isend;
     private final MethodHandle testsome;
-    private final MethodHandle improbe;
-    private final MethodHandle mrecv;
+    private final MethodHandle irecv;
+    private final MethodHandle test;
+    private final MethodHandle cancel;
+    private final MethodHandle waitCall;
     private final MethodHandle getCount;
     private final MethodHandle errorString;
 
@@ -66,8 +68,10 @@ final class LibMpi {
         send = bind("MPI_Send", false, ADDRESS, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE);
         isend = bind("MPI_Isend", true, ADDRESS, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE, ADDRESS);
         testsome = bind("MPI_Testsome", true, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
-        improbe = bind("MPI_Improbe", true, JAVA_INT, JAVA_INT, HANDLE, ADDRESS, ADDRESS, ADDRESS);
-        mrecv = bind("MPI_Mrecv", false, ADDRESS, JAVA_INT, HANDLE, ADDRESS, ADDRESS);
+        irecv = bind("MPI_Irecv", true, ADDRESS, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE, ADDRESS);
+        test = bind("MPI_Test", true, ADDRESS, ADDRESS, ADDRESS);
+        cancel = bind("MPI_Cancel", false, ADDRESS);
+        waitCall = bind("MPI_Wait", false, ADDRESS, ADDRESS);
         getCount = bind("MPI_Get_count", true, ADDRESS, HANDLE, ADDRESS);
         errorString = bind("MPI_Error_string", false, JAVA_INT, ADDRESS, ADDRESS);
     }
@@ -231,11 +235,12 @@ final class LibMpi {
         }
     }
 
-    /** MPI_Improbe from any source. */
-    int improbe(int tag, long comm, MemorySegment flag, MemorySegment message, MemorySegment status) {
+    /** MPI_Irecv of up to {@code count} bytes from any source; the request handle is written at {@code request}. */
+    int irecv(MemorySegment buffer, int count, int tag, long comm, MemorySegment request) {
         boolean locked = enter();
         try {
-            return (int) improbe.invokeExact(flavour.anySource(), tag, comm, flag, message, status);
+            return (int) irecv.invokeExact(buffer, count, flavour.byteType(), flavour.anySource(), tag, comm,
+                    request);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
@@ -243,11 +248,24 @@ final class LibMpi {
         }
     }
 
-    /** MPI_Mrecv of the matched message into {@code buffer}. */
-    int mrecv(MemorySegment buffer, int count, MemorySegment message, MemorySegment status) {
+    /** MPI_Test of the request at {@code request}; completion is written at {@code flag}, the status at {@code status}. */
+    int test(MemorySegment request, MemorySegment flag, MemorySegment status) {
         boolean locked = enter();
         try {
-            return (int) mrecv.invokeExact(buffer, count, flavour.byteType(), message, status);
+            return (int) test.invokeExact(request, flag, status);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            leave(locked);
+        }
+    }
+
+    /** MPI_Cancel then MPI_Wait of the request at {@code request} (a posted receive nobody will match). */
+    void cancelAndWait(MemorySegment request, MemorySegment status) {
+        boolean locked = enter();
+        try {
+            check("MPI_Cancel", (int) cancel.invokeExact(request));
+            check("MPI_Wait", (int) waitCall.invokeExact(request, status));
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {

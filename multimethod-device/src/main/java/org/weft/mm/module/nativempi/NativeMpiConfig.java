@@ -5,7 +5,7 @@ import org.weft.adi.param.Parameters;
 
 /** The values of {@link NativeMpiParameters} for one module instance, read and checked once. */
 record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int sendSlots, int maxPerPoll,
-        long blockingSendLimit) {
+        long blockingSendLimit, int postedReceives) {
     /** Open MPI 4/5, then MPICH 3/4 (and its ABI relatives), then whatever the development symlink names. */
     static final List<String> DEFAULT_LIBRARIES = List.of("libmpi.so.40", "libmpi.so.12", "libmpi.so");
 
@@ -28,8 +28,14 @@ record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int
             throw new IllegalArgumentException("parameter " + NativeMpiParameters.BLOCKING_SEND_LIMIT.name()
                     + ": negative");
         }
+        if (eagerLimit + 1024 > maxRsr) {
+            throw new IllegalArgumentException("parameter " + NativeMpiParameters.EAGER_LIMIT.name() + ": an eager"
+                    + " message and its header must fit one RSR of " + NativeMpiParameters.MAX_RSR.name() + " ("
+                    + maxRsr + " bytes)");
+        }
+        int posted = positive(NativeMpiParameters.POSTED_RECEIVES.name(), p.get(NativeMpiParameters.POSTED_RECEIVES));
         return new NativeMpiConfig(library.isEmpty() ? DEFAULT_LIBRARIES : List.of(library), eagerLimit, maxRsr,
-                slots, perPoll, blocking);
+                slots, perPoll, blocking, posted);
     }
 
     private static int positive(String name, int value) {

@@ -28,7 +28,7 @@ import org.weft.mm.spi.ModuleContext;
  *   <li>{@link NativeLink#send}: one MPI message per RSR, one tag, from a send slot ({@link SendSlots});
  *       back-pressure when every slot is in flight.</li>
  *   <li>{@link #poll()}: takes back finished send slots and receives up to {@code nativempi_max_per_poll} RSRs
- *       ({@link Receiver}); one poller at a time.</li>
+ *       from a ring of pre-posted receives ({@link Receiver}); one poller at a time.</li>
  *   <li>{@link #shutdown()}: waits for sends in flight, frees the communicator, {@code MPI_Finalize}.</li>
  * </ul>
  */
@@ -136,7 +136,7 @@ public final class NativeMpiModule implements CommModule {
         long maxMessage = config.maxRsr() + RsrPrefix.LENGTH;
         sends = new SendSlots(mpi, comm, rank, config.sendSlots(), firstBuffer, maxMessage,
                 config.blockingSendLimit(), this::log);
-        receiver = new Receiver(mpi, comm, context.inbound(), firstBuffer, this::log);
+        receiver = new Receiver(mpi, comm, context.inbound(), config.postedReceives(), maxMessage, this::log);
         localDescriptor = new NativeAddress(launch.sessionId(), nativeRank).toDescriptor();
         initialised = true;
     }
@@ -233,13 +233,13 @@ public final class NativeMpiModule implements CommModule {
             Thread.yield(); // a poll in progress finishes its bounded pass
         }
         try {
+            receiver.release(); // cancels the posted receives: the communicator must have none when freed
             mpi.commFree(comm);
             mpi.finalizeMpi();
         } catch (MpiCallException e) {
             log(e.getMessage());
         }
         sends.release();
-        receiver.release();
     }
 
     private void requireInitialised() {

@@ -12,8 +12,12 @@ public final class NativeMpiParameters {
     public static final Parameter<Long> EAGER_LIMIT = Parameter.bytes("nativempi_eager_limit", 64 * 1024,
             "largest payload sent eagerly with its envelope over native MPI; larger ones use rendezvous");
 
-    public static final Parameter<Long> MAX_RSR = Parameter.bytes("nativempi_max_rsr", 4L << 20,
-            "largest RSR one MPI message carries (rendezvous data is split into fragments no larger)");
+    public static final Parameter<Long> MAX_RSR = Parameter.bytes("nativempi_max_rsr", 256 * 1024,
+            "largest RSR one MPI message carries (rendezvous data is split into fragments no larger); every"
+                    + " pre-posted receive has a slot this large");
+
+    public static final Parameter<Integer> POSTED_RECEIVES = Parameter.integer("nativempi_posted_receives", 16,
+            "receives", "receives kept posted for arriving RSRs, each with a slot of nativempi_max_rsr bytes");
 
     public static final Parameter<Integer> SEND_SLOTS = Parameter.integer("nativempi_send_slots", 64, "sends",
             "MPI_Isend requests in flight per process before sends are back-pressured");
@@ -32,7 +36,7 @@ public final class NativeMpiParameters {
 
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(LIBRARY, EAGER_LIMIT, MAX_RSR, SEND_SLOTS, MAX_PER_POLL,
-            BLOCKING_SEND_LIMIT);
+            BLOCKING_SEND_LIMIT, POSTED_RECEIVES);
 
     private NativeMpiParameters() {
     }

@@ -11,76 +11,97 @@ import org.weft.mm.spi.MalformedRsrException;
 import org.weft.mm.spi.RsrSink;
 
 /**
- * Takes RSRs off the module's communicator: {@code MPI_Improbe} from any source with the RSR tag, then
- * {@code MPI_Mrecv} of exactly the probed size into one reusable native buffer, and hands the body to the sink as a
- * view of that buffer (no copy on the Java side).
+ * Takes RSRs off the module's communicator through a ring of pre-posted {@code MPI_Irecv}s (any source, the RSR
+ * tag), each into its own native slot as large as the largest RSR the module accepts ({@code nativempi_max_rsr}),
+ * and hands each body to the sink as a view of its slot (no copy on the Java side), then posts that slot again.
  *
- * <p>Why probe-and-receive rather than a ring of pre-posted {@code MPI_Irecv}s: RSRs range from a few bytes to
- * {@code nativempi_max_rsr}, so pre-posted receives would each need the largest size (or a second protocol for
- * large ones), and the empty poll costs one call either way (Improbe vs Testsome). Not yet measured against a
- * pre-posted ring: that comparison is open (see the package docs).
+ * <p>Why pre-posted receives: an arriving message matches a posted receive at once, where a probe first parks it in
+ * libmpi's unexpected queue and copies it again at the receive; measured in C on Open MPI 4.1
+ * ({@code benchmarks/src/main/c/receive-strategies.c}) a spin on {@code MPI_Test} of a posted receive costs 0.14–0.16
+ * µs one-way against 0.25–0.43 µs for {@code MPI_Improbe} + {@code MPI_Mrecv}.
  *
- * <p>One poller at a time (the module holds a token), so RSRs of one sender are delivered in the order MPI matched
- * them, which is the order they were sent (MPI's non-overtaking rule on one communicator and tag).
+ * <p>Order: all receives have the same source (any) and tag, so libmpi matches arriving messages to them in posting
+ * order, which per sender is that sender's order (MPI's non-overtaking rule). Only the oldest slot is tested: a
+ * later one that completed first waits for it, so RSRs are delivered in matching order. One poller at a time (the
+ * module holds a token).
  */
 final class Receiver {
     private final LibMpi mpi;
     private final long comm;
     private final RsrSink sink;
     private final Consumer<String> log;
-    private final Arena scratchArena = Arena.ofShared();
+    private final Arena arena = Arena.ofShared();
+    private final int slots;
+    private final int slotBytes;
+    private final MemorySegment requests;
+    /** One view per slot of its entry in {@link #requests}, made once. */
+    private final MemorySegment[] requestCells;
+    private final MemorySegment[] buffers;
+    private final ByteBuffer[] bodies;
     private final MemorySegment flag;
-    private final MemorySegment message;
     private final MemorySegment status;
     private final MemorySegment count;
-    private Arena bufferArena;
-    private MemorySegment buffer;
-    private ByteBuffer body;
+    /** The oldest posted slot: the next to complete in matching order. */
+    private int head;
 
-    Receiver(LibMpi mpi, long comm, RsrSink sink, long initialBytes, Consumer<String> log) {
+    Receiver(LibMpi mpi, long comm, RsrSink sink, int slots, long slotBytes, Consumer<String> log) {
         this.mpi = mpi;
         this.comm = comm;
         this.sink = sink;
         this.log = log;
-        this.flag = scratchArena.allocate(JAVA_INT);
-        this.message = scratchArena.allocate(mpi.flavour().handleLayout());
-        this.status = scratchArena.allocate(mpi.flavour().statusSize(), 8);
-        this.count = scratchArena.allocate(JAVA_INT);
-        allocate(initialBytes);
+        this.slots = slots;
+        this.slotBytes = Math.toIntExact(slotBytes);
+        long handleSize = mpi.flavour().handleLayout().byteSize();
+        this.requests = arena.allocate(handleSize * slots, 8);
+        this.requestCells = new MemorySegment[slots];
+        this.buffers = new MemorySegment[slots];
+        this.bodies = new ByteBuffer[slots];
+        this.flag = arena.allocate(JAVA_INT);
+        this.status = arena.allocate(mpi.flavour().statusSize(), 8);
+        this.count = arena.allocate(JAVA_INT);
+        for (int slot = 0; slot < slots; slot++) {
+            requestCells[slot] = requests.asSlice(slot * handleSize, handleSize);
+            buffers[slot] = arena.allocate(slotBytes, 64);
+            bodies[slot] = buffers[slot].asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            post(slot);
+        }
     }
 
-    /** Receives and delivers up to {@code budget} RSRs; returns how many. The caller holds the poll token. */
+    /** Delivers up to {@code budget} RSRs that have arrived, in order; returns how many. The caller holds the token. */
     int poll(int budget) {
         int delivered = 0;
         while (delivered < budget) {
-            int rc = mpi.improbe(RsrPrefix.TAG, comm, flag, message, status);
-            if (rc != MpiFlavour.SUCCESS) {
-                throw new MpiCallException("MPI_Improbe failed: " + mpi.errorString(rc));
-            }
+            mpi.check("MPI_Test", mpi.test(requestCells[head], flag, status));
             if (flag.get(JAVA_INT, 0) == 0) {
                 break;
             }
             mpi.check("MPI_Get_count", mpi.getCount(status, count));
-            int length = count.get(JAVA_INT, 0);
-            if (length > buffer.byteSize()) {
-                bufferArena.close();
-                allocate(Long.highestOneBit(length - 1) << 1);
+            int slot = head;
+            head = head + 1 == slots ? 0 : head + 1;
+            try {
+                deliver(slot, count.get(JAVA_INT, 0));
+            } finally {
+                post(slot);
             }
-            mpi.check("MPI_Mrecv", mpi.mrecv(buffer, length, message, status));
-            deliver(length);
             delivered++;
         }
         return delivered;
     }
 
-    private void deliver(int length) {
+    private void post(int slot) {
+        mpi.check("MPI_Irecv", mpi.irecv(buffers[slot], slotBytes, RsrPrefix.TAG, comm, requestCells[slot]));
+    }
+
+    private void deliver(int slot, int length) {
         if (length < RsrPrefix.LENGTH) {
             log.accept("dropping a " + length + "-byte message shorter than an RSR prefix");
             return;
         }
+        MemorySegment buffer = buffers[slot];
         int source = RsrPrefix.source(buffer);
         int endpoint = RsrPrefix.endpoint(buffer);
         int handler = RsrPrefix.handler(buffer);
+        ByteBuffer body = bodies[slot];
         body.limit(length).position(RsrPrefix.LENGTH);
         try {
             sink.deliver(source, endpoint, handler, body);
@@ -90,15 +111,11 @@ final class Receiver {
         }
     }
 
-    /** Frees the native memory; only when no poll runs and libmpi holds no receive into it. */
+    /** Cancels the posted receives and frees the native memory; only when no poll runs, before MPI_Finalize. */
     void release() {
-        bufferArena.close();
-        scratchArena.close();
-    }
-
-    private void allocate(long bytes) {
-        bufferArena = Arena.ofShared();
-        buffer = bufferArena.allocate(Math.max(bytes, 4096), 64);
-        body = buffer.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        for (MemorySegment cell : requestCells) {
+            mpi.cancelAndWait(cell, status);
+        }
+        arena.close();
     }
 }

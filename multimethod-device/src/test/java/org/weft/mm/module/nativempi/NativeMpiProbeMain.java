@@ -45,7 +45,8 @@ public final class NativeMpiProbeMain {
         NativeMpiModule module = new NativeMpiModule();
         // Few send slots, so the burst meets back-pressure.
         var context = new TestModuleContext(rank, 2, "probe", "secret", "localhost",
-                new Parameters(Map.of(NativeMpiParameters.SEND_SLOTS.name(), "8"), env), sink);
+                new Parameters(Map.of(NativeMpiParameters.SEND_SLOTS.name(), "8",
+                        NativeMpiParameters.MAX_RSR.name(), "2m"), env), sink); // 1 MiB RSRs fit one message
         String cause = module.unavailabilityCause(context);
         if (cause != null) {
             System.out.println("rank " + rank + " unavailable: " + cause);
