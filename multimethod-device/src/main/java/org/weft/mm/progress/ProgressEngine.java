@@ -30,6 +30,16 @@ public final class ProgressEngine {
 
     /** A module with its polling period and counters. */
     private record PolledModule(CommModule module, int skipPoll, MethodCounters counters) {
+        /** Whether pass {@code pass} (non-negative) polls this module. */
+        boolean due(int pass) {
+            return skipPoll == 1 || pass % skipPoll == 0;
+        }
+
+        /** Counts a poll that did {@code work}; returns it. */
+        int counted(int work) {
+            counters.polled(work);
+            return work;
+        }
     }
 
     /** {@code <method>_skip_poll}: poll the method only every N-th pass (the papers' remedy for costly probes). */
@@ -49,15 +59,34 @@ public final class ProgressEngine {
         this.idleStrategies = ThreadLocal.withInitial(idleStrategy);
     }
 
-    /** One pass: back-pressured sends, then the modules due this pass; returns the work done. */
+    /**
+     * One pass: back-pressured sends, then the modules due this pass; returns the work done.
+     *
+     * <p>The first modules are polled from call sites of their own, not from one loop: each site then always sees
+     * the same module class and the JIT inlines its poll, where one loop over three or more classes would dispatch
+     * through the interface on every pass (measured: with a third module polled, a nativempi ping-pong slowed from
+     * 0.44–0.55 to 0.43–1.07 µs).
+     */
     public int poll() {
         int work = context.flushBacklog();
-        int p = pass++; // racy across threads, harmless: it only spaces out the polls of skipped methods
-        for (PolledModule m : polled) {
-            if (m.skipPoll == 1 || (p & Integer.MAX_VALUE) % m.skipPoll == 0) {
-                int done = m.module.poll();
-                m.counters.polled(done);
-                work += done;
+        int p = pass++ & Integer.MAX_VALUE; // racy across threads, harmless: it only spaces out skipped methods
+        PolledModule[] m = polled;
+        int n = m.length;
+        if (n > 0 && m[0].due(p)) {
+            work += m[0].counted(m[0].module.poll());
+        }
+        if (n > 1 && m[1].due(p)) {
+            work += m[1].counted(m[1].module.poll());
+        }
+        if (n > 2 && m[2].due(p)) {
+            work += m[2].counted(m[2].module.poll());
+        }
+        if (n > 3 && m[3].due(p)) {
+            work += m[3].counted(m[3].module.poll());
+        }
+        for (int i = 4; i < n; i++) {
+            if (m[i].due(p)) {
+                work += m[i].counted(m[i].module.poll());
             }
         }
         return work;
