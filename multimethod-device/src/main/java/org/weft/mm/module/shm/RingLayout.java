@@ -15,8 +15,8 @@ package org.weft.mm.module.shm;
  *                | 24 owner rank (i32)
  *
  *  ring control: each counter on its own pair of cache lines (the adjacent-line prefetcher works in 128 bytes):
- *     0  tail   (i64): bytes ever published; written by the sender only (for inspection: the reader polls the
- *                      Length of the next record instead, so that a small message costs one cache line's transfer)
+ *     0  (reserved, i64; a tail counter before the reader polled Lengths: a small message now costs no store
+ *        to a second shared cache line)
  *   128  closed (i32): non-zero once the owner refused this sender (a malformed RSR); read by the sender
  *   256  head   (i64): bytes ever consumed; written by the owner only, with a release store
  * </pre>
@@ -56,7 +56,6 @@ final class RingLayout {
     static final int OWNER_OFFSET = 24;
 
     static final int CONTROL_LENGTH = 4096;
-    static final int TAIL_OFFSET = 0;
     static final int CLOSED_OFFSET = 128;
     static final int HEAD_OFFSET = 256;
 

@@ -13,7 +13,6 @@ import static org.weft.mm.module.shm.RingLayout.HANDLER_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.HEAD_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.LENGTH_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
-import static org.weft.mm.module.shm.RingLayout.TAIL_OFFSET;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -48,7 +47,7 @@ final class RingWriter {
         this.dataBuffer = data.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
         this.capacity = capacity;
         this.mask = capacity - 1;
-        this.tail = (long) COUNTER.getAcquire(control, (long) TAIL_OFFSET);
+        this.tail = (long) COUNTER.getAcquire(control, (long) HEAD_OFFSET); // a new ring: both are 0
         this.headCache = (long) COUNTER.getAcquire(control, (long) HEAD_OFFSET);
     }
 
@@ -112,8 +111,7 @@ final class RingWriter {
     private void publish(int index, int length, int aligned) {
         data.set(INT, ((index + aligned) & mask) + LENGTH_OFFSET, 0);
         LENGTH.setRelease(data, (long) index + LENGTH_OFFSET, length);
-        tail += aligned;
-        COUNTER.setOpaque(control, (long) TAIL_OFFSET, tail);
+        tail += aligned; // this writer's own count; the reader follows the Lengths, not a shared tail
     }
 
     private void copyPayload(MemorySegment payload, long at) {
