@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 
 /**
  * One process of the job as Nexus saw it: its endpoints with their handler tables, the communication modules it

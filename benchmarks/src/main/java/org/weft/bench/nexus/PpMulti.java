@@ -1,6 +1,5 @@
 package org.weft.bench.nexus;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;

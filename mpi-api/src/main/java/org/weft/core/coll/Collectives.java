@@ -10,7 +10,6 @@ import org.weft.core.coll.algo.PairwiseReduceScatter;
 import org.weft.core.coll.algo.RecursiveDoublingScan;
 import org.weft.core.coll.algo.RingAllgather;
 import org.weft.core.coll.sched.Blocks;
-import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;

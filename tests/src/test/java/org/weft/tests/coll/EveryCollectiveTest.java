@@ -1,7 +1,6 @@
 package org.weft.tests.coll;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.IntBuffer;
 import java.time.Duration;
