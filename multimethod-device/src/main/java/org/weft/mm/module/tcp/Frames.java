@@ -44,11 +44,6 @@ final class Frames {
         return bytes(hello(UnpooledByteBufAllocator.DEFAULT, hello));
     }
 
-    /** The BYE sent before a deliberate close, as bytes. */
-    static byte[] byeBytes() {
-        return bytes(bye(UnpooledByteBufAllocator.DEFAULT));
-    }
-
     /** An empty control frame (BYE, MOVED, SWITCHED), as bytes. */
     static byte[] controlBytes(int handlerId) {
         return bytes(control(UnpooledByteBufAllocator.DEFAULT, handlerId));

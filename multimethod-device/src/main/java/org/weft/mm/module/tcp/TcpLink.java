@@ -238,14 +238,7 @@ public final class TcpLink implements CommObject {
         lock.lock();
         try {
             out.append(Frames.controlBytes(FrameLayout.MOVED_HANDLER));
-            long deadline = System.nanoTime() + CLOSE_WAIT_NANOS
-                    + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis());
-            while ((state == State.CONNECTING || state == State.OPEN && !out.isEmpty())
-                    && System.nanoTime() - deadline < 0) {
-                if (progress0() == 0) {
-                    LockSupport.parkNanos(50_000);
-                }
-            }
+            writeOut(CLOSE_WAIT_NANOS + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis()));
             if (state != State.OPEN || !out.isEmpty()) {
                 fail("cannot hand the connection to rank " + peerRank + " over to the one it dialled");
                 return;
@@ -279,19 +272,28 @@ public final class TcpLink implements CommObject {
         lock.lock();
         try {
             if (state == State.OPEN) {
-                out.append(Frames.byeBytes());
-                long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
-                while (state == State.OPEN && !out.isEmpty() && System.nanoTime() - deadline < 0) {
-                    if (progress0() == 0) {
-                        LockSupport.parkNanos(100_000);
-                    }
-                }
+                out.append(Frames.controlBytes(FrameLayout.BYE_HANDLER));
+                writeOut(CLOSE_WAIT_NANOS);
             }
             state = State.CLOSED;
             needsProgress = false;
             closer.run();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Under the lock: finishes connecting and writes what is queued, parking briefly when the socket takes nothing,
+     * until the queue is empty, the link dead or {@code waitNanos} gone.
+     */
+    private void writeOut(long waitNanos) {
+        long deadline = System.nanoTime() + waitNanos;
+        while ((state == State.CONNECTING || state == State.OPEN && !out.isEmpty())
+                && System.nanoTime() - deadline < 0) {
+            if (progress0() == 0) {
+                LockSupport.parkNanos(50_000);
+            }
         }
     }
 
