@@ -150,16 +150,7 @@ final class InboundStream {
             int endpointId = in.getShort(frameStart + LENGTH_FIELD + ENDPOINT_OFFSET) & 0xFFFF;
             int handlerId = in.getShort(frameStart + LENGTH_FIELD + HANDLER_OFFSET) & 0xFFFF;
             if (endpointId == CONTROL_ENDPOINT) {
-                if (handlerId == SWITCHED_HANDLER && !module.takeMove(sourceRank)) {
-                    break; // the sender's RSRs on its retired connection come first: wait for its MOVED
-                }
-                if (handlerId == BYE_HANDLER || handlerId == MOVED_HANDLER) {
-                    byeReceived = true; // either way the sender closes this connection next
-                }
-                if (handlerId == MOVED_HANDLER) {
-                    module.moved(sourceRank);
-                } else if (handlerId != BYE_HANDLER && handlerId != SWITCHED_HANDLER) {
-                    reject("unexpected control frame " + handlerId);
+                if (!takeControl(handlerId)) {
                     break;
                 }
                 in.position(frameEnd);
@@ -184,6 +175,29 @@ final class InboundStream {
             }
         }
         return delivered;
+    }
+
+    /**
+     * Acts on a control frame; false when delivery stops before it: a SWITCHED whose MOVED has not come yet (the
+     * sender's RSRs on its retired connection come first), or a frame the layout does not have (the connection is
+     * closed).
+     */
+    private boolean takeControl(int handlerId) {
+        switch (handlerId) {
+            case BYE_HANDLER -> byeReceived = true;
+            case MOVED_HANDLER -> {
+                byeReceived = true; // the sender closes this connection next, as after a BYE
+                module.moved(sourceRank);
+            }
+            case SWITCHED_HANDLER -> {
+                return module.takeMove(sourceRank);
+            }
+            default -> {
+                reject("unexpected control frame " + handlerId);
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The size of the frame at the read position when its length field is there, else the smallest frame. */
