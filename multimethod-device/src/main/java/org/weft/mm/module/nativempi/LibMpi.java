@@ -19,10 +19,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * The MPI functions this module calls, bound through FFM for one library and one {@link MpiFlavour}. Handles travel
  * as {@code long} whatever their C type, so the code above is the same for every implementation.
  *
- * <p>When the library grants less than {@code MPI_THREAD_MULTIPLE}, {@link #serialise()} makes every call take one
- * lock, so concurrent senders and the poller never enter libmpi together. The calls made on the hot path (Isend,
- * Irecv, Test, Testsome, Get_count) are bound as <em>critical</em>: they return quickly and never call back into
- * Java, so the JVM skips the thread-state transition.
+ * <p>Every call takes one lock, so concurrent senders and the poller never enter libmpi together (the module asks
+ * for {@code MPI_THREAD_SERIALIZED}: cheaper than Open MPI's own locking at {@code MPI_THREAD_MULTIPLE}). The calls
+ * made on the hot path (Isend, Irecv, Test, Testsome, Get_count) are bound as <em>critical</em>: they return quickly
+ * and never call back into Java, so the JVM skips the thread-state transition.
  */
 final class LibMpi {
     /** Marks a handle argument in a descriptor below; replaced by the flavour's layout. */
@@ -31,7 +31,6 @@ final class LibMpi {
     private final NativeLibrary library;
     private final MpiFlavour flavour;
     private final ReentrantLock gate = new ReentrantLock();
-    private volatile boolean serialised;
 
     private final MethodHandle initialized;
     private final MethodHandle finalized;
@@ -119,15 +118,6 @@ final class LibMpi {
         return library.name();
     }
 
-    /** From now on every call takes one lock (the library gave less than MPI_THREAD_MULTIPLE). */
-    void serialise() {
-        serialised = true;
-    }
-
-    boolean isSerialised() {
-        return serialised;
-    }
-
     /** MPI_Initialized or MPI_Finalized: whether this process has already started (or ended) MPI. */
     boolean initialized(boolean orFinalized) {
         try (Arena arena = Arena.ofConfined()) {
@@ -200,88 +190,88 @@ final class LibMpi {
 
     /** MPI_Send of {@code count} bytes. Returns the MPI code. */
     int send(MemorySegment buffer, int count, int dest, int tag, long comm) {
-        boolean locked = enter();
+        gate.lock();
         try {
             return (int) send.invokeExact(buffer, count, flavour.byteType(), dest, tag, comm);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
-            leave(locked);
+            gate.unlock();
         }
     }
 
     /** MPI_Isend of {@code count} bytes; the request handle is written at {@code request}. Returns the MPI code. */
     int isend(MemorySegment buffer, int count, int dest, int tag, long comm, MemorySegment request) {
-        boolean locked = enter();
+        gate.lock();
         try {
             return (int) isend.invokeExact(buffer, count, flavour.byteType(), dest, tag, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
-            leave(locked);
+            gate.unlock();
         }
     }
 
     /** MPI_Testsome; the number completed is written at {@code outCount} (MPI_UNDEFINED when none is active). */
     int testsome(int count, MemorySegment requests, MemorySegment outCount, MemorySegment indices,
             MemorySegment statuses) {
-        boolean locked = enter();
+        gate.lock();
         try {
             return (int) testsome.invokeExact(count, requests, outCount, indices, statuses);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
-            leave(locked);
+            gate.unlock();
         }
     }
 
     /** MPI_Irecv of up to {@code count} bytes from any source; the request handle is written at {@code request}. */
     int irecv(MemorySegment buffer, int count, int tag, long comm, MemorySegment request) {
-        boolean locked = enter();
+        gate.lock();
         try {
             return (int) irecv.invokeExact(buffer, count, flavour.byteType(), flavour.anySource(), tag, comm,
                     request);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
-            leave(locked);
+            gate.unlock();
         }
     }
 
     /** MPI_Test of the request at {@code request}; completion is written at {@code flag}, the status at {@code status}. */
     int test(MemorySegment request, MemorySegment flag, MemorySegment status) {
-        boolean locked = enter();
+        gate.lock();
         try {
             return (int) test.invokeExact(request, flag, status);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
-            leave(locked);
+            gate.unlock();
         }
     }
 
     /** MPI_Cancel then MPI_Wait of the request at {@code request} (a posted receive nobody will match). */
     void cancelAndWait(MemorySegment request, MemorySegment status) {
-        boolean locked = enter();
+        gate.lock();
         try {
             check("MPI_Cancel", (int) cancel.invokeExact(request));
             check("MPI_Wait", (int) waitCall.invokeExact(request, status));
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
-            leave(locked);
+            gate.unlock();
         }
     }
 
     /** MPI_Get_count in bytes; written at {@code count}. */
     int getCount(MemorySegment status, MemorySegment count) {
-        boolean locked = enter();
+        gate.lock();
         try {
             return (int) getCount.invokeExact(status, flavour.byteType(), count);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
-            leave(locked);
+            gate.unlock();
         }
     }
 
@@ -317,19 +307,7 @@ final class LibMpi {
         }
     }
 
-    private boolean enter() {
-        if (serialised) {
-            gate.lock();
-            return true;
-        }
-        return false;
-    }
 
-    private void leave(boolean locked) {
-        if (locked) {
-            gate.unlock();
-        }
-    }
 
     private MethodHandle bind(String function, boolean critical, MemoryLayout... arguments) {
         MemoryLayout[] native_ = new MemoryLayout[arguments.length];

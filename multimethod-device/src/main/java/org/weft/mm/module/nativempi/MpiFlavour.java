@@ -8,9 +8,8 @@ import java.lang.foreign.ValueLayout;
  * fixed by the MPI standard. Handles are carried as a {@code long} in Java whatever their C type.
  */
 sealed interface MpiFlavour permits OpenMpiFlavour, MpichFlavour {
-    /** MPI_THREAD_SERIALIZED and MPI_THREAD_MULTIPLE have the same values in every implementation we know. */
+    /** MPI_THREAD_SERIALIZED has the same value in every implementation we know. */
     int THREAD_SERIALIZED = 2;
-    int THREAD_MULTIPLE = 3;
     int SUCCESS = 0;
     /** Room for MPI_MAX_LIBRARY_VERSION_STRING (MPICH's is the largest: 8192). */
     int MAX_LIBRARY_VERSION_STRING = 8192;

@@ -21,12 +21,12 @@ import org.weft.mm.spi.ModuleContext;
  *   <li>{@link #unavailabilityCause}: a native launcher started this process (its environment says so), native
  *       access is enabled, libmpi opens and is an MPI we have a handle table for, and no one else has initialised
  *       MPI in this process.</li>
- *   <li>{@link #init}: {@code MPI_Init_thread(MULTIPLE)} (every libmpi call serialised by one lock when the library
- *       grants less), then {@code MPI_Comm_dup(MPI_COMM_WORLD)} with {@code MPI_ERRORS_RETURN}: the module's own
+ *   <li>{@link #init}: {@code MPI_Init_thread(SERIALIZED)} (every libmpi call takes Weft's one lock), then
+ *       {@code MPI_Comm_dup(MPI_COMM_WORLD)} with {@code MPI_ERRORS_RETURN}: the module's own
  *       communicator. The descriptor is the native session id and this process's native rank.</li>
  *   <li>{@link #connect}: applies to peers of the same native session only.</li>
- *   <li>{@link NativeLink#send}: one MPI message per RSR, one tag, from a send slot ({@link SendSlots});
- *       back-pressure when every slot is in flight.</li>
+ *   <li>{@link NativeLink#send}: one MPI message per RSR, one tag: small ones by MPI_Send, others from a send slot
+ *       ({@link SendSlots}); back-pressure when every slot is in flight.</li>
  *   <li>{@link #poll()}: takes back finished send slots and receives up to {@code nativempi_max_per_poll} RSRs
  *       from a ring of pre-posted receives ({@link Receiver}); one poller at a time.</li>
  *   <li>{@link #shutdown()}: waits for sends in flight, frees the communicator, {@code MPI_Finalize}.</li>
@@ -128,7 +128,6 @@ public final class NativeMpiModule implements CommModule {
         // SERIALIZED and one lock of ours: Open MPI 4.1 at MULTIPLE takes atomics and locks on every call, which cost
         // more than an uncontended Java lock (measured for issue 4).
         threadLevel = mpi.initThread(MpiFlavour.THREAD_SERIALIZED);
-        mpi.serialise();
         comm = mpi.commDup(mpi.flavour().commWorld());
         nativeRank = mpi.commRankOrSize(comm, false);
         nativeSize = mpi.commRankOrSize(comm, true);
@@ -167,7 +166,7 @@ public final class NativeMpiModule implements CommModule {
         requireInitialised();
         return mpi.flavour().name() + " (" + mpi.libraryName() + "), native rank " + nativeRank + " of "
                 + nativeSize + ", session " + launch.sessionId() + ", thread level " + threadLevel
-                + (mpi.isSerialised() ? " (calls serialised)" : "");
+                + " (calls serialised)";
     }
 
     @Override

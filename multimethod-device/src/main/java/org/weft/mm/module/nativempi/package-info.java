@@ -8,11 +8,12 @@
  * libc's {@code dlopen} (Open MPI's plugins resolve libmpi's symbols from the global scope).
  *
  * <h2>Copies and what is open</h2>
- * A send copies the RSR into a native send slot (the SPI frees the caller's buffers when {@code send} returns), and
- * the receive lands in one native buffer handed to the sink as a view. Handing large native payloads to MPI_Isend
- * without the copy needs the send to finish before {@code send} returns, and waiting there must keep receiving
- * (else two ranks sending large RSRs to each other wait forever on each other's rendezvous): future work, as is
- * a measured choice between Improbe+Mrecv (used) and a ring of pre-posted MPI_Irecvs.
+ * A send copies the RSR into a native buffer (the SPI frees the caller's buffers when {@code send} returns): a small
+ * one for MPI_Send, a send slot for MPI_Isend. Arrivals land in the slots of pre-posted MPI_Irecvs, handed to the
+ * sink as views (pre-posting measured faster than MPI_Improbe + MPI_Mrecv; see {@link Receiver}). Handing large
+ * native payloads to MPI_Isend without the copy needs the send to finish before {@code send} returns, and waiting
+ * there must keep receiving (else two ranks sending large RSRs to each other wait forever on each other's
+ * rendezvous): future work.
  *
  * <h2>Hazard: JVM signals and native transports</h2>
  * The JVM uses {@code SIGSEGV} and {@code SIGBUS} itself (implicit null checks, safepoint polls, stack banging) and
