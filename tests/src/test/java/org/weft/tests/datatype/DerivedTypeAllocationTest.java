@@ -3,7 +3,6 @@ package org.weft.tests.datatype;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.IntBuffer;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -14,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.InProcessWorld;
+import org.weft.tests.harness.SteadyStateAllocation;
 
 /**
  * Packing and unpacking a non-contiguous type allocates nothing per message in steady state: a ping-pong of a
@@ -36,8 +36,6 @@ class DerivedTypeAllocationTest {
     void vectorPingPongAllocatesNothingPerMessage(String methods) throws Exception {
         AtomicLongArray allocated = new AtomicLongArray(2);
         InProcessWorld.of(2).with("methods", methods).run(rank -> {
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             int peer = 1 - rank;
             Datatype vector = Datatype.createVector(BLOCKS, 2, 3, MPI.INT);
             vector.commit();
@@ -50,14 +48,7 @@ class DerivedTypeAllocationTest {
             Prequest recvArrayLeg = MPI.COMM_WORLD.recvInit(inArrayLeg, 1, vector, peer, 2);
             Exchange exchange = new Exchange(rank, peer, vector, send, recv, recvArrayLeg, out, in, outArray,
                     inArrayLeg);
-            exchange.rounds(WARM_UP);
-            long least = Long.MAX_VALUE;
-            for (int window = 0; window < WINDOWS; window++) {
-                long before = threads.getCurrentThreadAllocatedBytes();
-                exchange.rounds(MEASURED);
-                least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
-            }
-            allocated.set(rank, least);
+            allocated.set(rank, SteadyStateAllocation.leastBytes(exchange::rounds, WARM_UP, MEASURED, WINDOWS));
             send.free();
             recv.free();
             recvArrayLeg.free();

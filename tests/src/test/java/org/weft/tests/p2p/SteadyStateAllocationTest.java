@@ -6,8 +6,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.InProcessWorld;
+import org.weft.tests.harness.SteadyStateAllocation;
 
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -16,9 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Hot paths allocate nothing per message in steady state (DESIGN.md): a persistent send/receive ping-pong of a
  * preallocated buffer, after a warm-up, allocates on neither rank's thread — measured with the JVM's per-thread
- * allocation counter, which counts every byte a thread allocates. Two ranks in this JVM, over shm (default methods)
- * and over tcp. Steady state means compiled: the JIT may still be compiling (and not yet scalar-replacing a few
- * short-lived objects) during a window, so the least of several windows is what counts.
+ * allocation counter ({@link SteadyStateAllocation}: the least of several windows after a warm-up). Two ranks in
+ * this JVM, over shm (default methods) and over tcp.
  */
 @Timeout(120)
 class SteadyStateAllocationTest {
@@ -31,21 +30,13 @@ class SteadyStateAllocationTest {
     void persistentPingPongAllocatesNothingPerMessage(String methods) throws Exception {
         AtomicLongArray allocated = new AtomicLongArray(2);
         InProcessWorld.of(2).with("methods", methods).run(rank -> {
-            com.sun.management.ThreadMXBean threads =
-                    (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             int peer = 1 - rank;
             ByteBuffer out = MPI.newByteBuffer(64);
             ByteBuffer in = MPI.newByteBuffer(64);
             Prequest send = MPI.COMM_WORLD.sendInit(out, 64, MPI.BYTE, peer, 1);
             Prequest recv = MPI.COMM_WORLD.recvInit(in, 64, MPI.BYTE, peer, 1);
-            pingPong(rank, send, recv, WARM_UP);
-            long least = Long.MAX_VALUE;
-            for (int window = 0; window < WINDOWS; window++) {
-                long before = threads.getCurrentThreadAllocatedBytes();
-                pingPong(rank, send, recv, MEASURED);
-                least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
-            }
-            allocated.set(rank, least);
+            allocated.set(rank, SteadyStateAllocation.leastBytes(rounds -> pingPong(rank, send, recv, rounds),
+                    WARM_UP, MEASURED, WINDOWS));
             send.free();
             recv.free();
         });
