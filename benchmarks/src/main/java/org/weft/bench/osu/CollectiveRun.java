@@ -84,11 +84,6 @@ final class CollectiveRun {
 
     /** This rank's mean microseconds per call over {@code iterations} calls, after a barrier. */
     private static double time(Call call, int bytes, int iterations) throws MPIException {
-        MPI.COMM_WORLD.barrier();
-        double start = MPI.wtime();
-        for (int i = 0; i < iterations; i++) {
-            call.run(bytes);
-        }
-        return (MPI.wtime() - start) / iterations * 1e6;
+        return OsuRun.seconds(iterations, 0, () -> call.run(bytes)) / iterations * 1e6;
     }
 }
