@@ -1,5 +1,7 @@
 package org.weft.adi;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -14,6 +16,16 @@ import java.util.function.BooleanSupplier;
  * the receive buffer, {@code error} an {@link ErrorClass} ({@code SUCCESS} when none).
  */
 public class DeviceRequest implements BooleanSupplier {
+    private static final VarHandle COMPLETE;
+
+    static {
+        try {
+            COMPLETE = MethodHandles.lookup().findVarHandle(DeviceRequest.class, "complete", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private volatile boolean complete;
     private int source = Ranks.ANY_SOURCE;
     private int tag = Ranks.ANY_TAG;
@@ -44,8 +56,21 @@ public class DeviceRequest implements BooleanSupplier {
         this.tag = tag;
         this.byteCount = byteCount;
         this.error = error;
-        this.complete = true;
+        if (completedByItsOnlyWaiter()) {
+            COMPLETE.setRelease(this, true); // the waiter is this thread: program order shows it, nobody to wake
+            return;
+        }
+        this.complete = true; // volatile: ordered before onComplete's look for parked waiters
         onComplete();
+    }
+
+    /**
+     * True when the calling thread is the only one that will ever wait for this request (a device's request for
+     * one thread's blocking calls, completed during that thread's own send or poll): completion then needs no
+     * fence and wakes nobody.
+     */
+    protected boolean completedByItsOnlyWaiter() {
+        return false;
     }
 
     /** Completes the request as cancelled ({@code MPI_Cancel} succeeded). */
@@ -65,7 +90,7 @@ public class DeviceRequest implements BooleanSupplier {
         byteCount = 0;
         error = ErrorClass.SUCCESS;
         cancelled = false;
-        complete = false;
+        COMPLETE.setRelease(this, false); // not yet shared: a volatile store's fence would buy nothing here
     }
 
     /** Hook for devices that wake waiters on completion. */

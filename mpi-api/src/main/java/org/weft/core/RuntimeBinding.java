@@ -20,11 +20,16 @@ import org.weft.adi.WorldConfig;
  *       for {@code config}. Threads created before the call (pool threads) do not inherit the binding.</li>
  * </ul>
  *
- * <p>Cost: one thread-local lookup per facade call on a predefined communicator; communicators created later
- * hold their runtime directly.
+ * <p>Cost: one thread-local lookup per facade call on a predefined communicator once any thread was bound (none in
+ * a normal process); communicators created later hold their runtime directly.
  */
 public final class RuntimeBinding {
     private static final InheritableThreadLocal<RuntimeSlot> BOUND = new InheritableThreadLocal<>();
+    /**
+     * Whether any thread was ever bound: until then every thread uses the default slot. Only the bound thread and
+     * threads it starts later need to see it set, and they do (program order, thread start).
+     */
+    private static boolean everBound;
     private static final RuntimeSlot PROCESS_DEFAULT =
             new RuntimeSlot(DeviceProvider::load, WorldConfig::fromEnvironment);
 
@@ -33,6 +38,9 @@ public final class RuntimeBinding {
 
     /** The slot of the calling thread: its bound slot, or the process-wide default. */
     public static RuntimeSlot slot() {
+        if (!everBound) {
+            return PROCESS_DEFAULT; // a normal process: no thread-local look-up on every call
+        }
         RuntimeSlot bound = BOUND.get();
         return bound != null ? bound : PROCESS_DEFAULT;
     }
@@ -54,6 +62,7 @@ public final class RuntimeBinding {
     public static <T> T runWith(DeviceProvider provider, WorldConfig config, Callable<T> body) throws Exception {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(config, "config");
+        everBound = true; // before the binding: a thread that sees its binding also sees this
         RuntimeSlot previous = BOUND.get();
         BOUND.set(new RuntimeSlot(() -> provider, () -> config));
         try {

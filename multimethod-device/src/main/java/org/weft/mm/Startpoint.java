@@ -15,7 +15,8 @@ import java.util.ArrayDeque;
  *
  * <p>Back-pressure (STYLE.md #8): when the method cannot take an RSR now, it waits in this startpoint's queue, and
  * every later RSR to the peer queues behind it so that order holds; progress passes {@link #flush()} the queue.
- * Sends to one peer are serialised on the startpoint, so one thread's RSRs leave in the order it sent them.
+ * One thread's RSRs leave in the order it sent them: a thread whose RSR was queued sees the queue non-empty on its
+ * next send and queues behind it.
  */
 public final class Startpoint {
     private final int rank;
@@ -25,6 +26,11 @@ public final class Startpoint {
     private final Backlog backlog;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
     private volatile Link link;
+    /**
+     * True from the first RSR queued until a flush empties the queue (written under this startpoint's monitor):
+     * while false, a send skips the monitor (two locked instructions per RSR).
+     */
+    private volatile boolean hasPending;
 
     private record Pending(int handlerId, ByteBuffer header, MemorySegment payload, SendCompletion completion) {
     }
@@ -73,20 +79,36 @@ public final class Startpoint {
     public void send(int handlerId, ByteBuffer header, MemorySegment payload, SendCompletion completion) {
         Link l = link();
         SendStatus status;
-        synchronized (this) {
-            status = pending.isEmpty() ? l.object().send(endpointId, handlerId, header, payload)
-                    : SendStatus.BACK_PRESSURED;
+        if (!hasPending) {
+            // Nothing queued: straight to the method, whose communication object serialises its senders. A send of
+            // another thread that queues meanwhile may be passed: only each thread's own order is kept.
+            status = l.object().send(endpointId, handlerId, header, payload);
             if (status == SendStatus.BACK_PRESSURED) {
-                ByteBuffer copy = ByteBuffer.allocate(header.remaining()).order(header.order());
-                copy.put(header.duplicate()).flip();
-                if (pending.isEmpty()) {
-                    backlog.add(this);
-                }
-                pending.add(new Pending(handlerId, copy, payload, completion));
+                enqueue(handlerId, header, payload, completion);
                 return;
+            }
+        } else {
+            synchronized (this) {
+                status = pending.isEmpty() ? l.object().send(endpointId, handlerId, header, payload)
+                        : SendStatus.BACK_PRESSURED;
+                if (status == SendStatus.BACK_PRESSURED) {
+                    enqueue(handlerId, header, payload, completion);
+                    return;
+                }
             }
         }
         report(l, status, header.remaining() + payload.byteSize(), completion);
+    }
+
+    private synchronized void enqueue(int handlerId, ByteBuffer header, MemorySegment payload,
+                                      SendCompletion completion) {
+        ByteBuffer copy = ByteBuffer.allocate(header.remaining()).order(header.order());
+        copy.put(header.duplicate()).flip();
+        if (pending.isEmpty()) {
+            backlog.add(this);
+        }
+        pending.add(new Pending(handlerId, copy, payload, completion));
+        hasPending = true;
     }
 
     /** Hands queued RSRs to the method, in order, until it pushes back again; returns how many went. */
@@ -99,6 +121,7 @@ public final class Startpoint {
             synchronized (this) {
                 next = pending.peek();
                 if (next == null) {
+                    hasPending = false;
                     return sent;
                 }
                 status = l.object().send(endpointId, next.handlerId, next.header.duplicate(), next.payload);

@@ -56,6 +56,11 @@ final class PingPongLane {
         return peer.link().module().name();
     }
 
+    /** The largest payload one of this lane's RSRs can carry by its method (the header takes the rest). */
+    long maxPayload() {
+        return peer.link().module().maxRsrLength() - header.capacity();
+    }
+
     /** Round trips completed so far by {@link #runUntil} on rank 0 (read by other threads). */
     long roundTrips() {
         return roundTrips;

@@ -35,7 +35,16 @@ public final class PpHandle {
                 throw new IllegalStateException("pphandle needs exactly 2 ranks, not " + process.size());
             }
             lane.bind(process, process.startpoint(1 - process.rank()));
-            run(process, lane, arena.allocate(Math.max(maxBytes, 1), 64), maxBytes, iterations);
+            int largest = (int) Math.min(maxBytes, lane.maxPayload());
+            if (largest < maxBytes && process.rank() == 0) {
+                System.out.printf("# sizes above %d bytes skipped: one RSR of method %s carries no more%n", largest,
+                        lane.method());
+            }
+            run(process, lane, arena.allocate(Math.max(largest, 1), 64), largest, iterations);
+        } catch (RuntimeException e) {
+            // Leaving the try would close the process, which waits for the peer: that would hang on a failure.
+            e.printStackTrace();
+            Runtime.getRuntime().halt(1);
         }
     }
 

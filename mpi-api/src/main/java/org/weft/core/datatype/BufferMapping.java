@@ -1,5 +1,6 @@
 package org.weft.core.datatype;
 
+import org.weft.adi.concurrent.CachedThreadLocal;
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
@@ -153,7 +154,7 @@ public final class BufferMapping {
         final RecentSegments receiveStaging = new RecentSegments();
     }
 
-    private static final ThreadLocal<Recent> RECENT = ThreadLocal.withInitial(Recent::new);
+    private static final CachedThreadLocal<Recent> RECENT = new CachedThreadLocal<>(Recent::new);
 
     /** A heap segment over a primitive array, or {@code null} for anything else (including {@code boolean[]}). */
     public static MemorySegment arraySegment(Object array) {

@@ -11,17 +11,18 @@ import java.lang.foreign.MemorySegment;
  */
 final class RecentSegments {
     static final int SIZE = 4;
-    private final Object[] buffers = new Object[SIZE];
-    private final Object[] types = new Object[SIZE];
-    private final long[] lengths = new long[SIZE];
-    private final MemorySegment[] segments = new MemorySegment[SIZE];
+
+    private record Entry(Object buffer, Object type, long length, MemorySegment segment) {
+    }
+
+    private final Entry[] entries = new Entry[SIZE];
     private int next;
 
     /** The remembered segment for this key, or {@code null}. */
     MemorySegment find(Object buffer, Object type, long length) {
-        for (int i = 0; i < SIZE; i++) {
-            if (buffers[i] == buffer && types[i] == type && lengths[i] == length) {
-                return segments[i];
+        for (Entry e : entries) {
+            if (e != null && e.buffer == buffer && e.type == type && e.length == length) {
+                return e.segment;
             }
         }
         return null;
@@ -29,10 +30,7 @@ final class RecentSegments {
 
     /** Remembers {@code segment} in place of the oldest entry. */
     void remember(Object buffer, Object type, long length, MemorySegment segment) {
-        buffers[next] = buffer;
-        types[next] = type;
-        lengths[next] = length;
-        segments[next] = segment;
+        entries[next] = new Entry(buffer, type, length, segment);
         next = (next + 1) % SIZE;
     }
 }

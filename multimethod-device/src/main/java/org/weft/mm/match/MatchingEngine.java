@@ -8,7 +8,7 @@ import java.util.ArrayList;
  * Posted receives and unexpected messages of one process. Matching takes the first entry in order whose envelope
  * fits, so messages from one sender in one context are matched in the order they were sent.
  *
- * <p>Not thread-safe by itself: callers hold this engine's monitor ({@code synchronized (engine)}) around a
+ * <p>Not thread-safe by itself: callers hold a lock of theirs around a
  * look-up and the insertion that follows a miss, so that an arrival and a post never pass each other.
  */
 public final class MatchingEngine {

@@ -17,9 +17,18 @@ public final class RecvRequest extends DeviceRequest {
     private long matchedLength;
     private long bytesArrived;
 
+    /** The thread whose blocking receives this request serves, or {@code null} when any thread may wait for it. */
+    private final Thread owner;
+
     /** A request to be {@link #prepare prepared} for each receive it serves. */
     public RecvRequest(Waiters waiters) {
+        this(waiters, null);
+    }
+
+    /** A request for the blocking receives of {@code owner} only. */
+    public RecvRequest(Waiters waiters, Thread owner) {
         this.waiters = waiters;
+        this.owner = owner;
     }
 
     /** Readies the request for a receive (again, when reused: it must be complete and no longer read by anyone). */
@@ -75,6 +84,11 @@ public final class RecvRequest extends DeviceRequest {
 
     public int matchedTag() {
         return matchedTag;
+    }
+
+    @Override
+    protected boolean completedByItsOnlyWaiter() {
+        return owner == Thread.currentThread();
     }
 
     @Override

@@ -101,12 +101,9 @@ public final class ProgressEngine {
         // (this thread's idle strategy, a waiter slot taken and given back with atomics), which a profile of the
         // shm ping-pong showed as a fifth of the waiting loop.
         for (int pass = 0; pass < PASSES_BEFORE_IDLING; pass++) {
-            int work = poll();
+            poll(); // no pause between these passes: a pause instruction (~40 ns on recent x86) delays the arrival
             if (done.getAsBoolean()) {
                 return;
-            }
-            if (work == 0) {
-                Thread.onSpinWait(); // as the idle strategies spin: kind to a sibling hyperthread
             }
         }
         IdleStrategy idle = idleStrategies.get();

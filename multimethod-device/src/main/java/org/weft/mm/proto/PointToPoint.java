@@ -9,6 +9,8 @@ import org.weft.adi.param.Parameter;
 import org.weft.mm.Context;
 import org.weft.mm.RsrHandler;
 import org.weft.mm.SendCompletion;
+import org.weft.adi.concurrent.CachedThreadLocal;
+import org.weft.adi.concurrent.SpinLock;
 import org.weft.mm.Startpoint;
 import org.weft.mm.match.MatchingEngine;
 import org.weft.mm.match.RecvRequest;
@@ -33,8 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Rendezvous data goes in fragments of at most {@link #FRAGMENT_SIZE} (and of what the method takes in one RSR),
  * so that a large message is pipelined through a method's buffers and every copy stays cache-sized.
  *
- * <p>Threading: arrivals run on whichever thread a module delivers on; the engine's monitor orders each
- * look-up-then-insert against the others. Data is copied outside the monitor, into a receive already removed
+ * <p>Threading: arrivals run on whichever thread a module delivers on; the engine's lock orders each
+ * look-up-then-insert against the others. Data is copied outside the lock, into a receive already removed
  * from the posted queue.
  */
 public final class PointToPoint implements RsrHandler {
@@ -50,21 +52,35 @@ public final class PointToPoint implements RsrHandler {
     private final Waiters waiters;
     private final long fragmentSize;
     private final MatchingEngine engine = new MatchingEngine();
+    /** Orders each look-up-then-insert on the engine against the others (never held across a call out). */
+    private final SpinLock engineLock = new SpinLock();
     private final ConcurrentHashMap<Long, SendRequest> sendsAwaitingReceiver = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, RecvRequest> receivesAwaitingData = new ConcurrentHashMap<>();
     private final AtomicLong requestIds = new AtomicLong();
-    private final ThreadLocal<ByteBuffer> headers = ThreadLocal.withInitial(
-            () -> ByteBuffer.allocate(MessageHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN));
-    private final ThreadLocal<BodyView> bodyViews = ThreadLocal.withInitial(BodyView::new);
-    private final ThreadLocal<SendRequest> reusableSends;
-    private final ThreadLocal<RecvRequest> reusableRecvs;
+    private final CachedThreadLocal<PerThread> perThread;
 
     public PointToPoint(Context context, Waiters waiters, long fragmentSize) {
         this.context = context;
         this.waiters = waiters;
         this.fragmentSize = fragmentSize;
-        this.reusableSends = ThreadLocal.withInitial(() -> new SendRequest(waiters));
-        this.reusableRecvs = ThreadLocal.withInitial(() -> new RecvRequest(waiters));
+        this.perThread = new CachedThreadLocal<>(() -> new PerThread(waiters));
+    }
+
+    /**
+     * What each thread keeps for itself: the requests of its blocking calls (only it waits for them, so they
+     * complete without a fence when it completes them itself), its header buffer and its view of RSR bodies.
+     */
+    private static final class PerThread {
+        final SendRequest send;
+        final RecvRequest recv;
+        final ByteBuffer header = ByteBuffer.allocate(MessageHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        final BodyView bodyView = new BodyView();
+
+        PerThread(Waiters waiters) {
+            Thread owner = Thread.currentThread();
+            this.send = new SendRequest(waiters, owner);
+            this.recv = new RecvRequest(waiters, owner);
+        }
     }
 
     /**
@@ -86,12 +102,12 @@ public final class PointToPoint implements RsrHandler {
 
     /** This thread's request for blocking sends, which read their status before the thread's next one. */
     public DeviceRequest reusableSend() {
-        return reusableSends.get();
+        return perThread.get().send;
     }
 
     /** This thread's request for blocking receives. */
     public DeviceRequest reusableRecv() {
-        return reusableRecvs.get();
+        return perThread.get().recv;
     }
 
     private DeviceRequest startWith(SendRequest request, MemorySegment data, int dest, int tag, int ctx,
@@ -118,11 +134,14 @@ public final class PointToPoint implements RsrHandler {
     /** Matches a receive against the unexpected messages, or posts it. */
     private DeviceRequest post(RecvRequest request) {
         UnexpectedMessage arrived;
-        synchronized (engine) {
+        engineLock.lock();
+        try {
             arrived = engine.takeUnexpected(request.wantedSource(), request.wantedTag(), request.context());
             if (arrived == null) {
                 engine.addPosted(request);
             }
+        } finally {
+            engineLock.unlock();
         }
         if (arrived != null) {
             receiveMatched(request, arrived);
@@ -131,15 +150,21 @@ public final class PointToPoint implements RsrHandler {
     }
 
     public ProbeResult iprobe(int source, int tag, int ctx) {
-        synchronized (engine) {
+        engineLock.lock();
+        try {
             UnexpectedMessage m = engine.findUnexpected(source, tag, ctx);
             return m == null ? null : new ProbeResult(m.source(), m.tag(), m.byteCount());
+        } finally {
+            engineLock.unlock();
         }
     }
 
     public DeviceMessage improbe(int source, int tag, int ctx) {
-        synchronized (engine) {
+        engineLock.lock();
+        try {
             return engine.takeUnexpected(source, tag, ctx);
+        } finally {
+            engineLock.unlock();
         }
     }
 
@@ -155,8 +180,11 @@ public final class PointToPoint implements RsrHandler {
             return false;
         }
         boolean removed;
-        synchronized (engine) {
+        engineLock.lock();
+        try {
             removed = engine.removePosted(receive);
+        } finally {
+            engineLock.unlock();
         }
         if (removed) {
             receive.completeCancelled();
@@ -187,16 +215,19 @@ public final class PointToPoint implements RsrHandler {
         boolean sync = (MessageHeader.flags(body) & MessageHeader.FLAG_SYNC) != 0;
         int length = eagerPayloadLength(body);
         RecvRequest receive;
-        synchronized (engine) {
+        engineLock.lock();
+        try {
             receive = engine.takePosted(source, tag, ctx);
             if (receive == null) {
                 byte[] copy = new byte[length];
                 body.get(body.position() + MessageHeader.LENGTH, copy);
                 engine.addUnexpected(UnexpectedMessage.eager(source, tag, ctx, copy, senderRequest, sync));
             }
+        } finally {
+            engineLock.unlock();
         }
         if (receive != null) {
-            BodyView view = bodyViews.get().of(body);
+            BodyView view = perThread.get().bodyView.of(body);
             copyInto(receive, source, tag, view.segment, view.offset + MessageHeader.LENGTH, length);
             if (sync) {
                 reply(source, MessageHeader.SYNC_ACK, senderRequest, 0, SendCompletion.LOG_FAILURE);
@@ -210,11 +241,14 @@ public final class PointToPoint implements RsrHandler {
         long length = MessageHeader.messageLength(body);
         long senderRequest = MessageHeader.senderRequest(body);
         RecvRequest receive;
-        synchronized (engine) {
+        engineLock.lock();
+        try {
             receive = engine.takePosted(source, tag, ctx);
             if (receive == null) {
                 engine.addUnexpected(UnexpectedMessage.rendezvous(source, tag, ctx, length, senderRequest));
             }
+        } finally {
+            engineLock.unlock();
         }
         if (receive != null) {
             clearToSend(receive, source, tag, length, senderRequest);
@@ -248,7 +282,7 @@ public final class PointToPoint implements RsrHandler {
         long capacity = receive.buffer().byteSize();
         long n = Math.max(0, Math.min(fragment, capacity - offset));
         if (n > 0) {
-            BodyView view = bodyViews.get().of(body);
+            BodyView view = perThread.get().bodyView.of(body);
             MemorySegment.copy(view.segment, view.offset + MessageHeader.LENGTH, receive.buffer(), offset, n);
         }
         if (receive.arrived(fragment)) {
@@ -328,7 +362,7 @@ public final class PointToPoint implements RsrHandler {
 
     private ByteBuffer header(byte kind, byte flags, int ctx, int tag, long length, long senderRequest,
                               long receiverRequest) {
-        return MessageHeader.write(headers.get(), kind, flags, ctx, tag, length, senderRequest, receiverRequest);
+        return MessageHeader.write(perThread.get().header, kind, flags, ctx, tag, length, senderRequest, receiverRequest);
     }
 
     /** The payload length of an EAGER message, checked against the length its header gives. */

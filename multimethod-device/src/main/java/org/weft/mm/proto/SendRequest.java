@@ -22,17 +22,28 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
     private boolean completesWhenTaken;
     private SendCompletion failureReporter;
 
+    /** The thread whose blocking sends this request serves, or {@code null} when any thread may wait for it. */
+    private final Thread owner;
+
     /** A request to be {@link #prepare prepared} for each send it serves. */
     SendRequest(Waiters waiters) {
+        this(waiters, null);
+    }
+
+    /** A request for the blocking sends of {@code owner} only. */
+    SendRequest(Waiters waiters, Thread owner) {
         this.waiters = waiters;
+        this.owner = owner;
     }
 
     /**
-     * Readies the request for a send (again, when reused: it must be complete and no longer read by anyone).
+     * Readies the request for a send (again, when reused: it must be complete and no longer read by anyone). Not
+     * synchronized: no other thread holds the request yet; the startpoint's lock or the map of sends awaiting a
+     * receiver publishes it with these fields.
      *
      * @param completesWhenTaken true for an eager standard send, which is complete as soon as the method took it
      */
-    synchronized SendRequest prepare(MemorySegment data, int dest, int tag, boolean completesWhenTaken) {
+    SendRequest prepare(MemorySegment data, int dest, int tag, boolean completesWhenTaken) {
         reuse();
         this.data = data;
         this.dest = dest;
@@ -69,12 +80,16 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
 
     @Override
     public void sent() {
+        if (completesWhenTaken) {
+            completeSent(); // an eager standard send: the one RSR went, no count to keep (nor lock to take)
+            return;
+        }
         synchronized (this) {
             if (fragmentsLeft > 1) {
                 fragmentsLeft--;
                 return;
             }
-            if (fragmentsLeft == 0 && !completesWhenTaken) {
+            if (fragmentsLeft == 0) {
                 return;
             }
             fragmentsLeft = 0;
@@ -91,6 +106,11 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
 
     void completeSent() {
         complete(dest, tag, data.byteSize(), ErrorClass.SUCCESS);
+    }
+
+    @Override
+    protected boolean completedByItsOnlyWaiter() {
+        return owner == Thread.currentThread();
     }
 
     @Override

@@ -2,7 +2,7 @@ package org.weft.mm.module.shm;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.util.concurrent.locks.ReentrantLock;
+import org.weft.adi.concurrent.SpinLock;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.SendStatus;
 
@@ -16,7 +16,7 @@ final class ShmLink implements CommObject {
 
     private final int peerRank;
     private final RingWriter ring;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final SpinLock lock = new SpinLock();
     private boolean closed;
 
     ShmLink(int peerRank, RingWriter ring) {
@@ -58,11 +58,8 @@ final class ShmLink implements CommObject {
     /** No send runs after this returns, so the mapping may go. */
     void close() {
         lock.lock();
-        try {
-            closed = true;
-        } finally {
-            lock.unlock();
-        }
+        closed = true;
+        lock.unlock();
     }
 
     @Override

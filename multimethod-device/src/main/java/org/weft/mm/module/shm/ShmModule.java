@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
@@ -50,7 +51,13 @@ public final class ShmModule implements CommModule {
     private HostIdentity host;
     private Arena arena;
     private Path inboxFile;
-    private RingReader[] readers;
+    /** Every sender's ring, this process's own included. */
+    private RingReader[] allReaders;
+    /**
+     * The rings polled: every other rank's, and this process's own only once a link to itself exists (with the
+     * self method excluded): an unused ring polled on every pass would only slow the wait.
+     */
+    private volatile RingReader[] readers;
     private int nextStart;
     private Descriptor localDescriptor;
     private volatile boolean initialised;
@@ -120,12 +127,15 @@ public final class ShmModule implements CommModule {
         this.arena = Arena.ofShared();
         try {
             MemorySegment inbox = Inbox.create(inboxFile, context.rank(), context.size(), config.ringSize(), arena);
-            this.readers = new RingReader[context.size()];
-            for (int sender = 0; sender < readers.length; sender++) {
+            this.allReaders = new RingReader[context.size()];
+            for (int sender = 0; sender < allReaders.length; sender++) {
                 MemorySegment ring = inbox.asSlice(RingLayout.ringOffset(sender, config.ringSize()),
                         RingLayout.ringLength(config.ringSize()));
-                readers[sender] = new RingReader(sender, ring, config.ringSize());
+                allReaders[sender] = new RingReader(sender, ring, config.ringSize());
             }
+            int self = context.rank();
+            this.readers = IntStream.range(0, allReaders.length).filter(r -> r != self)
+                    .mapToObj(r -> allReaders[r]).toArray(RingReader[]::new);
         } catch (FileAlreadyExistsException e) {
             arena.close();
             throw new FileAlreadyExistsException(inboxFile.toString(), null,
@@ -172,6 +182,9 @@ public final class ShmModule implements CommModule {
                 || !address.site().equals(context.site())) {
             return null;
         }
+        if (peerRank == context.rank()) {
+            readers = allReaders;
+        }
         ShmLink link = links.get(peerRank);
         return link != null ? link : links.computeIfAbsent(peerRank, rank -> open(rank, address.inbox()));
     }
@@ -212,21 +225,22 @@ public final class ShmModule implements CommModule {
                 return 0;
             }
             int budget = config.maxPerPoll();
+            RingReader[] readers = this.readers;
             int n = readers.length;
             int start = nextStart;
             nextStart = start + 1 == n ? 0 : start + 1;
             int delivered = 0;
-            for (int i = 0, r = start; i < n && delivered < budget; i++, r = r + 1 == n ? 0 : r + 1) {
+            for (int i = 0, r = start % n; i < n && delivered < budget; i++, r = r + 1 == n ? 0 : r + 1) {
                 delivered += readers[r].poll(budget - delivered, sink, logger);
             }
             return delivered;
         } finally {
-            polling.set(false);
+            polling.setRelease(false); // a lock's release: no fence needed, unlike a volatile store
         }
     }
 
     private boolean anyRecords() {
-        for (RingReader reader : readers) {
+        for (RingReader reader : this.readers) {
             if (reader.mayHaveRecords()) {
                 return true;
             }
