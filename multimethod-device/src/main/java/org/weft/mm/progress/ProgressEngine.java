@@ -28,16 +28,45 @@ public final class ProgressEngine {
     private final ThreadLocal<IdleStrategy> idleStrategies;
     private int pass;
 
+    /**
+     * Empty polls after which a method that carries no link of this process is polled only every
+     * {@link #IDLE_PERIOD}-th pass, until a poll finds work again: an unused method (shm beside nativempi, tcp in a
+     * one-host job) then costs the waiting loop next to nothing, and the first RSR it brings after a quiet spell
+     * waits a few passes more.
+     */
+    static final int IDLE_AFTER = 1024;
+    static final int IDLE_PERIOD = 16;
+
     /** A module with its polling period and counters. */
-    private record PolledModule(CommModule module, int skipPoll, MethodCounters counters) {
+    private static final class PolledModule {
+        final CommModule module;
+        final int skipPoll;
+        final MethodCounters counters;
+        /** Consecutive empty polls, up to {@link #IDLE_AFTER} (plain: a race only shifts when it idles). */
+        int emptyPolls;
+
+        PolledModule(CommModule module, int skipPoll, MethodCounters counters) {
+            this.module = module;
+            this.skipPoll = skipPoll;
+            this.counters = counters;
+        }
+
         /** Whether pass {@code pass} (non-negative) polls this module. */
         boolean due(int pass) {
-            return skipPoll == 1 || pass % skipPoll == 0;
+            if (skipPoll != 1 && pass % skipPoll != 0) {
+                return false;
+            }
+            return emptyPolls < IDLE_AFTER || (pass & (IDLE_PERIOD - 1)) == 0 || counters.isLinked();
         }
 
         /** Counts a poll that did {@code work}; returns it. */
         int counted(int work) {
             counters.polled(work);
+            if (work > 0) {
+                emptyPolls = 0;
+            } else if (emptyPolls < IDLE_AFTER) {
+                emptyPolls++;
+            }
             return work;
         }
     }

@@ -17,7 +17,6 @@ import org.weft.mm.match.RecvRequest;
 import org.weft.mm.match.UnexpectedMessage;
 import org.weft.mm.progress.Waiters;
 import org.weft.mm.select.Link;
-import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.MalformedRsrException;
 
 import java.lang.foreign.MemorySegment;
@@ -114,7 +113,7 @@ public final class PointToPoint implements RsrHandler {
                                     SendMode mode) {
         Startpoint peer = context.startpoint(dest);
         long length = data.byteSize();
-        boolean eager = length <= eagerLimit(peer.link().module());
+        boolean eager = length <= eagerLimit(peer.link());
         boolean sync = mode == SendMode.SYNCHRONOUS;
         request.prepare(data, dest, tag, eager && !sync);
         if (eager && !sync) {
@@ -261,7 +260,7 @@ public final class PointToPoint implements RsrHandler {
         long receiverRequest = MessageHeader.receiverRequest(body);
         Startpoint peer = context.startpoint(send.dest);
         Link link = peer.link();
-        long fragment = Math.max(1, Math.min(fragmentSize, link.module().maxRsrLength() - MessageHeader.LENGTH));
+        long fragment = Math.max(1, Math.min(fragmentSize, link.maxRsrLength() - MessageHeader.LENGTH));
         long length = send.data.byteSize();
         int fragments = (int) Math.max(1, (length + fragment - 1) / fragment);
         send.expectFragments(fragments);
@@ -340,10 +339,12 @@ public final class PointToPoint implements RsrHandler {
         context.startpoint(peer).send(ENQUEUE_MESSAGE, header, NO_PAYLOAD, completion);
     }
 
-    /** The largest message {@code module} carries eagerly: its own limit, within one RSR (so rendezvous is never
-     * used for an empty message). */
-    private static long eagerLimit(CommModule module) {
-        return Math.max(0, Math.min(module.eagerLimit(), module.maxRsrLength() - MessageHeader.LENGTH));
+    /**
+     * The largest message {@code link}'s method carries eagerly: its own limit, within one RSR (so rendezvous is
+     * never used for an empty message).
+     */
+    private static long eagerLimit(Link link) {
+        return Math.max(0, Math.min(link.eagerLimit(), link.maxRsrLength() - MessageHeader.LENGTH));
     }
 
     private long awaitReceiver(SendRequest request) {

@@ -35,7 +35,9 @@ public final class SelectionPolicy {
             }
             CommObject object = module.connect(peer, descriptor);
             if (object != null) {
-                return new Link(module, object, counters.apply(module));
+                MethodCounters methodCounters = counters.apply(module);
+                methodCounters.markLinked();
+                return new Link(module, object, methodCounters);
             }
             tried.add(module.name() + ": not applicable");
         }

@@ -3,30 +3,29 @@ package org.weft.mm.stats;
 import org.weft.adi.DeviceReport;
 import org.weft.adi.concurrent.CachedThreadLocal;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * What one method did in this process: RSRs and bytes sent and delivered, polls and polls that found work.
  *
  * <p>Traffic is counted per thread: each thread that sends or delivers gets a cell of its own, which only it
- * writes (opaque stores: plain moves, no atomic instruction), and a report sums the cells. A shared atomic counter
+ * writes (plain stores, no atomic instruction), and a report sums the cells. A shared atomic counter
  * (a {@code LongAdder}'s base CAS) cost two locked instructions per RSR on each side of a ping-pong, a visible part
  * of a 0.2 µs shared-memory message.
  */
 public final class MethodCounters {
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final int RSRS_SENT = 0;
-    private static final int BYTES_SENT = 1;
-    private static final int RSRS_DELIVERED = 2;
-    private static final int BYTES_DELIVERED = 3;
-    private static final int CELL_LENGTH = 4;
+    /** One thread's counts: written by that thread alone, read by reports (which may lag a count or two). */
+    private static final class Cell {
+        long rsrsSent;
+        long bytesSent;
+        long rsrsDelivered;
+        long bytesDelivered;
+    }
 
     private final String method;
-    private final CopyOnWriteArrayList<long[]> cells = new CopyOnWriteArrayList<>();
-    private final CachedThreadLocal<long[]> cell = new CachedThreadLocal<>(() -> {
-        long[] c = new long[CELL_LENGTH];
+    private final CopyOnWriteArrayList<Cell> cells = new CopyOnWriteArrayList<>();
+    private final CachedThreadLocal<Cell> cell = new CachedThreadLocal<>(() -> {
+        Cell c = new Cell();
         cells.add(c);
         return c;
     });
@@ -37,6 +36,8 @@ public final class MethodCounters {
      */
     private long polls;
     private long productivePolls;
+    /** Set once a link to some peer uses this method: its polls are then never thinned out when idle. */
+    private volatile boolean linked;
 
     public MethodCounters(String method) {
         this.method = method;
@@ -47,17 +48,25 @@ public final class MethodCounters {
     }
 
     public void sent(long bytes) {
-        add(cell.get(), RSRS_SENT, BYTES_SENT, bytes);
+        Cell c = cell.get();
+        c.rsrsSent++;
+        c.bytesSent += bytes;
     }
 
     public void delivered(long bytes) {
-        add(cell.get(), RSRS_DELIVERED, BYTES_DELIVERED, bytes);
+        Cell c = cell.get();
+        c.rsrsDelivered++;
+        c.bytesDelivered += bytes;
     }
 
-    /** One more RSR of {@code bytes} in this thread's cell; only this thread writes it. */
-    private static void add(long[] c, int rsrs, int byteCount, long bytes) {
-        SLOT.setOpaque(c, rsrs, (long) SLOT.getOpaque(c, rsrs) + 1);
-        SLOT.setOpaque(c, byteCount, (long) SLOT.getOpaque(c, byteCount) + bytes);
+    /** Records that a link of this process uses the method. */
+    public void markLinked() {
+        linked = true;
+    }
+
+    /** Whether a link of this process uses the method. */
+    public boolean isLinked() {
+        return linked;
     }
 
     public void polled(int work) {
@@ -67,15 +76,22 @@ public final class MethodCounters {
         }
     }
 
-    /** A consistent-enough copy for a report: the sums of every thread's cell as each is read. */
+    /**
+     * A consistent-enough copy for a report: the sums of every thread's cell as each is read (after the counting
+     * threads stopped, as at the end of a job, the exact totals).
+     */
     public DeviceReport.MethodReport snapshot() {
-        long[] sum = new long[CELL_LENGTH];
-        for (long[] c : cells) {
-            for (int i = 0; i < CELL_LENGTH; i++) {
-                sum[i] += (long) SLOT.getOpaque(c, i);
-            }
+        long rsrsSent = 0;
+        long bytesSent = 0;
+        long rsrsDelivered = 0;
+        long bytesDelivered = 0;
+        for (Cell c : cells) {
+            rsrsSent += c.rsrsSent;
+            bytesSent += c.bytesSent;
+            rsrsDelivered += c.rsrsDelivered;
+            bytesDelivered += c.bytesDelivered;
         }
-        return new DeviceReport.MethodReport(method, sum[RSRS_SENT], sum[BYTES_SENT], sum[RSRS_DELIVERED],
-                sum[BYTES_DELIVERED], polls, productivePolls);
+        return new DeviceReport.MethodReport(method, rsrsSent, bytesSent, rsrsDelivered, bytesDelivered, polls,
+                productivePolls);
     }
 }

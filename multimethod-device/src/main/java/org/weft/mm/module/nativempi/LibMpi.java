@@ -13,14 +13,15 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.util.concurrent.locks.ReentrantLock;
+import org.weft.adi.concurrent.SpinLock;
 
 /**
  * The MPI functions this module calls, bound through FFM for one library and one {@link MpiFlavour}. Handles travel
  * as {@code long} whatever their C type, so the code above is the same for every implementation.
  *
  * <p>Every call takes one lock, so concurrent senders and the poller never enter libmpi together (the module asks
- * for {@code MPI_THREAD_SERIALIZED}: cheaper than Open MPI's own locking at {@code MPI_THREAD_MULTIPLE}). The calls
+ * for {@code MPI_THREAD_SERIALIZED}: cheaper than Open MPI's own locking at {@code MPI_THREAD_MULTIPLE}); a
+ * {@link SpinLock}, one locked instruction per call, as every empty poll takes it. The calls
  * made on the hot path (Isend, Irecv, Test, Testsome, Get_count) are bound as <em>critical</em>: they return quickly
  * and never call back into Java, so the JVM skips the thread-state transition.
  */
@@ -30,7 +31,7 @@ final class LibMpi {
 
     private final NativeLibrary library;
     private final MpiFlavour flavour;
-    private final ReentrantLock gate = new ReentrantLock();
+    private final SpinLock gate = new SpinLock();
 
     private final MethodHandle initialized;
     private final MethodHandle finalized;

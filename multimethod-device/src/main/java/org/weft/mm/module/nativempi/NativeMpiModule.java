@@ -214,7 +214,7 @@ public final class NativeMpiModule implements CommModule {
             }
             return receiver.poll(config.maxPerPoll());
         } finally {
-            polling.set(false);
+            polling.setRelease(false); // a lock's release: no fence needed, unlike a volatile store
         }
     }
 

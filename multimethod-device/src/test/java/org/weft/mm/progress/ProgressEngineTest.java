@@ -1,0 +1,113 @@
+package org.weft.mm.progress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.weft.adi.idle.BusySpinIdleStrategy;
+import org.weft.adi.param.Parameters;
+import org.weft.mm.Context;
+import org.weft.mm.spi.CommModule;
+import org.weft.mm.spi.CommObject;
+import org.weft.mm.spi.Descriptor;
+import org.weft.mm.spi.ModuleContext;
+
+/** How often a pass polls each module: every pass, every N-th with skip_poll, and thinned out when unused and idle. */
+class ProgressEngineTest {
+    /** A module that counts its polls and finds work when told to. */
+    private static final class CountingModule implements CommModule {
+        private final String name;
+        int polls;
+        int workToFind;
+
+        CountingModule(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String unavailabilityCause(ModuleContext context) {
+            return null;
+        }
+
+        @Override
+        public void init(ModuleContext context) {
+        }
+
+        @Override
+        public Descriptor localDescriptor() {
+            return new Descriptor(name, new byte[0]);
+        }
+
+        @Override
+        public CommObject connect(int peerRank, Descriptor remote) {
+            return null;
+        }
+
+        @Override
+        public long eagerLimit() {
+            return 0;
+        }
+
+        @Override
+        public int poll() {
+            polls++;
+            int work = workToFind;
+            workToFind = 0;
+            return work;
+        }
+
+        @Override
+        public void shutdown() {
+        }
+    }
+
+    private final Context context = new Context(0, 2);
+    private final CountingModule used = new CountingModule("used");
+    private final CountingModule unused = new CountingModule("unused");
+
+    private ProgressEngine engine(Map<String, String> parameters) {
+        return new ProgressEngine(context, List.of(used, unused), Parameters.of(parameters), new Waiters(),
+                BusySpinIdleStrategy::new);
+    }
+
+    private static void passes(ProgressEngine engine, int n) {
+        for (int i = 0; i < n; i++) {
+            engine.poll();
+        }
+    }
+
+    @Test
+    void anIdleMethodWithoutLinksIsPolledEverySixteenthPassUntilItFindsWork() {
+        ProgressEngine engine = engine(Map.of());
+        context.counters("used").markLinked();
+        passes(engine, ProgressEngine.IDLE_AFTER);
+        assertEquals(ProgressEngine.IDLE_AFTER, used.polls);
+        assertEquals(ProgressEngine.IDLE_AFTER, unused.polls, "every pass until it has been idle long enough");
+
+        passes(engine, 1600);
+        assertEquals(ProgressEngine.IDLE_AFTER + 1600, used.polls, "a linked method is polled on every pass");
+        assertEquals(ProgressEngine.IDLE_AFTER + 1600 / ProgressEngine.IDLE_PERIOD, unused.polls);
+
+        unused.workToFind = 1;
+        int before = unused.polls;
+        passes(engine, ProgressEngine.IDLE_PERIOD); // its next poll finds the work...
+        passes(engine, 100); // ...and from then on it is polled on every pass again
+        assertTrue(unused.polls >= before + 1 + 100 - ProgressEngine.IDLE_PERIOD, "polls: " + unused.polls);
+    }
+
+    @Test
+    void skipPollPollsEveryNthPass() {
+        ProgressEngine engine = engine(Map.of("unused_skip_poll", "4"));
+        context.counters("unused").markLinked();
+        passes(engine, 400);
+        assertEquals(400, used.polls);
+        assertEquals(100, unused.polls);
+    }
+}
