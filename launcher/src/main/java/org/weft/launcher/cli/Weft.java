@@ -116,7 +116,9 @@ public final class Weft implements Callable<Integer> {
                 new Benchmark("pphandle", "org.weft.bench.nexus.PpHandle",
                         "Nexus pphandle: raw RSR ping-pong below MPI"),
                 new Benchmark("ppmulti", "org.weft.bench.nexus.PpMulti",
-                        "Nexus ppmulti: shm ping-pong beside tcp load"));
+                        "Nexus ppmulti: shm ping-pong beside tcp load"),
+                new Benchmark("selfcost", "org.weft.bench.path.SelfSendRecv",
+                        "software cost of a send+recv to oneself (no cross-core traffic)"));
 
         @Option(names = "--list", description = "List the benchmarks and exit.")
         private boolean list;

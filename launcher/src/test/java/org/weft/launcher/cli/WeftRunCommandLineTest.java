@@ -156,7 +156,8 @@ class WeftRunCommandLineTest {
         PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
         assertEquals(0, Weft.execute(new String[] {"bench", "--list"}, InputStream.nullInputStream(), print, print));
         String listed = out.toString(StandardCharsets.UTF_8);
-        for (String name : List.of("latency", "bw", "bibw", "pphandle", "ppmulti", "org.weft.bench.osu.Latency")) {
+        for (String name : List.of("latency", "bw", "bibw", "pphandle", "ppmulti", "selfcost",
+                "org.weft.bench.path.SelfSendRecv")) {
             assertTrue(listed.contains(name), listed);
         }
         out.reset();
