@@ -42,9 +42,7 @@ public final class PpHandle {
             }
             run(process, lane, arena.allocate(Math.max(largest, 1), 64), largest, iterations);
         } catch (RuntimeException e) {
-            // Leaving the try would close the process, which waits for the peer: that would hang on a failure.
-            e.printStackTrace();
-            Runtime.getRuntime().halt(1);
+            RsrProcess.halt(e);
         }
     }
 

@@ -82,6 +82,8 @@ public final class PpMulti {
             }
             MemorySegment payload = arena.allocate(Math.max(maxSize, 1), 64);
             new PpMulti(process, timed, options.tcpLoad ? load : null, options).run(payload);
+        } catch (RuntimeException e) {
+            RsrProcess.halt(e);
         }
     }
 

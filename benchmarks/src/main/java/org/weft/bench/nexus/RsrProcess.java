@@ -89,6 +89,15 @@ public final class RsrProcess implements AutoCloseable {
         return device.report().unavailableMethods();
     }
 
+    /**
+     * Ends this rank at once after {@code failure} inside a try-with-resources of the process: closing would wait
+     * for the peer at the finish barrier, and hang there.
+     */
+    static void halt(RuntimeException failure) {
+        failure.printStackTrace();
+        Runtime.getRuntime().halt(1);
+    }
+
     /** Waits for every process, then stops the modules and leaves the job. */
     @Override
     public void close() {
