@@ -83,19 +83,16 @@ public final class Startpoint {
             // Nothing queued: straight to the method, whose communication object serialises its senders. A send of
             // another thread that queues meanwhile may be passed: only each thread's own order is kept.
             status = l.object().send(endpointId, handlerId, header, payload);
-            if (status == SendStatus.BACK_PRESSURED) {
-                enqueue(handlerId, header, payload, completion);
-                return;
-            }
         } else {
             synchronized (this) {
                 status = pending.isEmpty() ? l.object().send(endpointId, handlerId, header, payload)
                         : SendStatus.BACK_PRESSURED;
-                if (status == SendStatus.BACK_PRESSURED) {
-                    enqueue(handlerId, header, payload, completion);
-                    return;
-                }
             }
+        }
+        if (status == SendStatus.BACK_PRESSURED) {
+            // Behind this thread's earlier queued RSRs, or alone: a flush in between only means fewer before it.
+            enqueue(handlerId, header, payload, completion);
+            return;
         }
         report(l, status, header.remaining() + payload.byteSize(), completion);
     }

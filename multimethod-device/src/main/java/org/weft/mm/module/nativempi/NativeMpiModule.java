@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.weft.adi.concurrent.SpinLock;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
@@ -40,7 +41,7 @@ public final class NativeMpiModule implements CommModule {
     private final Map<String, String> environment;
     private final Consumer<String> logSink;
     private final ConcurrentHashMap<Integer, NativeLink> links = new ConcurrentHashMap<>();
-    private final AtomicBoolean polling = new AtomicBoolean();
+    private final SpinLock polling = new SpinLock();
     private final AtomicBoolean shutdown = new AtomicBoolean();
     private NativeMpiConfig config;
     private NativeLaunch launch;
@@ -202,7 +203,7 @@ public final class NativeMpiModule implements CommModule {
 
     @Override
     public int poll() {
-        if (!initialised || shutdown.get() || !polling.compareAndSet(false, true)) {
+        if (!initialised || shutdown.get() || !polling.tryLock()) {
             return 0;
         }
         try {
@@ -214,7 +215,7 @@ public final class NativeMpiModule implements CommModule {
             }
             return receiver.poll(config.maxPerPoll());
         } finally {
-            polling.setRelease(false); // a lock's release: no fence needed, unlike a volatile store
+            polling.unlock();
         }
     }
 
@@ -228,9 +229,7 @@ public final class NativeMpiModule implements CommModule {
             log(unfinished + " sends still unfinished after " + TimeUnit.NANOSECONDS.toSeconds(DRAIN_TIMEOUT_NANOS)
                     + " s; finalising anyway");
         }
-        while (!polling.compareAndSet(false, true)) {
-            Thread.yield(); // a poll in progress finishes its bounded pass
-        }
+        polling.lock(); // a poll in progress finishes its bounded pass; none starts after it (never given back)
         try {
             receiver.release(); // cancels the posted receives: the communicator must have none when freed
             mpi.commFree(comm);

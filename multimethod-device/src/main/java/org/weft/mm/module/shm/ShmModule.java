@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
+import org.weft.adi.concurrent.SpinLock;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
@@ -40,8 +41,8 @@ public final class ShmModule implements CommModule {
 
     private final Consumer<String> logSink;
     private final ConcurrentHashMap<Integer, ShmLink> links = new ConcurrentHashMap<>();
-    /** The poller's token: taken with a CAS, so a handler that polls from inside a delivery gets 0, not a mess. */
-    private final AtomicBoolean polling = new AtomicBoolean();
+    /** The poller's token: not reentrant, so a handler that polls from inside a delivery gets 0, not a mess. */
+    private final SpinLock polling = new SpinLock();
     private final AtomicBoolean shutdown = new AtomicBoolean();
     /** Bound once: a method reference made per poll would be garbage per poll. */
     private final Consumer<String> logger = this::log;
@@ -217,7 +218,7 @@ public final class ShmModule implements CommModule {
 
     @Override
     public int poll() {
-        if (!initialised || shutdown.get() || !anyRecords() || !polling.compareAndSet(false, true)) {
+        if (!initialised || shutdown.get() || !anyRecords() || !polling.tryLock()) {
             return 0; // the empty poll, a waiting rank's whole loop, costs a few loads and no atomic write
         }
         try {
@@ -230,12 +231,12 @@ public final class ShmModule implements CommModule {
             int start = nextStart;
             nextStart = start + 1 == n ? 0 : start + 1;
             int delivered = 0;
-            for (int i = 0, r = start % n; i < n && delivered < budget; i++, r = r + 1 == n ? 0 : r + 1) {
+            for (int i = 0, r = start; i < n && delivered < budget; i++, r = r + 1 == n ? 0 : r + 1) {
                 delivered += readers[r].poll(budget - delivered, sink, logger);
             }
             return delivered;
         } finally {
-            polling.setRelease(false); // a lock's release: no fence needed, unlike a volatile store
+            polling.unlock();
         }
     }
 
@@ -254,9 +255,7 @@ public final class ShmModule implements CommModule {
             return;
         }
         links.values().forEach(ShmLink::close);
-        while (!polling.compareAndSet(false, true)) {
-            Thread.yield(); // a poll in progress finishes its bounded pass
-        }
+        polling.lock(); // a poll in progress finishes its bounded pass; none starts after it (never given back)
         arena.close();
         try {
             Files.deleteIfExists(inboxFile);
