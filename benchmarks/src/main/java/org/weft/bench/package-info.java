@@ -1,2 +1,2 @@
-/** Weft's benchmark suite: OSU/mpptest-style MPI benchmarks and, later, RSR-level and JMH ones. */
+/** Weft's benchmark suite: OSU/mpptest-style MPI benchmarks, RSR-level (nexus), path costs and JMH ones. */
 package org.weft.bench;

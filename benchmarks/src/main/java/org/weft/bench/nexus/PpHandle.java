@@ -3,6 +3,7 @@ package org.weft.bench.nexus;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import org.weft.bench.SizeAndIterations;
 
 /**
  * {@code pphandle} (the Nexus papers' benchmark): RSR ping-pong between ranks 0 and 1, below MPI — no matching, no
@@ -18,16 +19,9 @@ public final class PpHandle {
     }
 
     public static void main(String[] args) throws IOException {
-        int maxBytes = 1 << 20;
-        int iterations = 10_000;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-m" -> maxBytes = Integer.parseInt(args[++i]);
-                case "-i" -> iterations = Integer.parseInt(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (options: -m maxBytes, -i iterations)");
-            }
-        }
+        SizeAndIterations options = SizeAndIterations.parse(args, 1 << 20, 10_000);
+        int maxBytes = options.maxBytes();
+        int iterations = options.iterations();
         PingPongLane lane = new PingPongLane(LANE);
         try (RsrProcess process = RsrProcess.open(lane.handlers());
              Arena arena = Arena.ofConfined()) {

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.MPI;
 import mpi.MPIException;
+import org.weft.bench.SizeAndIterations;
 
 /**
  * The software cost of one blocking {@code send} and the {@code recv} of it, to oneself: every rank loops on its
@@ -22,16 +23,9 @@ public final class SelfSendRecv {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
-        int maxBytes = 1024;
-        int iterations = 1_000_000;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "-m" -> maxBytes = Integer.parseInt(args[++i]);
-                case "-i" -> iterations = Integer.parseInt(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (options: -m maxBytes, -i iterations)");
-            }
-        }
+        SizeAndIterations options = SizeAndIterations.parse(args, 1024, 1_000_000);
+        int maxBytes = options.maxBytes();
+        int iterations = options.iterations();
         int rank = MPI.COMM_WORLD.getRank();
         ByteBuffer out = MPI.newByteBuffer(Math.max(maxBytes, 1));
         ByteBuffer in = MPI.newByteBuffer(Math.max(maxBytes, 1));
