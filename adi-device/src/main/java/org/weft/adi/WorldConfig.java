@@ -9,7 +9,8 @@ import java.util.Map;
  * <p>The launcher passes these through the environment ({@link #fromEnvironment}); a process started without
  * the launcher is a world of one ({@link #singleton}), as {@code MPI_Init} gives in MPI.
  *
- * @param bootstrapAddress {@code host:port} of the bootstrap service, or {@code null} for a singleton
+ * @param bootstrapAddress {@code host:port} of the bootstrap service (several, comma-separated, when the launcher
+ *                         runs on another host), or {@code null} for a singleton
  * @param secret the per-job secret every connection must prove before a handler runs (hex string)
  * @param parameters declared parameters set by the user, by name (see {@code org.weft.adi.param})
  */
@@ -75,5 +76,22 @@ public record WorldConfig(int rank, int size, String jobId, String bootstrapAddr
 
     public boolean isSingleton() {
         return bootstrapAddress == null;
+    }
+
+    /**
+     * Whether the whole job runs on this host: a singleton, or a launcher reached over loopback (the launcher lists
+     * its other addresses instead when some rank runs elsewhere).
+     */
+    public boolean isOneHost() {
+        if (bootstrapAddress == null) {
+            return true;
+        }
+        for (String address : bootstrapAddress.split(",")) {
+            String host = address.substring(0, Math.max(0, address.lastIndexOf(':')));
+            if (!org.weft.adi.net.HostAddresses.isLoopback(host.replace("[", "").replace("]", ""))) {
+                return false;
+            }
+        }
+        return true;
     }
 }

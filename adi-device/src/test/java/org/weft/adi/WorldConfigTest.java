@@ -1,6 +1,7 @@
 package org.weft.adi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,5 +30,18 @@ class WorldConfigTest {
                 () -> WorldConfig.rankFrom(Map.of("WEFT_RANK_BASE", "2")));
         assertTrue(e.getMessage().contains("OMPI_COMM_WORLD_RANK"), e.getMessage());
         assertThrows(IllegalStateException.class, () -> WorldConfig.rankFrom(Map.of()));
+    }
+
+    @Test
+    void aJobIsOnOneHostWhenItsLauncherIsReachedOverLoopbackOnly() {
+        assertTrue(WorldConfig.singleton().isOneHost());
+        assertTrue(world("127.0.0.1:4000").isOneHost());
+        assertTrue(world("localhost:4000").isOneHost());
+        assertFalse(world("10.1.2.3:4000").isOneHost());
+        assertFalse(world("127.0.0.1:4000,10.1.2.3:4000").isOneHost());
+    }
+
+    private static WorldConfig world(String bootstrap) {
+        return new WorldConfig(0, 2, "job", bootstrap, "secret", Map.of());
     }
 }

@@ -17,8 +17,12 @@ public final class DeviceParameters {
     public static final Parameter<String> SITE = Parameter.string("site", "",
             "the site (cluster) this rank belongs to; set by weftrun --site, empty when the job has no sites");
 
+    public static final Parameter<String> HOST = Parameter.string("host", "",
+            "the name of this rank's host, as ranks compare it for locality (shared memory, COMM_TYPE_SHARED);"
+                    + " set by weftrun to the host the rank was placed on; empty = this machine's host name");
+
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
-            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE);
+            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST);
 
     private DeviceParameters() {
     }

@@ -85,7 +85,8 @@ public final class MultimethodDevice implements Device {
         Parameters parameters = Parameters.of(config.parameters());
         String methods = parameters.get(MethodOrder.METHODS);
         boolean userChosen = !methods.equals(MethodOrder.METHODS.defaultValue());
-        String hostName = localHostName();
+        String hostName = parameters.get(DeviceParameters.HOST).isEmpty() ? localHostName()
+                : parameters.get(DeviceParameters.HOST);
         Waiters waiters = new Waiters();
         Context context = new Context(config.rank(), config.size());
         PointToPoint pointToPoint = new PointToPoint(context, waiters, parameters.get(PointToPoint.FRAGMENT_SIZE));
@@ -357,6 +358,11 @@ public final class MultimethodDevice implements Device {
         @Override
         public String secret() {
             return config.secret();
+        }
+
+        @Override
+        public boolean isOneHostJob() {
+            return config.isOneHost();
         }
     }
 }

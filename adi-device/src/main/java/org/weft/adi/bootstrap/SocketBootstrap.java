@@ -8,6 +8,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.BootstrapProtocol.Frame;
+import org.weft.adi.net.HostAddresses;
 
 /**
  * The bootstrap client of a rank started by {@code weftrun}: one TCP connection to the launcher's bootstrap
@@ -33,6 +35,8 @@ import org.weft.adi.bootstrap.BootstrapProtocol.Frame;
 public final class SocketBootstrap implements Bootstrap {
     private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
     private static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+    /** The least time one of several bootstrap addresses is given to answer. */
+    private static final int MIN_ATTEMPT_MILLIS = 2_000;
     /** How long {@link #abort} waits for the launcher to end the job before ending it here. */
     private static final long ABORT_CONFIRM_MILLIS = 10_000;
     /** How long {@link #close} waits for the service to close its side after BYE. */
@@ -78,11 +82,8 @@ public final class SocketBootstrap implements Bootstrap {
         if (config.bootstrapAddress() == null) {
             throw new IllegalArgumentException("a singleton world has no bootstrap service");
         }
-        InetSocketAddress address = parseAddress(config.bootstrapAddress());
-        Socket socket = new Socket();
+        Socket socket = connectToAny(config.bootstrapAddress());
         try {
-            socket.setTcpNoDelay(true);
-            socket.connect(address, CONNECT_TIMEOUT_MILLIS);
             socket.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
             DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
@@ -95,6 +96,35 @@ public final class SocketBootstrap implements Bootstrap {
             socket.close();
             throw e;
         }
+    }
+
+    /**
+     * The first of the comma-separated {@code host:port} addresses that accepts a connection, tried in
+     * {@link HostAddresses#inDialOrder} (a launcher on another host lists each of its addresses); the time allowed
+     * is shared between them.
+     */
+    private static Socket connectToAny(String addresses) throws IOException {
+        List<String> candidates = HostAddresses.inDialOrder(List.of(addresses.split(",")));
+        int timeout = Math.max(MIN_ATTEMPT_MILLIS, CONNECT_TIMEOUT_MILLIS / candidates.size());
+        IOException failure = null;
+        for (String candidate : candidates) {
+            Socket socket = new Socket();
+            try {
+                socket.setTcpNoDelay(true);
+                socket.connect(parseAddress(candidate), timeout);
+                return socket;
+            } catch (IOException e) {
+                socket.close();
+                IOException attempt = new IOException("cannot reach the bootstrap service at " + candidate + ": "
+                        + e.getMessage(), e);
+                if (failure == null) {
+                    failure = attempt;
+                } else {
+                    failure.addSuppressed(attempt);
+                }
+            }
+        }
+        throw failure;
     }
 
     private static void handshake(WorldConfig config, DataInputStream in, DataOutputStream out)

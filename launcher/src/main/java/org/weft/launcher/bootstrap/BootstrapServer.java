@@ -9,14 +9,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.weft.adi.bootstrap.BootstrapProtocol;
+import org.weft.adi.net.HostAddresses;
 
 /**
  * The bootstrap (rendezvous) service of one job: ranks connect, prove the job secret, register, and then
  * exchange business cards ({@code allGather}), meet at the finalize barrier, abort, and leave. The wire format is
  * {@link BootstrapProtocol}; the client is {@link org.weft.adi.bootstrap.SocketBootstrap}.
  *
- * <p>The service listens on the wildcard address and advertises {@code 127.0.0.1}: today every rank runs on the
- * launcher's host. When ranks go remote (ssh agents, sites) the advertised host must become one they can reach.
+ * <p>The service listens on the wildcard address. It advertises {@code 127.0.0.1} to a job on this host only, and
+ * every non-loopback address of this host to a job with ranks on other hosts ({@link #address(boolean)}): a
+ * rank tries those on its own subnets first, and a rank whose launcher is not on loopback knows the job spans hosts.
  *
  * <p>It never decides the job's fate itself: it reports what it sees to a listener ({@link BootstrapEvent}) and
  * the launcher answers with {@link #endJob}. Connections that fail the proof are dropped and reported once as
@@ -66,9 +68,26 @@ public final class BootstrapServer implements AutoCloseable {
         return server;
     }
 
-    /** Where ranks connect: {@code 127.0.0.1:port} (the value of {@code WEFT_BOOTSTRAP}). */
+    /** Where ranks of a job on this host only connect: {@code 127.0.0.1:port} (the value of {@code WEFT_BOOTSTRAP}). */
     public String address() {
         return ADVERTISED_HOST + ":" + port();
+    }
+
+    /**
+     * The value of {@code WEFT_BOOTSTRAP}: {@link #address()}, or, when some rank runs on another host, each
+     * non-loopback address of this host with the port, comma-separated.
+     *
+     * @throws IOException when ranks run elsewhere and this host has no address but loopback
+     */
+    public String address(boolean ranksOnOtherHosts) throws IOException {
+        if (!ranksOnOtherHosts) {
+            return address();
+        }
+        List<String> addresses = HostAddresses.nonLoopback();
+        if (addresses.isEmpty()) {
+            throw new IOException("ranks run on other hosts, but this host has no network address but loopback");
+        }
+        return String.join(",", addresses.stream().map(a -> a + ":" + port()).toList());
     }
 
     public int port() {

@@ -21,9 +21,13 @@ import org.weft.adi.param.Parameter;
 import org.weft.mm.DeviceParameters;
 import org.weft.mm.ModuleCatalog;
 import org.weft.mm.select.MethodOrder;
+import org.weft.launcher.agent.HostAgent;
 import org.weft.launcher.agent.LocalAgent;
+import org.weft.launcher.agent.RemoteShell;
 import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.job.Job;
+import org.weft.launcher.plan.HostPlacement;
+import org.weft.launcher.plan.Hostfile;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.Site;
@@ -37,19 +41,22 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code weftrun}: starts an MPI program written in Java as N ranks (JVMs) on this host, as {@code mpirun} does.
+ * {@code weftrun}: starts an MPI program written in Java as N ranks (JVMs) on this host, or on the hosts given
+ * (through a remote shell), as {@code mpirun} does.
  * Option parsing stops at MAIN (or at the jar after {@code -jar}): everything after it goes to the program.
  */
 @Command(name = "weftrun", mixinStandardHelpOptions = true, versionProvider = WeftVersion.class, sortOptions = false,
         usageHelpAutoWidth = true,
-        description = "Runs a Java MPI program as N processes (ranks) on this host.",
+        description = "Runs a Java MPI program as N processes (ranks) on this host or on the hosts given.",
         synopsisHeading = "%nUsage: ",
         customSynopsis = {"weftrun -np N [OPTIONS] [-cp CLASSPATH] MAIN [ARGS...]",
                 "       weftrun -np N [OPTIONS] -jar APP.jar [ARGS...]",
+                "       weftrun -np N --host HOST[:SLOTS],... [--rsh COMMAND] [OPTIONS] MAIN [ARGS...]",
                 "       weftrun --site NAME:NP[:HOSTS] --site ... [OPTIONS] MAIN [ARGS...]"},
         footerHeading = "%n",
         footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP, WEFT_SECRET in their environment",
-                "(ranks of a native site: WEFT_RANK_BASE instead of WEFT_RANK; with --site also WEFT_SITE).",
+                "(ranks of a native site: WEFT_RANK_BASE instead of WEFT_RANK; with --site also WEFT_SITE;",
+                "on another host also WEFT_HOST). Other hosts need the same paths (JDK, class path) as this one.",
                 "Exit status: 0 when every rank exited 0; else the first failing rank's status",
                 "or its MPI_Abort code; " + Job.TIMEOUT_STATUS + " when --timeout expired; 2 for a bad command line."})
 public final class WeftRun implements Callable<Integer> {
@@ -72,8 +79,17 @@ public final class WeftRun implements Callable<Integer> {
     private List<String> sites = new ArrayList<>();
 
     @Option(names = {"--hostfile", "-hostfile", "--machinefile"}, paramLabel = "FILE",
-            description = "Sites from a hostfile: lines HOST slots=N site=NAME (hosts: this host only, for now).")
+            description = "Hosts from a file: lines HOST [slots=N] [site=NAME]; with site labels it gives the sites.")
     private Path hostfile;
+
+    @Option(names = {"-H", "--host"}, paramLabel = "HOST[:SLOTS],...",
+            description = "Hosts to run on, ranks placed by slot (one slot per host unless given), as mpirun -H.")
+    private String hosts;
+
+    @Option(names = "--rsh", paramLabel = "COMMAND",
+            description = "Remote shell that starts ranks on other hosts, given HOST and a shell command line "
+                    + "(default: $WEFT_RSH, else " + RemoteShell.DEFAULT_AGENT + ").")
+    private String rsh;
 
     @Option(names = "--site-launcher", paramLabel = "NAME=auto|mpirun|weft",
             description = "Who starts site NAME: its native mpirun, Weft's agent, or auto (mpirun if on the PATH).")
@@ -152,8 +168,10 @@ public final class WeftRun implements Callable<Integer> {
             return 0;
         }
         JobPlan plan = plan();
-        return new Job(plan, RankCommands.ofThisJvm(), new LocalAgent(), new OutputSink(out), new OutputSink(err),
-                in).run();
+        String agent = rsh != null ? rsh : launcherEnvironment.getOrDefault("WEFT_RSH", RemoteShell.DEFAULT_AGENT);
+        RemoteShell remote = RemoteShell.parse(agent, System.getProperty("user.dir"));
+        return new Job(plan, RankCommands.ofThisJvm(), new HostAgent(new LocalAgent(), remote), new OutputSink(out),
+                new OutputSink(err), in).run();
     }
 
     /** The job this command line asks for; a {@link ParameterException} (status 2) when it asks for nonsense. */
@@ -197,22 +215,45 @@ public final class WeftRun implements Callable<Integer> {
             }
             timeout = Duration.ofSeconds(timeoutSeconds);
         }
-        return new JobPlan(np, entries, mainClass, programArgs, environment(), jvmArgs, tagOutput, timeout, layout);
+        List<String> rankHosts = layout.isEmpty() ? HostPlacement.bySlot(slots(), np) : HostPlacement.ofSites(layout);
+        return new JobPlan(np, entries, mainClass, programArgs, environment(), jvmArgs, tagOutput, timeout, layout,
+                rankHosts);
+    }
+
+    /** The job's slots when it has no sites: from {@code --host} or a hostfile without site labels. */
+    private List<String> slots() {
+        try {
+            if (hosts != null) {
+                return HostPlacement.parseHosts(hosts);
+            }
+            return hostfile == null ? List.of() : readHostfile().slots();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private Hostfile readHostfile() {
+        try {
+            return Hostfile.parse(Files.readAllLines(hostfile));
+        } catch (IOException e) {
+            throw usage("cannot read the hostfile " + hostfile + ": " + e.getMessage());
+        }
     }
 
     private List<Site> siteLayout() {
         try {
             List<String> siteOptions = new ArrayList<>(sites);
-            if (hostfile != null) {
-                siteOptions.addAll(SiteLayout.fromHostfile(Files.readAllLines(hostfile)));
+            if (hostfile != null && readHostfile().hasSites()) {
+                siteOptions.addAll(readHostfile().siteOptions());
+            }
+            if (!siteOptions.isEmpty() && hosts != null) {
+                throw usage("--host places the ranks of a job without sites; give a site's hosts in --site");
             }
             if (siteOptions.isEmpty() && !siteLaunchers.isEmpty()) {
                 throw usage("--site-launcher needs --site or a hostfile with sites");
             }
             return SiteLayout.parse(siteOptions, siteLaunchers,
                     SiteLayout.findMpirun(launcherEnvironment.get("PATH")));
-        } catch (IOException e) {
-            throw usage("cannot read the hostfile " + hostfile + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -234,7 +275,6 @@ public final class WeftRun implements Callable<Integer> {
             }
         }
         Map<String, String> weft = weftParameters();
-        weft.putIfAbsent(DeviceParameters.LOCAL_SIZE.name(), Integer.toString(np)); // every rank runs on this host
         weft.forEach((name, value) -> environment.put(environmentName(name), value));
         return environment;
     }

@@ -11,7 +11,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.weft.launcher.agent.LocalAgent;
+import org.weft.launcher.agent.HostAgent;
 import org.weft.launcher.agent.RankProcess;
 import org.weft.launcher.bootstrap.BootstrapEvent;
 import org.weft.launcher.bootstrap.BootstrapServer;
@@ -53,7 +53,7 @@ public final class Job {
 
     private final JobPlan plan;
     private final RankCommands commands;
-    private final LocalAgent agent;
+    private final HostAgent agent;
     private final OutputSink out;
     private final OutputSink err;
     private final InputStream in;
@@ -71,7 +71,7 @@ public final class Job {
     /** Where the ranks' shared-memory files live; null when it could not be made (shm is then off). */
     private volatile JobDirectory jobDirectory;
 
-    public Job(JobPlan plan, RankCommands commands, LocalAgent agent, OutputSink out, OutputSink err,
+    public Job(JobPlan plan, RankCommands commands, HostAgent agent, OutputSink out, OutputSink err,
                InputStream in) {
         this.plan = plan;
         this.commands = commands;
@@ -89,7 +89,8 @@ public final class Job {
         try (BootstrapServer bootstrap = BootstrapServer.start(plan.np(), secret,
                 event -> events.add(new JobEvent.Bootstrap(event)))) {
             server = bootstrap;
-            JobIdentity identity = new JobIdentity(JobIdentity.newJobId(), secret, bootstrap.address());
+            JobIdentity identity = new JobIdentity(JobIdentity.newJobId(), secret,
+                    bootstrap.address(plan.spansHosts()));
             jobDirectory = createJobDirectory(identity.jobId());
             Thread hook = new Thread(this::killOnShutdown, "weftrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook);
@@ -136,11 +137,25 @@ public final class Job {
         }
     }
 
-    /** Removes the job directory with the files the ranks left in it (after a crash they delete nothing). */
+    /**
+     * Removes the job directory with the files the ranks left in it (after a crash they delete nothing), here and
+     * on every other host of the job.
+     */
     private void deleteJobDirectory() {
         JobDirectory dir = jobDirectory;
-        if (dir != null && !dir.delete()) {
+        if (dir == null) {
+            return;
+        }
+        jobDirectory = null;
+        if (!dir.delete()) {
             err.println("weftrun: could not remove the job directory " + dir.path());
+        }
+        try {
+            for (String host : agent.removeDirectory(plan.otherHosts(), dir.path())) {
+                err.println("weftrun: could not remove the job directory " + dir.path() + " on " + host);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -16,11 +16,17 @@ import java.util.Map;
  * @param tagOutput whether each forwarded line is prefixed with its rank and stream
  * @param timeout the job's time limit, or {@code null} for none
  * @param sites the job's sites in rank order, covering ranks 0..np-1; empty for a job without sites
+ * @param rankHosts the host of each rank, {@code ""} for this host ({@link HostPlacement}); empty when every rank
+ *                  runs here
  */
 public record JobPlan(int np, List<String> classPath, String mainClass, List<String> programArgs,
                       Map<String, String> environment, List<String> jvmArgs, boolean tagOutput, Duration timeout,
-                      List<Site> sites) {
+                      List<Site> sites, List<String> rankHosts) {
     public JobPlan {
+        rankHosts = List.copyOf(rankHosts);
+        if (!rankHosts.isEmpty() && rankHosts.size() != np) {
+            throw new IllegalArgumentException(rankHosts.size() + " rank hosts for " + np + " ranks");
+        }
         if (np < 1) {
             throw new IllegalArgumentException("-np must be at least 1, not " + np);
         }
@@ -35,10 +41,42 @@ public record JobPlan(int np, List<String> classPath, String mainClass, List<Str
         jvmArgs = List.copyOf(jvmArgs);
     }
 
-    /** A job without sites. */
+    /** A job whose ranks are placed on the hosts its sites name. */
+    public JobPlan(int np, List<String> classPath, String mainClass, List<String> programArgs,
+                   Map<String, String> environment, List<String> jvmArgs, boolean tagOutput, Duration timeout,
+                   List<Site> sites) {
+        this(np, classPath, mainClass, programArgs, environment, jvmArgs, tagOutput, timeout, sites,
+                HostPlacement.ofSites(sites));
+    }
+
+    /** A job without sites, on this host. */
     public JobPlan(int np, List<String> classPath, String mainClass, List<String> programArgs,
                    Map<String, String> environment, List<String> jvmArgs, boolean tagOutput, Duration timeout) {
         this(np, classPath, mainClass, programArgs, environment, jvmArgs, tagOutput, timeout, List.of());
+    }
+
+    /** The host {@code rank} runs on: {@code ""} for this host. */
+    public String hostOf(int rank) {
+        return rankHosts.isEmpty() ? "" : rankHosts.get(rank);
+    }
+
+    /** Whether some rank runs on another host. */
+    public boolean spansHosts() {
+        return rankHosts.stream().anyMatch(host -> !host.isEmpty());
+    }
+
+    /** How many ranks run on {@code host} ({@code ""}: this host). */
+    public int ranksOn(String host) {
+        int count = 0;
+        for (int rank = 0; rank < np; rank++) {
+            count += hostOf(rank).equals(host) ? 1 : 0;
+        }
+        return count;
+    }
+
+    /** The other hosts the job runs on, each once, in rank order. */
+    public List<String> otherHosts() {
+        return rankHosts.stream().filter(host -> !host.isEmpty()).distinct().toList();
     }
 
     /** The site of {@code rank}, or {@code null} in a job without sites. */

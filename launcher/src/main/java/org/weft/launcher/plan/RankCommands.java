@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.weft.adi.WorldConfig;
 import org.weft.mm.DeviceParameters;
 import org.weft.mm.module.shm.ShmParameters;
@@ -78,19 +79,22 @@ public final class RankCommands {
 
     /**
      * The command and environment of {@code rank} of the job; {@code jobDir} (may be null), the job's private
-     * directory on this host, is passed as {@code WEFT_JOB_DIR} (the {@code job_dir} parameter of shared memory).
+     * directory (on every host the same path), is passed as {@code WEFT_JOB_DIR} (the {@code job_dir} parameter of
+     * shared memory).
      */
     public RankLaunch launch(JobPlan plan, JobIdentity job, int rank, Path jobDir) {
         Site site = plan.siteOf(rank);
-        Map<String, String> environment = worldEnvironment(plan, job, site, jobDir);
+        String host = plan.hostOf(rank);
+        Map<String, String> environment = worldEnvironment(plan, job, site, jobDir, host);
         environment.put(WorldConfig.ENV_RANK, Integer.toString(rank));
-        return new RankLaunch(rank, 1, site == null ? "" : site.name(), false, javaCommand(plan), environment);
+        return new RankLaunch(rank, 1, site == null ? "" : site.name(), false, host, javaCommand(plan), environment);
     }
 
     /**
-     * One {@code mpirun} for all ranks of a native site: each child learns its global rank as
-     * {@code WEFT_RANK_BASE} plus its rank in the {@code mpirun} ({@link WorldConfig#fromEnvironment}). mpirun passes
-     * its own environment on to the children it starts on this host. Its own messages are off ({@code -q}): the
+     * One {@code mpirun} for all ranks of a native site, run on the site's first host: each child learns its global
+     * rank as {@code WEFT_RANK_BASE} plus its rank in the {@code mpirun} ({@link WorldConfig#fromEnvironment}). A
+     * site on several hosts gives them to mpirun ({@code --host}) with the job's variables ({@code -x}); mpirun
+     * passes its environment on to the children on its own host. Its own messages are off ({@code -q}): the
      * launcher reports failures with global ranks; {@code --tag-output} lines are re-tagged the same way.
      */
     public RankLaunch launchSite(JobPlan plan, JobIdentity job, Site site, Path jobDir) {
@@ -102,15 +106,26 @@ public final class RankCommands {
         if (!site.contains(0)) {
             command.addAll(List.of("--stdin", "none")); // only rank 0 reads the launcher's stdin
         }
-        command.addAll(javaCommand(plan));
-        Map<String, String> environment = worldEnvironment(plan, job, site, jobDir);
+        Map<String, Long> slots = site.hosts().stream().collect(Collectors.groupingBy(h -> h, LinkedHashMap::new,
+                Collectors.counting()));
+        boolean severalHosts = slots.size() > 1;
+        String host = plan.hostOf(site.firstRank());
+        Map<String, String> environment = worldEnvironment(plan, job, site, jobDir, severalHosts ? "" : host);
         environment.put(WorldConfig.ENV_RANK_BASE, Integer.toString(site.firstRank()));
         if (isRoot()) {
             // Open MPI refuses to run as root without both; a user typing weftrun as root means it
             environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT", "1");
             environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
         }
-        return new RankLaunch(site.firstRank(), site.np(), site.name(), true, command, environment);
+        if (severalHosts) {
+            command.addAll(List.of("--host", String.join(",", slots.entrySet().stream()
+                    .map(e -> e.getKey() + ":" + e.getValue()).toList())));
+            for (String name : environment.keySet()) {
+                command.addAll(List.of("-x", name));
+            }
+        }
+        command.addAll(javaCommand(plan));
+        return new RankLaunch(site.firstRank(), site.np(), site.name(), true, host, command, environment);
     }
 
     private List<String> javaCommand(JobPlan plan) {
@@ -128,13 +143,22 @@ public final class RankCommands {
         return command;
     }
 
-    /** The user's exports and the job's {@code WEFT_*} variables, without the rank. */
-    private static Map<String, String> worldEnvironment(JobPlan plan, JobIdentity job, Site site, Path jobDir) {
+    /**
+     * The user's exports and the job's {@code WEFT_*} variables, without the rank, for a process on {@code host}
+     * ({@code ""}: this host, or a native site's several hosts): a rank placed on a named host compares that name
+     * for locality, and counts the ranks on it.
+     */
+    private static Map<String, String> worldEnvironment(JobPlan plan, JobIdentity job, Site site, Path jobDir,
+                                                        String host) {
         Map<String, String> environment = new LinkedHashMap<>(plan.environment());
         environment.put(WorldConfig.ENV_SIZE, Integer.toString(plan.np()));
         environment.put(WorldConfig.ENV_JOB_ID, job.jobId());
         environment.put(WorldConfig.ENV_BOOTSTRAP, job.bootstrapAddress());
         environment.put(WorldConfig.ENV_SECRET, job.secret());
+        environment.putIfAbsent(DeviceParameters.LOCAL_SIZE.environmentName(), Integer.toString(plan.ranksOn(host)));
+        if (!host.isEmpty()) {
+            environment.put(DeviceParameters.HOST.environmentName(), host);
+        }
         if (site != null) {
             environment.put(DeviceParameters.SITE.environmentName(), site.name());
         }

@@ -12,8 +12,9 @@ import java.util.Map;
  * @param count how many ranks it carries
  * @param site the name of its site ({@code ""} in a job without sites)
  * @param viaMpirun whether the process is a native site's {@code mpirun} (which tags output its own way)
+ * @param host the host the process runs on, {@code ""} for this host
  */
-public record RankLaunch(int rank, int count, String site, boolean viaMpirun, List<String> command,
+public record RankLaunch(int rank, int count, String site, boolean viaMpirun, String host, List<String> command,
                          Map<String, String> environment) {
     public RankLaunch {
         command = List.copyOf(command);
@@ -22,14 +23,28 @@ public record RankLaunch(int rank, int count, String site, boolean viaMpirun, Li
 
     /** The launch of a single rank outside any site. */
     public RankLaunch(int rank, List<String> command, Map<String, String> environment) {
-        this(rank, 1, "", false, command, environment);
+        this(rank, 1, "", false, "", command, environment);
+    }
+
+    /** Whether the process runs on another host, through the remote shell. */
+    public boolean isRemote() {
+        return !host.isEmpty();
+    }
+
+    /** The same launch with another command line (a remote shell's, which carries the environment itself). */
+    public RankLaunch withCommand(List<String> otherCommand, Map<String, String> otherEnvironment) {
+        return new RankLaunch(rank, count, site, viaMpirun, host, otherCommand, otherEnvironment);
+    }
+
+    private String onHost() {
+        return host.isEmpty() ? "" : " on " + host;
     }
 
     /** How messages name the process: {@code rank 3}, {@code rank 3 of site b}, or {@code the mpirun of site b}. */
     public String describe() {
         if (viaMpirun) {
-            return "the mpirun of site " + site + ", ranks " + rank + "-" + (rank + count - 1);
+            return "the mpirun of site " + site + ", ranks " + rank + "-" + (rank + count - 1) + onHost();
         }
-        return site.isEmpty() ? "rank " + rank : "rank " + rank + " of site " + site;
+        return (site.isEmpty() ? "rank " + rank : "rank " + rank + " of site " + site) + onHost();
     }
 }

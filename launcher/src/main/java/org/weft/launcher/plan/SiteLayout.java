@@ -1,7 +1,5 @@
 package org.weft.launcher.plan;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -19,8 +17,6 @@ import java.util.regex.Pattern;
  */
 public final class SiteLayout {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
-    /** Names every host answers to for itself. */
-    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "::1");
 
     private SiteLayout() {
     }
@@ -86,7 +82,7 @@ public final class SiteLayout {
     }
 
     /** {@code text} as a whole number of at least 1; else an error saying {@code where} and {@code what}. */
-    private static int positive(String text, String where, String what) {
+    static int positive(String text, String where, String what) {
         try {
             int value = Integer.parseInt(text);
             if (value >= 1) {
@@ -99,33 +95,16 @@ public final class SiteLayout {
                 + text + "'");
     }
 
-    /** Today every rank runs on this host: other hosts need a remote agent (ssh), which weftrun does not have yet. */
+    /** The hosts of a site, one slot each (a host named twice has two slots). */
     private static List<String> hosts(String text, String option) {
         List<String> hosts = new ArrayList<>();
         for (String host : text.split(",", -1)) {
             if (host.isBlank()) {
                 throw new IllegalArgumentException("--site " + option + ": an empty host name");
             }
-            if (!isThisHost(host)) {
-                throw new IllegalArgumentException("--site " + option + ": host " + host
-                        + " is not this host; weftrun starts ranks on this host only (no remote agent yet)");
-            }
             hosts.add(host);
         }
         return hosts;
-    }
-
-    private static boolean isThisHost(String host) {
-        if (LOOPBACK.contains(host)) {
-            return true;
-        }
-        try {
-            InetAddress local = InetAddress.getLocalHost();
-            return host.equals(local.getHostName()) || host.equals(local.getCanonicalHostName())
-                    || host.equals(local.getHostAddress());
-        } catch (UnknownHostException e) {
-            return false;
-        }
     }
 
     private static Path mpirunFor(String site, SiteLauncher launcher, Path mpirun) {
@@ -140,42 +119,6 @@ public final class SiteLayout {
                 yield mpirun;
             }
         };
-    }
-
-    /**
-     * The {@code --site} values a hostfile with site labels stands for: lines {@code HOST slots=N site=NAME}
-     * ({@code #} starts a comment; slots default to 1), the sites in order of first appearance, each with the sum
-     * of its lines' slots and its hosts. A line without {@code site=} is an error: weftrun reads hostfiles for sites
-     * only, as it starts ranks on this host only.
-     */
-    public static List<String> fromHostfile(List<String> lines) {
-        Map<String, Integer> slots = new LinkedHashMap<>();
-        Map<String, List<String>> hosts = new LinkedHashMap<>();
-        for (int n = 0; n < lines.size(); n++) {
-            String line = lines.get(n).replaceFirst("#.*", "").trim();
-            if (line.isEmpty()) {
-                continue;
-            }
-            String[] words = line.split("\\s+");
-            String site = null;
-            int count = 1;
-            for (int w = 1; w < words.length; w++) {
-                if (words[w].startsWith("site=")) {
-                    site = words[w].substring(5);
-                } else if (words[w].startsWith("slots=")) {
-                    count = positive(words[w].substring(6), "hostfile line " + (n + 1), "slots");
-                }
-            }
-            if (site == null) {
-                throw new IllegalArgumentException("hostfile line " + (n + 1) + ": no site=NAME (weftrun reads "
-                        + "hostfiles for site labels only)");
-            }
-            slots.merge(site, count, Integer::sum);
-            hosts.computeIfAbsent(site, k -> new ArrayList<>()).add(words[0]);
-        }
-        List<String> sites = new ArrayList<>();
-        slots.forEach((site, count) -> sites.add(site + ":" + count + ":" + String.join(",", hosts.get(site))));
-        return sites;
     }
 
     /** The first executable {@code mpirun} in {@code path} (a PATH value, may be null), or {@code null}. */

@@ -57,7 +57,9 @@ class WeftRunCommandLineTest {
         assertEquals("app.Main", plan.mainClass());
         assertEquals(List.of("-np", "5", "--tag-output", "-x", "Y", "--", "@file", "-J"), plan.programArgs());
         assertEquals(false, plan.tagOutput());
-        assertEquals(Map.of("WEFT_LOCAL_SIZE", "4"), plan.environment(), "all ranks run on this host");
+        assertEquals(Map.of(), plan.environment());
+        assertEquals("4", new RankCommands("java", List.of()).launch(plan, new JobIdentity("j", "s", "127.0.0.1:1"), 3)
+                .environment().get("WEFT_LOCAL_SIZE"), "all ranks run on this host");
         assertNull(plan.timeout());
     }
 
@@ -71,7 +73,7 @@ class WeftRunCommandLineTest {
         assertTrue(plan.tagOutput());
         assertEquals(Duration.ofSeconds(7), plan.timeout());
         assertEquals(Map.of("A", "1=2", "HOME", "/home/ada", "WEFT_TCP_EAGER_LIMIT", "64k",
-                "WEFT_IDLE_STRATEGY", "spin", "WEFT_METHODS", "tcp", "WEFT_REPORT", "1", "WEFT_LOCAL_SIZE", "2"),
+                "WEFT_IDLE_STRATEGY", "spin", "WEFT_METHODS", "tcp", "WEFT_REPORT", "1"),
                 plan.environment());
         assertEquals(List.of("-Xmx64m", "-Dfoo=bar", "-ea"), plan.jvmArgs());
         assertEquals(List.of("lib/x.jar"), plan.classPath());
@@ -199,9 +201,10 @@ class WeftRunCommandLineTest {
     void sitesSetTheSizeAndEveryRankLearnsItsSite() {
         JobPlan plan = plan("--site", "a:1", "--site", "b:2", "-cp", "app.jar", "Main");
         assertEquals(3, plan.np());
-        assertEquals("3", plan.environment().get("WEFT_LOCAL_SIZE"), "every rank of every site is on this host");
         RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar"));
         List<RankLaunch> launches = commands.launches(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), null);
+        assertEquals(List.of("3", "3", "3"), launches.stream().map(l -> l.environment().get("WEFT_LOCAL_SIZE")).toList(),
+                "every rank of every site is on this host");
         assertEquals(3, launches.size(), "no mpirun on this PATH: one process per rank");
         assertEquals(List.of("a", "b", "b"), launches.stream().map(l -> l.environment().get("WEFT_SITE")).toList());
         assertEquals(List.of("0", "1", "2"), launches.stream().map(l -> l.environment().get("WEFT_RANK")).toList());
@@ -245,5 +248,22 @@ class WeftRunCommandLineTest {
         assertEquals(2, refuse(stderr, "--site", "a", "Main"));
         assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("--site a: expected NAME:NP"), stderr.toString());
         assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "2", "--site-launcher", "a=weft", "Main"));
+    }
+
+    @Test
+    void hostsPlaceRanksBySlotAndRanksElsewhereLearnTheirHost() {
+        JobPlan plan = plan("-np", "3", "--host", "localhost:2,n2", "-cp", "app.jar", "Main");
+        assertEquals(List.of("", "", "n2"), plan.rankHosts());
+        RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar"));
+        List<RankLaunch> launches = commands.launches(plan, new JobIdentity("job-1", "cafe", "10.0.0.1:4000"), null);
+        assertEquals(List.of(false, false, true), launches.stream().map(RankLaunch::isRemote).toList());
+        assertEquals("n2", launches.get(2).environment().get("WEFT_HOST"));
+        assertNull(launches.get(0).environment().get("WEFT_HOST"), "ranks here compare this machine's name");
+        assertEquals(List.of("2", "2", "1"), launches.stream().map(l -> l.environment().get("WEFT_LOCAL_SIZE")).toList());
+
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        assertEquals(2, refuse(stderr, "--site", "a:2", "--host", "n1", "Main"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("--host places the ranks of a job without sites"),
+                stderr.toString(StandardCharsets.UTF_8));
     }
 }

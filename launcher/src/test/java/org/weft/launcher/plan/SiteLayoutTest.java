@@ -1,6 +1,7 @@
 package org.weft.launcher.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,7 +44,6 @@ class SiteLayoutTest {
             ":2            |          | a site name is",
             "a b:2         |          | a site name is",
             "a:1:          |          | an empty host name",
-            "a:1:no.such.host.invalid | | is not this host",
             "a:1           | b=weft   | there is no --site b",
             "a:1           | a=fast   | unknown site launcher 'fast'",
             "a:1           | a        | expected NAME=auto|mpirun|weft"})
@@ -61,15 +61,28 @@ class SiteLayoutTest {
     }
 
     @Test
-    void aHostfileWithSiteLabelsGivesTheSitesInOrderOfFirstAppearance() {
-        assertEquals(List.of("b:3:localhost,127.0.0.1", "a:1:localhost"), SiteLayout.fromHostfile(List.of(
-                "# two sites on this machine", "localhost slots=2 site=b", "", "localhost site=a",
-                "127.0.0.1 site=b slots=1  # more of b")));
+    void aHostfileWithSiteLabelsGivesTheSitesInOrderOfFirstAppearanceAHostOncePerSlot() {
+        Hostfile file = Hostfile.parse(List.of("# two sites", "node1 slots=2 site=b", "", "node2 site=a",
+                "node3 site=b slots=1  # more of b"));
+        assertTrue(file.hasSites());
+        assertEquals(List.of("b:3:node1,node1,node3", "a:1:node2"), file.siteOptions());
+    }
+
+    @Test
+    void aHostfileWithoutSiteLabelsGivesTheJobsSlots() {
+        Hostfile file = Hostfile.parse(List.of("node1 slots=2", "node2"));
+        assertFalse(file.hasSites());
+        assertEquals(List.of("node1", "node1", "node2"), file.slots());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "node1 slots=0 site=a | hostfile line 1: slots must be a whole number of at least 1",
+            "node1 slots=x        | hostfile line 1: slots must be a whole number of at least 1",
+            "node1 site=a;node2   | hostfile line 2: either every line names its site"})
+    void aBadHostfileIsAClearError(String lines, String message) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> SiteLayout.fromHostfile(List.of("localhost slots=2")));
-        assertTrue(e.getMessage().contains("hostfile line 1: no site=NAME"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class,
-                () -> SiteLayout.fromHostfile(List.of("localhost slots=0 site=a")));
-        assertTrue(e.getMessage().contains("hostfile line 1: slots must be a whole number of at least 1"), e.getMessage());
+                () -> Hostfile.parse(List.of(lines.split(";"))));
+        assertTrue(e.getMessage().contains(message), e.getMessage());
     }
 }

@@ -21,6 +21,11 @@ public interface ModuleContext {
 
     Parameters parameters();
 
+    /** Whether every rank of the job runs on this host (the launcher is reached over loopback). */
+    default boolean isOneHostJob() {
+        return true;
+    }
+
     /**
      * The site (cluster) this process belongs to, the empty string when the job has no sites. Methods that only
      * make sense inside one site (shared memory, native MPI) apply only between processes of the same site, so that

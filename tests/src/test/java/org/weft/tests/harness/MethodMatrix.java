@@ -35,6 +35,25 @@ public final class MethodMatrix {
         return rows.get(sender).get(receiver);
     }
 
+    /**
+     * Asserts the methods of a ring over four ranks in two groups (sites or hosts) of two: 0 -> 1 inside the
+     * first group by {@code insideFirst}, 2 -> 3 inside the second by {@code insideSecond}, 1 -> 2 and 3 -> 0
+     * across by {@code across}.
+     */
+    public void assertRingOfTwoPairs(String insideFirst, String insideSecond, String across) {
+        check(0, 1, insideFirst, "inside the first group");
+        check(2, 3, insideSecond, "inside the second group");
+        check(1, 2, across, "across the groups");
+        check(3, 0, across, "across the groups");
+    }
+
+    private void check(int sender, int receiver, String expected, String where) {
+        if (!expected.equals(method(sender, receiver))) {
+            throw new AssertionError(where + ": " + sender + " -> " + receiver + " used " + method(sender, receiver)
+                    + ", expected " + expected + "\n" + this);
+        }
+    }
+
     @Override
     public String toString() {
         return String.join("\n", rows.stream().map(String::valueOf).toList());

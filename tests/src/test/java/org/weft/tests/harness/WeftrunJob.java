@@ -96,7 +96,7 @@ public final class WeftrunJob {
 
     private static boolean takesValue(String option) {
         return List.of("-np", "-n", "--timeout", "-x", "--param", "-J", "--jvm-arg", "--methods", "--site",
-                "--site-launcher").contains(option);
+                "--site-launcher", "--host", "-H", "--rsh", "--hostfile").contains(option);
     }
 
     /** Reads a stream to the end on a thread of its own, so that a chatty job never blocks on a full pipe. */

@@ -60,12 +60,7 @@ class SiteJobTest {
                 SelfAndRing.class.getName()).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("sites: a = ranks 0-1, b = ranks 2-3"), result.stdout());
-        MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
-        for (int[] inside : new int[][] {{0, 1}, {2, 3}}) { // the pairs a ring uses inside each site
-            assertEquals("nativempi", matrix.method(inside[0], inside[1]), "inside a site\n" + matrix);
-        }
-        assertEquals("tcp", matrix.method(1, 2), "across sites a -> b\n" + matrix);
-        assertEquals("tcp", matrix.method(3, 0), "across sites b -> a\n" + matrix);
+        MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "nativempi", "tcp");
     }
 
     /** A site Weft's own agent starts has no native MPI: its ranks share memory through shm; still tcp across. */
@@ -74,11 +69,7 @@ class SiteJobTest {
         WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2",
                 "--site-launcher", "a=weft", SelfAndRing.class.getName()).start();
         assertEquals(0, result.exitCode(), result.output());
-        MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
-        assertEquals("shm", matrix.method(0, 1), "inside site a (weft agent)\n" + matrix);
-        assertEquals("nativempi", matrix.method(2, 3), "inside site b (mpirun)\n" + matrix);
-        assertEquals("tcp", matrix.method(1, 2), "across sites a -> b\n" + matrix);
-        assertEquals("tcp", matrix.method(3, 0), "across sites b -> a\n" + matrix);
+        MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("shm", "nativempi", "tcp");
     }
 
     @Test

@@ -3,29 +3,43 @@ package org.weft.mm.module.tcp;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.weft.adi.net.HostAddresses;
 import org.weft.mm.spi.Descriptor;
 
 /**
- * Where a process listens for {@code tcp}: the bytes of its {@link Descriptor}.
+ * Where a process listens for {@code tcp}: the bytes of its {@link Descriptor}. A process of a job that spans hosts
+ * lists every address of its host; a dialer tries them in {@link HostAddresses#inDialOrder} (its own subnets
+ * first).
  *
  * <pre>
- *  +-------------------------------+---------------------------------------+
- *  |        port (u16, LE)         |   host (UTF-8: name or literal address) ...
- *  +-------------------------------+---------------------------------------+
+ *  +-------------------------------+------------------------------------------------------+
+ *  |        port (u16, LE)         |   hosts (UTF-8: names or literal addresses, comma-separated) ...
+ *  +-------------------------------+------------------------------------------------------+
  * </pre>
  */
-public record TcpAddress(String host, int port) {
+public record TcpAddress(List<String> hosts, int port) {
     public TcpAddress {
         if (port < 1 || port > 0xFFFF) {
             throw new IllegalArgumentException("port " + port);
         }
-        if (host.isEmpty()) {
-            throw new IllegalArgumentException("empty host");
+        hosts = List.copyOf(hosts);
+        if (hosts.isEmpty() || hosts.stream().anyMatch(h -> h.isEmpty() || h.indexOf(',') >= 0)) {
+            throw new IllegalArgumentException("hosts " + hosts);
         }
     }
 
+    public TcpAddress(String host, int port) {
+        this(List.of(host), port);
+    }
+
+    /** The host a dialer on this host should try first. */
+    public String dialHost() {
+        return HostAddresses.inDialOrder(hosts).getFirst();
+    }
+
     public Descriptor toDescriptor() {
-        byte[] hostBytes = host.getBytes(StandardCharsets.UTF_8);
+        byte[] hostBytes = String.join(",", hosts).getBytes(StandardCharsets.UTF_8);
         ByteBuffer data = ByteBuffer.allocate(2 + hostBytes.length).order(ByteOrder.LITTLE_ENDIAN);
         data.putShort((short) port).put(hostBytes);
         return new Descriptor(TcpModule.NAME, data.array());
@@ -42,11 +56,13 @@ public record TcpAddress(String host, int port) {
         }
         ByteBuffer in = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
         int port = Short.toUnsignedInt(in.getShort());
-        return new TcpAddress(new String(data, 2, data.length - 2, StandardCharsets.UTF_8), port);
+        String hosts = new String(data, 2, data.length - 2, StandardCharsets.UTF_8);
+        return new TcpAddress(List.of(hosts.split(",", -1)), port);
     }
 
     @Override
     public String toString() {
-        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
+        return String.join(",", hosts.stream().map(h -> h.indexOf(':') >= 0 ? "[" + h + "]" : h).toList()) + ":"
+                + port;
     }
 }

@@ -87,7 +87,7 @@ public final class TcpLink implements CommObject {
                 job.jobId(), job.secret())));
         link.lock.lock();
         try {
-            channel.connect(new InetSocketAddress(address.host(), address.port()));
+            channel.connect(new InetSocketAddress(address.dialHost(), address.port()));
             link.progress0();
         } catch (IOException | RuntimeException e) { // includes an unresolvable host
             link.failConnect(e);

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
+import org.weft.adi.net.HostAddresses;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
@@ -143,8 +144,17 @@ public final class TcpModule implements CommModule {
             throw e;
         }
         int port = ((InetSocketAddress) server.localAddress()).getPort();
-        this.localDescriptor = new TcpAddress(config.ifAddress(), port).toDescriptor();
+        this.localDescriptor = new TcpAddress(advertisedHosts(), port).toDescriptor();
         this.initialised = true;
+    }
+
+    /** What {@link TcpParameters#IF_ADDRESS} asks to advertise; see there for {@code auto}. */
+    private List<String> advertisedHosts() {
+        if (!config.ifAddress().equals(TcpParameters.AUTO)) {
+            return List.of(config.ifAddress().split(","));
+        }
+        List<String> addresses = context.isOneHostJob() ? List.of() : HostAddresses.nonLoopback();
+        return addresses.isEmpty() ? List.of("127.0.0.1") : addresses;
     }
 
     private ServerBootstrap serverBootstrap() {

@@ -5,13 +5,17 @@ import org.weft.adi.param.Parameter;
 
 /** Every tunable of the {@code tcp} module, declared once; the launcher lists {@link #ALL}. */
 public final class TcpParameters {
+    /** The value of {@link #IF_ADDRESS} that lets the module choose. */
+    public static final String AUTO = "auto";
+
     /**
-     * The address peers are told to dial. The server listens on the wildcard address, so any address of this host
-     * works; {@code 127.0.0.1} is right while all ranks share one host, and the launcher sets this parameter per
-     * host once jobs span hosts (the module cannot know here which of the host's addresses the peers can reach).
+     * The addresses peers are told to dial (comma-separated). The server listens on the wildcard address, so any
+     * address of this host works. {@code auto}: {@code 127.0.0.1} when the whole job runs on this host, else every
+     * non-loopback IPv4 address of this host (peers dial one on their own subnet first).
      */
-    public static final Parameter<String> IF_ADDRESS = Parameter.string("tcp_if_address", "127.0.0.1",
-            "address advertised to peers in the tcp descriptor (the server binds the wildcard address)");
+    public static final Parameter<String> IF_ADDRESS = Parameter.string("tcp_if_address", AUTO,
+            "addresses advertised to peers in the tcp descriptor, comma-separated; auto: 127.0.0.1 in a one-host"
+                    + " job, else this host's non-loopback IPv4 addresses (the server binds the wildcard address)");
 
     public static final Parameter<Long> SNDBUF = Parameter.bytes("tcp_sndbuf", 0,
             "SO_SNDBUF of tcp sockets; 0 keeps the OS default (autotuning)");

@@ -265,13 +265,19 @@ class TcpModuleTest extends CommModuleConformanceTest {
     void theDescriptorAdvertisesTcpIfAddressAndAnEphemeralPort() throws Exception {
         ModuleTestJob job = startJob(1);
         TcpAddress address = TcpAddress.of(job.descriptor(0));
-        assertEquals("127.0.0.1", address.host());
+        assertEquals(List.of("127.0.0.1"), address.hosts());
         assertTrue(address.port() > 0);
         assertEquals(address, TcpAddress.of(address.toDescriptor()));
 
         try (ModuleTestJob named = ModuleTestJob.start(1, rank -> new TcpModule(log::add),
                 Map.of("tcp_if_address", "localhost"))) {
-            assertEquals("localhost", TcpAddress.of(named.descriptor(0)).host());
+            assertEquals(List.of("localhost"), TcpAddress.of(named.descriptor(0)).hosts());
+        }
+        try (ModuleTestJob listed = ModuleTestJob.start(1, rank -> new TcpModule(log::add),
+                Map.of("tcp_if_address", "198.51.100.7,127.0.0.1"))) {
+            TcpAddress several = TcpAddress.of(listed.descriptor(0));
+            assertEquals(List.of("198.51.100.7", "127.0.0.1"), several.hosts());
+            assertEquals("127.0.0.1", several.dialHost(), "a dialer tries an address on its own subnets first");
         }
         assertThrows(IllegalArgumentException.class, () -> TcpAddress.of(new Descriptor("tcp", new byte[] {1})));
         assertThrows(IllegalArgumentException.class, () -> TcpAddress.of(new Descriptor("shm", new byte[8])));

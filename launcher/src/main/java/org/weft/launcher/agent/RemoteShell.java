@@ -1,0 +1,70 @@
+package org.weft.launcher.agent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.weft.launcher.plan.RankLaunch;
+import org.weft.mm.module.shm.ShmParameters;
+
+/**
+ * Runs commands on other hosts as {@code mpirun} does over {@code ssh}: the agent's command (by default
+ * {@code ssh -x -o BatchMode=yes}), the host, then one command line that a POSIX shell on that host runs. Any
+ * program with that contract serves ({@code weftrun --rsh}); {@code bin/weft-netns exec} runs it in a network
+ * namespace of this machine. The remote line carries the launch's environment (a remote shell does not pass the
+ * launcher's on), enters the launcher's working directory when the host has it, and makes the job's directory
+ * first, as shared memory needs it on every host.
+ */
+public final class RemoteShell {
+    /** What {@code --rsh} defaults to: no X11, and a failure instead of a password prompt nobody can answer. */
+    public static final String DEFAULT_AGENT = "ssh -x -o BatchMode=yes";
+
+    private final List<String> agent;
+    private final String workingDirectory;
+
+    /**
+     * @param agent the agent's command and its options, the host and command line are appended
+     * @param workingDirectory the directory remote commands start in when it exists there
+     */
+    public RemoteShell(List<String> agent, String workingDirectory) {
+        if (agent.isEmpty()) {
+            throw new IllegalArgumentException("an empty remote shell command");
+        }
+        this.agent = List.copyOf(agent);
+        this.workingDirectory = workingDirectory;
+    }
+
+    /** The agent given as one string, split at white space ({@code --rsh "ssh -p 2222"}). */
+    public static RemoteShell parse(String agent, String workingDirectory) {
+        return new RemoteShell(List.of(agent.trim().split("\\s+")), workingDirectory);
+    }
+
+    /** The launch as this host starts it: the agent running the launch's command, with its environment, there. */
+    public RankLaunch wrap(RankLaunch launch) {
+        StringBuilder line = new StringBuilder("cd ").append(quote(workingDirectory)).append(" 2>/dev/null; ");
+        String jobDir = launch.environment().get(ShmParameters.JOB_DIR.environmentName());
+        if (jobDir != null) {
+            line.append("mkdir -p -m 700 ").append(quote(jobDir)).append(" && ");
+        }
+        line.append("exec env");
+        for (Map.Entry<String, String> variable : launch.environment().entrySet()) {
+            line.append(' ').append(quote(variable.getKey() + "=" + variable.getValue()));
+        }
+        for (String word : launch.command()) {
+            line.append(' ').append(quote(word));
+        }
+        return launch.withCommand(command(launch.host(), line.toString()), Map.of());
+    }
+
+    /** The agent's command that runs {@code shellLine} on {@code host}. */
+    public List<String> command(String host, String shellLine) {
+        List<String> command = new ArrayList<>(agent);
+        command.add(host);
+        command.add(shellLine);
+        return command;
+    }
+
+    /** {@code word} as one word of a POSIX shell line, whatever it holds. */
+    static String quote(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,52 @@
+package org.weft.launcher.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.weft.launcher.plan.RankLaunch;
+
+/**
+ * The remote line a host's shell runs: checked by running it with a real {@code sh} through a stand-in agent that
+ * drops the host, as {@code ssh HOST LINE} would run {@code LINE} there.
+ */
+class RemoteShellTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theRemoteLineKeepsEveryWordAndVariableWhateverItHolds() throws Exception {
+        Path agent = dir.resolve("agent");
+        Files.writeString(agent, "#!/bin/sh\nshift\nexec sh -c \"$1\"\n");
+        agent.toFile().setExecutable(true);
+        Path jobDir = dir.resolve("job dir/x");
+        Map<String, String> environment = new LinkedHashMap<>();
+        environment.put("WEFT_JOB_DIR", jobDir.toString());
+        environment.put("ODD", "it's a \"value\" with $HOME and `ticks`");
+        List<String> command = List.of("/bin/sh", "-c", "printf '%s\\n' \"$ODD\" \"$1\" \"$(pwd)\"", "sh",
+                "a 'quoted' $word;");
+        RankLaunch launch = new RankLaunch(3, 1, "", false, "nodeX", command, environment);
+
+        RankLaunch remote = new RemoteShell(List.of(agent.toString()), dir.toString()).wrap(launch);
+        assertEquals("nodeX", remote.command().get(1), "the agent is given the host first");
+        assertTrue(remote.environment().isEmpty(), "the environment travels in the line, not the agent's process");
+        Process process = new ProcessBuilder(remote.command()).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), new String(process.getErrorStream().readAllBytes()));
+        assertEquals(List.of(environment.get("ODD"), "a 'quoted' $word;", dir.toString()), output.lines().toList());
+        assertTrue(Files.isDirectory(jobDir), "the job's directory is made on the host before the rank starts");
+    }
+
+    @Test
+    void theAgentIsSplitAtWhiteSpace() {
+        assertEquals(List.of("ssh", "-p", "2222", "h", "true"), RemoteShell.parse(" ssh  -p 2222 ", "/").command("h",
+                "true"));
+    }
+}

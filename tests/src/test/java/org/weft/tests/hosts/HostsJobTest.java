@@ -1,0 +1,126 @@
+package org.weft.tests.hosts;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.weft.tests.harness.MethodMatrix;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.DieAfterInit;
+import org.weft.tests.programs.SelfAndRing;
+
+/**
+ * {@code weftrun} over two hosts: network namespaces of this machine (own interfaces, own addresses on a bridge,
+ * nothing reachable but each other and this machine), entered through {@code bin/weft-netns exec} as the remote
+ * shell in place of ssh. Ranks on one host share memory (or their site's mpirun), ranks on different hosts meet
+ * over tcp on the bridge's addresses; a rank dying on another host ends the job and leaves nothing there. Needs
+ * root and iproute2 ({@code .ci/run} runs as root); without them these tests fail and say so.
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS)
+class HostsJobTest {
+    private static final String PREFIX = "wtest-h";
+    private static final String HOST_1 = PREFIX + "1";
+    private static final String HOST_2 = PREFIX + "2";
+    private static final Path NETNS = findScript("bin/weft-netns");
+    private static final String RSH = NETNS + " exec";
+
+    @BeforeAll
+    static void makeTwoHosts() throws Exception {
+        assertEquals("root", System.getProperty("user.name"), "these tests make network namespaces: run as root");
+        assertTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")),
+                "these tests need iproute2 (ip netns)");
+        netns("up", "2");
+    }
+
+    @AfterAll
+    static void removeTheHosts() throws Exception {
+        netns("down");
+    }
+
+    @Test
+    void ranksShareMemoryOnAHostAndUseTcpBetweenHosts() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", RSH, "-np", "4", "--host", HOST_1 + ":2," + HOST_2 + ":2",
+                "--report", SelfAndRing.class.getName()).timeout(Duration.ofSeconds(90)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("shm", "shm", "tcp");
+        assertTrue(result.stdout().contains("rank 0 on " + HOST_1) && result.stdout().contains("rank 3 on " + HOST_2),
+                "the report names each rank's host:\n" + result.stdout());
+    }
+
+    @Test
+    void eachSiteOnItsOwnHostIsStartedThereByItsOwnMpirun() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", RSH, "--site", "a:2:" + HOST_1, "--site", "b:2:" + HOST_2,
+                "--report", SelfAndRing.class.getName()).timeout(Duration.ofSeconds(90)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "nativempi", "tcp");
+    }
+
+    @Test
+    void aRankDyingOnAnotherHostEndsTheJobWithItsCodeAndLeavesNothingThere() throws Exception {
+        long[] weftrunPid = new long[1];
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", RSH, "-np", "4", "--host", "localhost:2," + HOST_2 + ":2",
+                DieAfterInit.class.getName(), "3", "halt").timeout(Duration.ofSeconds(60))
+                .run(weftrun -> weftrunPid[0] = weftrun.pid());
+        assertEquals(3, result.exitCode(), result.output());
+        assertTrue(result.stderr().contains("rank 3 on " + HOST_2), "the message names the rank and its host:\n"
+                + result.output());
+        for (int i = 0; i < 50 && !processesIn(HOST_2).isEmpty(); i++) {
+            Thread.sleep(100);
+        }
+        assertEquals(List.of(), processesIn(HOST_2), "processes outlived the job on " + HOST_2);
+        try (Stream<Path> entries = Files.list(Path.of("/dev/shm"))) {
+            assertEquals(List.of(), entries.filter(p -> p.getFileName().toString()
+                    .startsWith("weft-" + weftrunPid[0] + "-")).toList(), "the job directory is deleted");
+        }
+    }
+
+    @Test
+    void aHostTheRemoteShellCannotReachFailsTheJobClearly() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", RSH, "-np", "2", "--host", "localhost," + PREFIX + "9",
+                SelfAndRing.class.getName()).timeout(Duration.ofSeconds(60)).start();
+        assertFalse(result.exitCode() == 0, result.output());
+        assertTrue(result.stderr().contains("rank 1 on " + PREFIX + "9") && result.stderr().contains("exited with code"),
+                result.output());
+    }
+
+    private static List<String> processesIn(String host) throws IOException, InterruptedException {
+        Process pids = new ProcessBuilder("ip", "netns", "pids", host).redirectErrorStream(true).start();
+        String out = new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        pids.waitFor();
+        return out.lines().filter(line -> !line.isBlank()).toList();
+    }
+
+    private static void netns(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(NETNS.toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(Map.of("WEFT_NETNS_PREFIX", PREFIX, "WEFT_NETNS_SUBNET", "10.78.0"));
+        Process process = builder.start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.waitFor(), "weft-netns " + String.join(" ", arguments) + ":\n" + out);
+    }
+
+    /** {@code relative} in the first directory upwards from here that has it (tests run in the module's dir). */
+    private static Path findScript(String relative) {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isExecutable(dir.resolve(relative))) {
+                return dir.resolve(relative);
+            }
+        }
+        throw new IllegalStateException(relative + " not found above " + Path.of("").toAbsolutePath());
+    }
+}
