@@ -1,5 +1,6 @@
 package org.weft.launcher.agent;
 
+import java.io.File;
 import java.io.IOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import org.weft.launcher.plan.RankLaunch;
 public final class HostAgent {
     /** How long removing the job's directory on another host may take. */
     private static final long CLEAN_UP_SECONDS = 15;
+    private static final File NO_INPUT = new File("/dev/null");
 
     private final LocalAgent local;
     private final RemoteShell remote;
@@ -35,7 +37,7 @@ public final class HostAgent {
         for (String host : hosts) {
             try {
                 removals.add(new ProcessBuilder(remote.command(host, "rm -rf " + RemoteShell.quote(dir.toString())))
-                        .redirectInput(Redirect.from(new java.io.File("/dev/null")))
+                        .redirectInput(Redirect.from(NO_INPUT))
                         .redirectOutput(Redirect.DISCARD).redirectError(Redirect.DISCARD).start());
             } catch (IOException e) {
                 removals.add(null);
