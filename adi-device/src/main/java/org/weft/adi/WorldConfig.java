@@ -1,6 +1,7 @@
 package org.weft.adi;
 
 import java.util.Map;
+import org.weft.adi.net.HostAddresses;
 
 /**
  * What a process knows of its job before it meets the others: its rank, the world size, the job's id and
@@ -87,8 +88,7 @@ public record WorldConfig(int rank, int size, String jobId, String bootstrapAddr
             return true;
         }
         for (String address : bootstrapAddress.split(",")) {
-            String host = address.substring(0, Math.max(0, address.lastIndexOf(':')));
-            if (!org.weft.adi.net.HostAddresses.isLoopback(host.replace("[", "").replace("]", ""))) {
+            if (!HostAddresses.isLoopback(HostAddresses.hostOf(address))) {
                 return false;
             }
         }

@@ -85,8 +85,8 @@ public final class MultimethodDevice implements Device {
         Parameters parameters = Parameters.of(config.parameters());
         String methods = parameters.get(MethodOrder.METHODS);
         boolean userChosen = !methods.equals(MethodOrder.METHODS.defaultValue());
-        String hostName = parameters.get(DeviceParameters.HOST).isEmpty() ? localHostName()
-                : parameters.get(DeviceParameters.HOST);
+        String placedOn = parameters.get(DeviceParameters.HOST);
+        String hostName = placedOn.isEmpty() ? localHostName() : placedOn;
         Waiters waiters = new Waiters();
         Context context = new Context(config.rank(), config.size());
         PointToPoint pointToPoint = new PointToPoint(context, waiters, parameters.get(PointToPoint.FRAGMENT_SIZE));

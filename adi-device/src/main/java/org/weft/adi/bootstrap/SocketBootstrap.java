@@ -151,15 +151,13 @@ public final class SocketBootstrap implements Bootstrap {
 
     /** Parses {@code host:port}, also {@code [v6-address]:port}. */
     static InetSocketAddress parseAddress(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        if (colon <= 0 || colon == hostPort.length() - 1) {
-            throw new IllegalArgumentException("bootstrap address '" + hostPort + "' is not host:port");
+        String host;
+        try {
+            host = HostAddresses.hostOf(hostPort);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bootstrap " + e.getMessage());
         }
-        String host = hostPort.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        return new InetSocketAddress(host, Integer.parseInt(hostPort.substring(colon + 1)));
+        return new InetSocketAddress(host, Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1)));
     }
 
     /** The default {@code onJobEnd} of a real rank process: one line on stderr, then halt with status 1. */

@@ -33,7 +33,7 @@ public final class HostAddresses {
 
     /** Whether {@code host} (a name or a literal address) names this host's loopback. */
     public static boolean isLoopback(String host) {
-        if (host.equals("localhost")) {
+        if (host.equals("localhost") || host.equals("::1")) {
             return true;
         }
         try {
@@ -41,6 +41,20 @@ public final class HostAddresses {
         } catch (UnknownHostException e) {
             return false;
         }
+    }
+
+    /**
+     * The host of {@code host:port}, also of {@code [v6-address]:port} (without the brackets).
+     *
+     * @throws IllegalArgumentException when {@code hostPort} has no host or no port
+     */
+    public static String hostOf(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new IllegalArgumentException("address '" + hostPort + "' is not host:port");
+        }
+        String host = hostPort.substring(0, colon);
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
     }
 
     /**

@@ -176,7 +176,8 @@ public final class WeftRun implements Callable<Integer> {
 
     /** The job this command line asks for; a {@link ParameterException} (status 2) when it asks for nonsense. */
     JobPlan plan() {
-        List<Site> layout = siteLayout();
+        Hostfile file = readHostfile();
+        List<Site> layout = siteLayout(file);
         if (!layout.isEmpty()) {
             int total = layout.getLast().firstRank() + layout.getLast().np();
             if (np != 0 && np != total) {
@@ -215,36 +216,42 @@ public final class WeftRun implements Callable<Integer> {
             }
             timeout = Duration.ofSeconds(timeoutSeconds);
         }
-        List<String> rankHosts = layout.isEmpty() ? HostPlacement.bySlot(slots(), np) : HostPlacement.ofSites(layout);
+        List<String> rankHosts = layout.isEmpty() ? HostPlacement.bySlot(slots(file), np) : HostPlacement.ofSites(layout);
         return new JobPlan(np, entries, mainClass, programArgs, environment(), jvmArgs, tagOutput, timeout, layout,
                 rankHosts);
     }
 
     /** The job's slots when it has no sites: from {@code --host} or a hostfile without site labels. */
-    private List<String> slots() {
+    private List<String> slots(Hostfile file) {
         try {
             if (hosts != null) {
                 return HostPlacement.parseHosts(hosts);
             }
-            return hostfile == null ? List.of() : readHostfile().slots();
+            return file == null ? List.of() : file.slots();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
     }
 
+    /** The {@code --hostfile}, read once; {@code null} without one. */
     private Hostfile readHostfile() {
+        if (hostfile == null) {
+            return null;
+        }
         try {
             return Hostfile.parse(Files.readAllLines(hostfile));
         } catch (IOException e) {
             throw usage("cannot read the hostfile " + hostfile + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
     }
 
-    private List<Site> siteLayout() {
+    private List<Site> siteLayout(Hostfile file) {
         try {
             List<String> siteOptions = new ArrayList<>(sites);
-            if (hostfile != null && readHostfile().hasSites()) {
-                siteOptions.addAll(readHostfile().siteOptions());
+            if (file != null && file.hasSites()) {
+                siteOptions.addAll(file.siteOptions());
             }
             if (!siteOptions.isEmpty() && hosts != null) {
                 throw usage("--host places the ranks of a job without sites; give a site's hosts in --site");

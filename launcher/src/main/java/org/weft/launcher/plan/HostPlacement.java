@@ -3,8 +3,9 @@ package org.weft.launcher.plan;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.Set;
+import org.weft.adi.net.HostAddresses;
 
 /**
  * Which host each rank runs on, as {@code mpirun} maps by slot: a list of slots (a host appears once per slot) is
@@ -13,9 +14,6 @@ import java.util.Set;
  * shell.
  */
 public final class HostPlacement {
-    /** Names every host answers to for itself. */
-    private static final Set<String> LOOPBACK = Set.of("localhost", "127.0.0.1", "::1");
-
     private HostPlacement() {
     }
 
@@ -51,9 +49,7 @@ public final class HostPlacement {
             if (host.isBlank()) {
                 throw new IllegalArgumentException("--host " + option + ": an empty host name");
             }
-            for (int i = 0; i < count; i++) {
-                slots.add(host);
-            }
+            slots.addAll(Collections.nCopies(count, host));
         }
         return slots;
     }
@@ -64,7 +60,7 @@ public final class HostPlacement {
     }
 
     static boolean isThisHost(String host) {
-        if (LOOPBACK.contains(host)) {
+        if (HostAddresses.isLoopback(host)) {
             return true;
         }
         try {

@@ -1,6 +1,7 @@
 package org.weft.launcher.plan;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,10 @@ import java.util.Map;
  */
 public final class Hostfile {
     private record Line(String host, int slots, String site) {
+        /** The line's host once per slot. */
+        List<String> slotHosts() {
+            return Collections.nCopies(slots, host);
+        }
     }
 
     private final List<Line> lines;
@@ -64,10 +69,7 @@ public final class Hostfile {
         for (Line line : lines) {
             if (line.site() != null) {
                 slots.merge(line.site(), line.slots(), Integer::sum);
-                List<String> siteHosts = hosts.computeIfAbsent(line.site(), k -> new ArrayList<>());
-                for (int i = 0; i < line.slots(); i++) {
-                    siteHosts.add(line.host());
-                }
+                hosts.computeIfAbsent(line.site(), k -> new ArrayList<>()).addAll(line.slotHosts());
             }
         }
         List<String> sites = new ArrayList<>();
@@ -79,9 +81,7 @@ public final class Hostfile {
     public List<String> slots() {
         List<String> slots = new ArrayList<>();
         for (Line line : lines) {
-            for (int i = 0; i < line.slots(); i++) {
-                slots.add(line.host());
-            }
+            slots.addAll(line.slotHosts());
         }
         return slots;
     }
