@@ -14,9 +14,10 @@ public final class UnexpectedMessage extends DeviceMessage {
     private final byte[] eagerData;
     private final long senderRequest;
     private final boolean synchronous;
+    private final boolean bulkOffered;
 
     private UnexpectedMessage(int source, int tag, int context, long byteCount, byte[] eagerData,
-                              long senderRequest, boolean synchronous) {
+                              long senderRequest, boolean synchronous, boolean bulkOffered) {
         this.source = source;
         this.tag = tag;
         this.context = context;
@@ -24,16 +25,18 @@ public final class UnexpectedMessage extends DeviceMessage {
         this.eagerData = eagerData;
         this.senderRequest = senderRequest;
         this.synchronous = synchronous;
+        this.bulkOffered = bulkOffered;
     }
 
     public static UnexpectedMessage eager(int source, int tag, int context, byte[] data, long senderRequest,
                                           boolean synchronous) {
-        return new UnexpectedMessage(source, tag, context, data.length, data, senderRequest, synchronous);
+        return new UnexpectedMessage(source, tag, context, data.length, data, senderRequest, synchronous, false);
     }
 
+    /** {@code bulkOffered}: the sender can send the data by its link's bulk transfer. */
     public static UnexpectedMessage rendezvous(int source, int tag, int context, long byteCount,
-                                               long senderRequest) {
-        return new UnexpectedMessage(source, tag, context, byteCount, null, senderRequest, false);
+                                               long senderRequest, boolean bulkOffered) {
+        return new UnexpectedMessage(source, tag, context, byteCount, null, senderRequest, false, bulkOffered);
     }
 
     @Override
@@ -66,6 +69,11 @@ public final class UnexpectedMessage extends DeviceMessage {
 
     public long senderRequest() {
         return senderRequest;
+    }
+
+    /** A rendezvous message whose sender offered a bulk transfer of its data. */
+    public boolean isBulkOffered() {
+        return bulkOffered;
     }
 
     /** An eager synchronous send whose sender waits for an acknowledgement. */

@@ -31,6 +31,11 @@ public final class MessageHeader {
 
     /** Flag: the sender waits for {@link #SYNC_ACK} when the message matches ({@code MPI_Ssend}). */
     public static final byte FLAG_SYNC = 1;
+    /**
+     * Flag: in an {@link #RTS}, the sender's data can go by its link's bulk transfer; in a {@link #CTS}, the
+     * receiver has started the bulk receive of message-length bytes (the sender sends that many, no DATA).
+     */
+    public static final byte FLAG_BULK = 2;
 
     public static final int KIND_OFFSET = 0;
     public static final int FLAGS_OFFSET = 1;

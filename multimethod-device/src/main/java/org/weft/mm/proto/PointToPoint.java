@@ -17,6 +17,7 @@ import org.weft.mm.match.RecvRequest;
 import org.weft.mm.match.UnexpectedMessage;
 import org.weft.mm.progress.Waiters;
 import org.weft.mm.select.Link;
+import org.weft.mm.spi.BulkTransfer;
 import org.weft.mm.spi.MalformedRsrException;
 
 import java.lang.foreign.MemorySegment;
@@ -124,7 +125,9 @@ public final class PointToPoint implements RsrHandler {
                     data, request.failureReporter());
         } else {
             long id = awaitReceiver(request);
-            peer.send(ENQUEUE_MESSAGE, header(MessageHeader.RTS, (byte) 0, ctx, tag, length, id, 0), NO_PAYLOAD,
+            BulkTransfer bulk = peer.link().object().bulk();
+            byte flags = bulk != null && bulk.carries(data) ? MessageHeader.FLAG_BULK : 0;
+            peer.send(ENQUEUE_MESSAGE, header(MessageHeader.RTS, flags, ctx, tag, length, id, 0), NO_PAYLOAD,
                     request.failureReporter());
         }
         return request;
@@ -239,27 +242,43 @@ public final class PointToPoint implements RsrHandler {
         int tag = MessageHeader.tag(body);
         long length = MessageHeader.messageLength(body);
         long senderRequest = MessageHeader.senderRequest(body);
+        boolean bulkOffered = (MessageHeader.flags(body) & MessageHeader.FLAG_BULK) != 0;
         RecvRequest receive;
         engineLock.lock();
         try {
             receive = engine.takePosted(source, tag, ctx);
             if (receive == null) {
-                engine.addUnexpected(UnexpectedMessage.rendezvous(source, tag, ctx, length, senderRequest));
+                engine.addUnexpected(UnexpectedMessage.rendezvous(source, tag, ctx, length, senderRequest,
+                        bulkOffered));
             }
         } finally {
             engineLock.unlock();
         }
         if (receive != null) {
-            clearToSend(receive, source, tag, length, senderRequest);
+            clearToSend(receive, source, tag, length, senderRequest, bulkOffered);
         }
     }
 
-    /** The receiver is ready: send the data in fragments, each telling its offset (in the sender-request field). */
+    /**
+     * The receiver is ready: start the bulk transfer it asked for, or send the data in fragments, each telling its
+     * offset (in the sender-request field).
+     */
     private void onClearToSend(ByteBuffer body) {
         SendRequest send = takeAwaitingSend(MessageHeader.senderRequest(body));
         long receiverRequest = MessageHeader.receiverRequest(body);
         Startpoint peer = context.startpoint(send.dest);
         Link link = peer.link();
+        if ((MessageHeader.flags(body) & MessageHeader.FLAG_BULK) != 0) {
+            long wanted = MessageHeader.messageLength(body);
+            BulkTransfer bulk = link.object().bulk();
+            if (bulk == null || wanted <= 0 || wanted > send.data.byteSize()) {
+                throw new MalformedRsrException("a bulk CTS for " + wanted + " bytes of a " + send.data.byteSize()
+                        + "-byte send over " + link.module().name());
+            }
+            send.expectFragments(1);
+            bulk.send(receiverRequest, send.data.asSlice(0, wanted), send.bulkListener(link.counters(), wanted));
+            return;
+        }
         long fragment = Math.max(1, Math.min(fragmentSize, link.maxRsrLength() - MessageHeader.LENGTH));
         long length = send.data.byteSize();
         int fragments = (int) Math.max(1, (length + fragment - 1) / fragment);
@@ -295,7 +314,7 @@ public final class PointToPoint implements RsrHandler {
     /** Completes the receive side of a match made from the unexpected queue or a matched probe. */
     private void receiveMatched(RecvRequest receive, UnexpectedMessage m) {
         if (m.isRendezvous()) {
-            clearToSend(receive, m.source(), m.tag(), m.byteCount(), m.senderRequest());
+            clearToSend(receive, m.source(), m.tag(), m.byteCount(), m.senderRequest(), m.isBulkOffered());
             return;
         }
         byte[] data = m.eagerData();
@@ -305,9 +324,37 @@ public final class PointToPoint implements RsrHandler {
         }
     }
 
-    private void clearToSend(RecvRequest receive, int source, int tag, long length, long senderRequest) {
+    /**
+     * Tells the sender to send: by a bulk transfer straight into the receive's buffer when the sender offered one
+     * and this side's link to it can take the buffer (the receive is started before the CTS goes), else as DATA
+     * fragments.
+     */
+    private void clearToSend(RecvRequest receive, int source, int tag, long length, long senderRequest,
+                             boolean bulkOffered) {
         long id = requestIds.incrementAndGet();
         receive.matched(source, tag, length);
+        long capacity = receive.buffer().byteSize();
+        long accepted = Math.min(length, capacity);
+        Link link = bulkOffered && accepted > 0 ? context.startpoint(source).link() : null;
+        BulkTransfer bulk = link != null ? link.object().bulk() : null;
+        if (bulk != null && bulk.carries(receive.buffer().asSlice(0, accepted))) {
+            int error = length > capacity ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS;
+            bulk.receive(id, receive.buffer().asSlice(0, accepted), new BulkTransfer.Listener() {
+                @Override
+                public void done() {
+                    link.counters().deliveredInPlace(accepted);
+                    receive.complete(source, tag, accepted, error);
+                }
+
+                @Override
+                public void failed(String why) {
+                    receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
+                }
+            });
+            ByteBuffer header = header(MessageHeader.CTS, MessageHeader.FLAG_BULK, 0, 0, accepted, senderRequest, id);
+            context.startpoint(source).send(ENQUEUE_MESSAGE, header, NO_PAYLOAD, SendCompletion.LOG_FAILURE);
+            return;
+        }
         receivesAwaitingData.put(id, receive);
         reply(source, MessageHeader.CTS, senderRequest, id, new SendCompletion() {
             @Override

@@ -4,6 +4,8 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.mm.SendCompletion;
 import org.weft.mm.progress.Waiters;
+import org.weft.mm.spi.BulkTransfer;
+import org.weft.mm.stats.MethodCounters;
 
 import java.lang.foreign.MemorySegment;
 
@@ -71,6 +73,25 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
             };
         }
         return failureReporter;
+    }
+
+    /**
+     * What the bulk transfer of this send's data tells: the one "fragment" went (see {@link #expectFragments}), its
+     * {@code bytes} counted for the method.
+     */
+    BulkTransfer.Listener bulkListener(MethodCounters counters, long bytes) {
+        return new BulkTransfer.Listener() {
+            @Override
+            public void done() {
+                counters.sentInPlace(bytes);
+                sent();
+            }
+
+            @Override
+            public void failed(String why) {
+                SendRequest.this.failed(why);
+            }
+        };
     }
 
     /** The receiver answered: the data goes as {@code fragments} RSRs, each reported to {@link #sent()}. */

@@ -16,6 +16,11 @@ public interface CommObject {
      */
     SendStatus send(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload);
 
+    /** This link's in-place transfer of large data, or {@code null} when the method has none. */
+    default BulkTransfer bulk() {
+        return null;
+    }
+
     /** The name of the method this object belongs to. */
     String methodName();
 }

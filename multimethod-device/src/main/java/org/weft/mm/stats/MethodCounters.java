@@ -59,6 +59,16 @@ public final class MethodCounters {
         c.bytesDelivered += bytes;
     }
 
+    /** Counts data a bulk transfer of this method sent in place: bytes, but no RSR. */
+    public void sentInPlace(long bytes) {
+        cell.get().bytesSent += bytes;
+    }
+
+    /** Counts data a bulk transfer of this method received in place: bytes, but no RSR. */
+    public void deliveredInPlace(long bytes) {
+        cell.get().bytesDelivered += bytes;
+    }
+
     /** Records that a link of this process uses the method. */
     public void markLinked() {
         linked = true;

@@ -1,9 +1,12 @@
 package org.weft.tests.p2p;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.BadInput;
 import org.weft.tests.programs.CancelRecv;
+import org.weft.tests.programs.LargeMessages;
 import org.weft.tests.programs.SyncSend;
 import org.weft.tests.programs.WildcardOrdering;
 
@@ -39,6 +42,16 @@ class PointToPointJobTest {
     void synchronousSendWaitsForTheMatchingReceive() throws Exception {
         WeftrunJob.Result result = run(2, SyncSend.class);
         assertTrue(result.stdout().contains("SSEND OK"), result.output());
+    }
+
+    /** Rendezvous over shm and over tcp: every byte, a late-posted receive, truncation, many in flight. */
+    @ParameterizedTest
+    @ValueSource(strings = {"shm", "tcp"})
+    void largeMessagesArriveWholeOverEachMethod(String method) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--methods", "self," + method, "-np", "2",
+                LargeMessages.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("LARGE OK"), result.output());
     }
 
     @Test

@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.MethodMatrix;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.DieAfterInit;
+import org.weft.tests.programs.LargeMessages;
 import org.weft.tests.programs.SelfAndRing;
 import org.weft.tests.programs.ShowWorld;
 import org.weft.tests.programs.SlowRing;
@@ -81,6 +84,42 @@ class SiteJobTest {
         MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
         assertEquals("nativempi", matrix.method(1, 0), "the same-site sender\n" + matrix);
         assertEquals("tcp", matrix.method(2, 0), "a cross-site sender\n" + matrix);
+    }
+
+    /**
+     * Inside a site, the data of a large message between direct buffers goes by a bulk transfer (one MPI message from
+     * the sender's buffer into the receiver's, no DATA RSRs); every byte arrives either way, truncation included.
+     */
+    @Test
+    void largeMessagesInsideASiteGoInPlaceAndArriveWhole() throws Exception {
+        WeftrunJob.Result inPlace = WeftrunJob.of("--report", "--site", "a:2", LargeMessages.class.getName()).start();
+        WeftrunJob.Result fragments = WeftrunJob.of("--report", "--site", "a:2", "--param", "nativempi_bulk_min=0",
+                LargeMessages.class.getName()).start();
+        for (WeftrunJob.Result result : List.of(inPlace, fragments)) {
+            assertEquals(0, result.exitCode(), result.output());
+            assertTrue(result.stdout().contains("LARGE OK"), result.output());
+        }
+        long messages = Long.parseLong(find(inPlace.stdout(), "LARGE OK (\\d+) messages"));
+        long[] bulk = sentByRankZero(inPlace.stdout(), "nativempi");
+        long[] fragmented = sentByRankZero(fragments.stdout(), "nativempi");
+        // in place, rank 0 sends an RTS per message and a CTS per echo it receives; in fragments, DATA RSRs besides
+        assertTrue(bulk[0] <= 2 * messages && fragmented[0] > 2 * messages,
+                "RSRs sent by rank 0: " + bulk[0] + " in place, " + fragmented[0] + " in fragments, for " + messages
+                        + " messages\n" + inPlace.stdout());
+        assertTrue(Math.abs(bulk[1] - fragmented[1]) < fragmented[1] / 50,
+                "the bytes count the data moved in place: " + bulk[1] + " vs " + fragmented[1]);
+    }
+
+    /** RSRs and bytes rank 0 sent by {@code method}, from the {@code --report} table. */
+    private static long[] sentByRankZero(String stdout, String method) {
+        return new long[] {Long.parseLong(find(stdout, "(?m)^0\\s+" + method + "\\s+(\\d+)")),
+                Long.parseLong(find(stdout, "(?m)^0\\s+" + method + "\\s+\\d+\\s+(\\d+)"))};
+    }
+
+    private static String find(String text, String regex) {
+        Matcher m = Pattern.compile(regex).matcher(text);
+        assertTrue(m.find(), () -> "no match for " + regex + " in:\n" + text);
+        return m.group(1);
     }
 
     @ParameterizedTest

@@ -226,12 +226,14 @@ final class LibMpi {
         }
     }
 
-    /** MPI_Irecv of up to {@code count} bytes from any source; the request handle is written at {@code request}. */
-    int irecv(MemorySegment buffer, int count, int tag, long comm, MemorySegment request) {
+    /**
+     * MPI_Irecv of up to {@code count} bytes from native rank {@code source} ({@link MpiFlavour#anySource()} for any);
+     * the request handle is written at {@code request}.
+     */
+    int irecv(MemorySegment buffer, int count, int source, int tag, long comm, MemorySegment request) {
         gate.lock();
         try {
-            return (int) irecv.invokeExact(buffer, count, flavour.byteType(), flavour.anySource(), tag, comm,
-                    request);
+            return (int) irecv.invokeExact(buffer, count, flavour.byteType(), source, tag, comm, request);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {

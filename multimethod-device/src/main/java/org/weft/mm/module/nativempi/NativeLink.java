@@ -2,19 +2,28 @@ package org.weft.mm.module.nativempi;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import org.weft.mm.spi.BulkTransfer;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.SendStatus;
 
-/** The {@code nativempi} link to one peer: its native rank in the module's communicator and the shared send slots. */
-final class NativeLink implements CommObject {
+/**
+ * The {@code nativempi} link to one peer: its native rank in the module's communicator, the shared send slots for
+ * RSRs, and bulk transfers of large data between native memory on both sides.
+ */
+final class NativeLink implements CommObject, BulkTransfer {
     private final int peerRank;
     private final int nativeRank;
     private final SendSlots sends;
+    private final BulkTransfers transfers;
+    /** Smallest data moved by a bulk transfer; 0: none. */
+    private final long bulkMin;
 
-    NativeLink(int peerRank, int nativeRank, SendSlots sends) {
+    NativeLink(int peerRank, int nativeRank, SendSlots sends, BulkTransfers transfers, long bulkMin) {
         this.peerRank = peerRank;
         this.nativeRank = nativeRank;
         this.sends = sends;
+        this.transfers = transfers;
+        this.bulkMin = bulkMin;
     }
 
     int peerRank() {
@@ -32,6 +41,28 @@ final class NativeLink implements CommObject {
                     + " outside 0.." + RsrPrefix.MAX_ID);
         }
         return sends.send(nativeRank, endpointId, handlerId, header, payload);
+    }
+
+    @Override
+    public BulkTransfer bulk() {
+        return bulkMin > 0 ? this : null;
+    }
+
+    /** Native memory (libmpi keeps its address while the transfer runs) of a size one MPI message carries. */
+    @Override
+    public boolean carries(MemorySegment memory) {
+        long bytes = memory.byteSize();
+        return memory.isNative() && bytes >= bulkMin && bytes <= BulkTransfers.MAX_BYTES;
+    }
+
+    @Override
+    public void receive(long id, MemorySegment into, Listener listener) {
+        transfers.start(true, nativeRank, id, into, listener);
+    }
+
+    @Override
+    public void send(long id, MemorySegment from, Listener listener) {
+        transfers.start(false, nativeRank, id, from, listener);
     }
 
     @Override

@@ -5,7 +5,7 @@ import org.weft.adi.param.Parameters;
 
 /** The values of {@link NativeMpiParameters} for one module instance, read and checked once. */
 record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int sendSlots, int maxPerPoll,
-        long blockingSendLimit, int postedReceives) {
+        long blockingSendLimit, int postedReceives, long bulkMin) {
     /** Open MPI 4/5, then MPICH 3/4 (and its ABI relatives), then whatever the development symlink names. */
     static final List<String> DEFAULT_LIBRARIES = List.of("libmpi.so.40", "libmpi.so.12", "libmpi.so");
 
@@ -34,8 +34,12 @@ record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int
                     + maxRsr + " bytes)");
         }
         int posted = positive(NativeMpiParameters.POSTED_RECEIVES.name(), p.get(NativeMpiParameters.POSTED_RECEIVES));
+        long bulkMin = p.get(NativeMpiParameters.BULK_MIN);
+        if (bulkMin < 0) {
+            throw new IllegalArgumentException("parameter " + NativeMpiParameters.BULK_MIN.name() + ": negative");
+        }
         return new NativeMpiConfig(library.isEmpty() ? DEFAULT_LIBRARIES : List.of(library), eagerLimit, maxRsr,
-                slots, perPoll, blocking, posted);
+                slots, perPoll, blocking, posted, bulkMin);
     }
 
     private static int positive(String name, int value) {

@@ -28,8 +28,12 @@ import org.weft.mm.spi.ModuleContext;
  *   <li>{@link #connect}: applies to peers of the same native session only.</li>
  *   <li>{@link NativeLink#send}: one MPI message per RSR, one tag: small ones by MPI_Send, others from a send slot
  *       ({@link SendSlots}); back-pressure when every slot is in flight.</li>
- *   <li>{@link #poll()}: takes back finished send slots and receives up to {@code nativempi_max_per_poll} RSRs
- *       from a ring of pre-posted receives ({@link Receiver}); one poller at a time.</li>
+ *   <li>{@link NativeLink#bulk()}: the data of a large message between direct buffers goes as one MPI message
+ *       from the sender's memory into the receiver's ({@link BulkTransfers}), so libmpi's single-copy or RDMA path
+ *       carries it with no copy on the Java side.</li>
+ *   <li>{@link #poll()}: takes back finished send slots, tests the bulk transfers in flight and receives up to
+ *       {@code nativempi_max_per_poll} RSRs from a ring of pre-posted receives ({@link Receiver}); one poller at a
+ *       time.</li>
  *   <li>{@link #shutdown()}: waits for sends in flight, frees the communicator, {@code MPI_Finalize}.</li>
  * </ul>
  */
@@ -53,6 +57,7 @@ public final class NativeMpiModule implements CommModule {
     private int threadLevel;
     private SendSlots sends;
     private Receiver receiver;
+    private BulkTransfers transfers;
     private Descriptor localDescriptor;
     private volatile boolean initialised;
 
@@ -137,6 +142,7 @@ public final class NativeMpiModule implements CommModule {
         sends = new SendSlots(mpi, comm, rank, config.sendSlots(), firstBuffer, maxMessage,
                 config.blockingSendLimit(), this::log);
         receiver = new Receiver(mpi, comm, context.inbound(), config.postedReceives(), maxMessage, this::log);
+        transfers = new BulkTransfers(mpi, comm, this::log);
         localDescriptor = new NativeAddress(launch.sessionId(), nativeRank).toDescriptor();
         initialised = true;
     }
@@ -188,7 +194,8 @@ public final class NativeMpiModule implements CommModule {
         }
         NativeLink link = links.get(peerRank);
         return link != null ? link
-                : links.computeIfAbsent(peerRank, r -> new NativeLink(r, address.nativeRank(), sends));
+                : links.computeIfAbsent(peerRank,
+                        r -> new NativeLink(r, address.nativeRank(), sends, transfers, config.bulkMin()));
     }
 
     @Override
@@ -213,7 +220,8 @@ public final class NativeMpiModule implements CommModule {
             if (sends.busy()) {
                 sends.reclaim(true);
             }
-            return receiver.poll(config.maxPerPoll());
+            int work = transfers.busy() ? transfers.poll() : 0;
+            return work + receiver.poll(config.maxPerPoll());
         } finally {
             polling.unlock();
         }
@@ -224,7 +232,7 @@ public final class NativeMpiModule implements CommModule {
         if (!shutdown.compareAndSet(false, true) || !initialised) {
             return;
         }
-        int unfinished = sends.drainAndClose(DRAIN_TIMEOUT_NANOS);
+        int unfinished = sends.drainAndClose(DRAIN_TIMEOUT_NANOS) + transfers.drainAndClose(DRAIN_TIMEOUT_NANOS);
         if (unfinished > 0) {
             log(unfinished + " sends still unfinished after " + TimeUnit.NANOSECONDS.toSeconds(DRAIN_TIMEOUT_NANOS)
                     + " s; finalising anyway");
@@ -238,6 +246,7 @@ public final class NativeMpiModule implements CommModule {
             log(e.getMessage());
         }
         sends.release();
+        transfers.release();
     }
 
     private void requireInitialised() {

@@ -34,9 +34,13 @@ public final class NativeMpiParameters {
             "largest RSR (with its prefix) sent with MPI_Send instead of MPI_Isend; keep it within libmpi's eager"
                     + " limit, or a send may wait for the receiver; 0 sends everything with MPI_Isend");
 
+    public static final Parameter<Long> BULK_MIN = Parameter.bytes("nativempi_bulk_min", 64 * 1024,
+            "smallest rendezvous message whose data goes in place, by one MPI message from the sender's direct"
+                    + " buffer into the receiver's, instead of in RSR fragments copied in and out; 0: never");
+
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(LIBRARY, EAGER_LIMIT, MAX_RSR, SEND_SLOTS, MAX_PER_POLL,
-            BLOCKING_SEND_LIMIT, POSTED_RECEIVES);
+            BLOCKING_SEND_LIMIT, POSTED_RECEIVES, BULK_MIN);
 
     private NativeMpiParameters() {
     }

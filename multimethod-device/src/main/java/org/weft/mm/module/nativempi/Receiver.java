@@ -89,7 +89,8 @@ final class Receiver {
     }
 
     private void post(int slot) {
-        mpi.check("MPI_Irecv", mpi.irecv(buffers[slot], slotBytes, RsrPrefix.TAG, comm, requestCells[slot]));
+        mpi.check("MPI_Irecv", mpi.irecv(buffers[slot], slotBytes, mpi.flavour().anySource(), RsrPrefix.TAG,
+                comm, requestCells[slot]));
     }
 
     private void deliver(int slot, int length) {
