@@ -1,5 +1,6 @@
 package org.weft.mm.module.nativempi;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
@@ -34,6 +35,12 @@ sealed interface MpiFlavour permits OpenMpiFlavour, MpichFlavour {
 
     /** {@code sizeof(MPI_Status)}. */
     long statusSize();
+
+    /**
+     * The bytes a completed receive of {@code MPI_BYTE}s got, read from its status without a call into libmpi; -1
+     * when this flavour does not say where the count lies (then ask {@code MPI_Get_count}).
+     */
+    long receivedBytes(MemorySegment status);
 
     /**
      * The flavour of the library whose {@code MPI_Get_library_version} said {@code version}, or {@code null} when

@@ -1,5 +1,6 @@
 package org.weft.mm.module.nativempi;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
@@ -8,6 +9,7 @@ import java.lang.foreign.ValueLayout;
  * {@code size_t} count: 24 bytes.
  */
 record OpenMpiFlavour(long commWorld, long byteType, long errorsReturn, long requestNull) implements MpiFlavour {
+    private static final long UCOUNT_OFFSET = 16;
 
     static OpenMpiFlavour resolve(NativeLibrary library) {
         return new OpenMpiFlavour(
@@ -35,5 +37,11 @@ record OpenMpiFlavour(long commWorld, long byteType, long errorsReturn, long req
     @Override
     public long statusSize() {
         return 24;
+    }
+
+    /** {@code MPI_SOURCE, MPI_TAG, MPI_ERROR, _cancelled} (ints), then {@code size_t _ucount}: bytes. */
+    @Override
+    public long receivedBytes(MemorySegment status) {
+        return status.get(ValueLayout.JAVA_LONG, UCOUNT_OFFSET);
     }
 }

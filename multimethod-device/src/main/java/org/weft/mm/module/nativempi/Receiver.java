@@ -43,6 +43,13 @@ final class Receiver {
     private final MemorySegment count;
     /** The oldest posted slot: the next to complete in matching order. */
     private int head;
+    /**
+     * Delivered slots not posted again yet, {@code unposted} of them from {@code firstUnposted} on in ring order: a
+     * slot is posted again at the start of the next poll, not after its delivery, so that the {@code MPI_Irecv}
+     * is off the path from an arrival to the program's reply (the next poll comes while the program waits).
+     */
+    private int firstUnposted;
+    private int unposted;
 
     Receiver(LibMpi mpi, long comm, RsrSink sink, int slots, long slotBytes, Consumer<String> log) {
         this.mpi = mpi;
@@ -69,23 +76,38 @@ final class Receiver {
 
     /** Delivers up to {@code budget} RSRs that have arrived, in order; returns how many. The caller holds the token. */
     int poll(int budget) {
+        postDelivered();
         int delivered = 0;
-        while (delivered < budget) {
+        while (delivered < budget && unposted < slots) { // an unposted head slot has no receive to test
             mpi.check("MPI_Test", mpi.test(requestCells[head], flag, status));
             if (flag.get(JAVA_INT, 0) == 0) {
                 break;
             }
-            mpi.check("MPI_Get_count", mpi.getCount(status, count));
             int slot = head;
             head = head + 1 == slots ? 0 : head + 1;
-            try {
-                deliver(slot, count.get(JAVA_INT, 0));
-            } finally {
-                post(slot);
+            if (unposted++ == 0) {
+                firstUnposted = slot;
             }
+            deliver(slot, receivedBytes());
             delivered++;
         }
         return delivered;
+    }
+
+    private void postDelivered() {
+        for (; unposted > 0; unposted--) {
+            post(firstUnposted);
+            firstUnposted = firstUnposted + 1 == slots ? 0 : firstUnposted + 1;
+        }
+    }
+
+    private int receivedBytes() {
+        long bytes = mpi.flavour().receivedBytes(status);
+        if (bytes >= 0) {
+            return (int) bytes;
+        }
+        mpi.check("MPI_Get_count", mpi.getCount(status, count));
+        return count.get(JAVA_INT, 0);
     }
 
     private void post(int slot) {
@@ -114,8 +136,11 @@ final class Receiver {
 
     /** Cancels the posted receives and frees the native memory; only when no poll runs, before MPI_Finalize. */
     void release() {
-        for (MemorySegment cell : requestCells) {
-            mpi.cancelAndWait(cell, status);
+        for (int slot = 0; slot < slots; slot++) {
+            boolean posted = Math.floorMod(slot - firstUnposted, slots) >= unposted;
+            if (posted) {
+                mpi.cancelAndWait(requestCells[slot], status);
+            }
         }
         arena.close();
     }
