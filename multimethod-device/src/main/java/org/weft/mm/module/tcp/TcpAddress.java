@@ -33,9 +33,9 @@ public record TcpAddress(List<String> hosts, int port) {
         this(List.of(host), port);
     }
 
-    /** The host a dialer on this host should try first. */
-    public String dialHost() {
-        return HostAddresses.inDialOrder(hosts).getFirst();
+    /** The hosts in the order a dialer on this host tries them. */
+    public List<String> dialOrder() {
+        return HostAddresses.inDialOrder(hosts);
     }
 
     public Descriptor toDescriptor() {

@@ -6,6 +6,8 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -47,7 +49,13 @@ public final class TcpLink implements CommObject {
     private String remote;
     private SocketChannel channel;
     private Runnable closer;
-    private final long connectDeadline;
+    /** Until when the connection being dialled may take to answer (the connect timeout, per address). */
+    private long connectDeadline;
+    /** A dialled link's addresses of the peer, in dial order, the next one to try and what the tried ones said. */
+    private final List<String> dialHosts;
+    private final int dialPort;
+    private int nextDial;
+    private final List<String> dialFailures = new ArrayList<>();
     /** Guards {@link #out}, the connection, the socket's writes and state changes. */
     private final ReentrantLock lock = new ReentrantLock();
     private final OutboundBuffer out = new OutboundBuffer();
@@ -58,7 +66,7 @@ public final class TcpLink implements CommObject {
     private volatile InboundStream replies;
 
     private TcpLink(TcpModule module, int peerRank, String remote, SocketChannel channel, Runnable closer,
-                    State state) {
+                    State state, List<String> dialHosts, int dialPort) {
         this.module = module;
         this.peerRank = peerRank;
         this.remote = remote;
@@ -66,35 +74,60 @@ public final class TcpLink implements CommObject {
         this.closer = closer;
         this.state = state;
         this.needsProgress = state == State.CONNECTING;
-        this.connectDeadline = System.nanoTime()
-                + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis());
+        this.dialHosts = dialHosts;
+        this.dialPort = dialPort;
     }
 
-    /** Starts dialling {@code address} without waiting for it; the HELLO is queued first. */
+    /**
+     * Starts dialling {@code address} without waiting for it; the HELLO is queued first. The peer's addresses are
+     * tried in dial order (its host's on this host's subnets first), each until it refuses or the connect timeout
+     * passes: the first that answers carries the link.
+     */
     static TcpLink open(TcpModule module, int peerRank, TcpAddress address) {
-        SocketChannel channel;
-        try {
-            channel = SocketChannel.open();
-            channel.configureBlocking(false);
-            applySocketOptions(channel, module.config());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot open a tcp socket: " + e.getMessage(), e);
-        }
-        TcpLink link = new TcpLink(module, peerRank, address.toString(), channel, () -> closeQuietly(channel),
-                State.CONNECTING);
+        TcpLink link = new TcpLink(module, peerRank, address.toString(), null, () -> { }, State.CONNECTING,
+                address.dialOrder(), address.port());
         var job = module.context();
         link.out.append(Frames.helloBytes(Hello.signed(FrameLayout.PROTOCOL_VERSION, job.rank(), peerRank,
                 job.jobId(), job.secret())));
         link.lock.lock();
         try {
-            channel.connect(new InetSocketAddress(address.dialHost(), address.port()));
+            link.dialNext();
             link.progress0();
-        } catch (IOException | RuntimeException e) { // includes an unresolvable host
-            link.failConnect(e);
         } finally {
             link.lock.unlock();
         }
         return link;
+    }
+
+    /**
+     * Under the lock: starts connecting to the next address of the peer not tried yet; when none is left, the link
+     * is dead and the log says what each address answered.
+     */
+    private void dialNext() {
+        while (nextDial < dialHosts.size()) {
+            String host = dialHosts.get(nextDial++);
+            remote = host + ":" + dialPort;
+            connectDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis());
+            try {
+                SocketChannel dialling = SocketChannel.open();
+                channel = dialling;
+                closer = () -> closeQuietly(dialling);
+                dialling.configureBlocking(false);
+                applySocketOptions(dialling, module.config());
+                dialling.connect(new InetSocketAddress(host, dialPort));
+                return;
+            } catch (IOException | RuntimeException e) { // includes an unresolvable host
+                dialFailed(InboundConnection.describe(e));
+            }
+        }
+        fail("cannot connect to rank " + peerRank + " at " + (dialFailures.size() == 1 ? "" : "any of its "
+                + dialFailures.size() + " addresses: ") + String.join("; ", dialFailures));
+    }
+
+    /** Under the lock: the address being dialled failed with {@code why}; the socket goes. */
+    private void dialFailed(String why) {
+        dialFailures.add(remote + ": " + why);
+        closer.run();
     }
 
     /**
@@ -103,7 +136,7 @@ public final class TcpLink implements CommObject {
      */
     static TcpLink adopt(TcpModule module, int peerRank, SocketChannel accepted, InboundStream replies,
                          String remote, Runnable closer) {
-        TcpLink link = new TcpLink(module, peerRank, remote, accepted, closer, State.OPEN);
+        TcpLink link = new TcpLink(module, peerRank, remote, accepted, closer, State.OPEN, List.of(), 0);
         link.replies = replies;
         return link;
     }
@@ -220,11 +253,12 @@ public final class TcpLink implements CommObject {
                 replies = in;
                 module.addInbound(in);
             } else if (System.nanoTime() - connectDeadline > 0) {
-                fail("cannot connect to rank " + peerRank + " at " + remote + ": no answer within "
-                        + module.config().connectTimeoutMillis() + " ms");
+                dialFailed("no answer within " + module.config().connectTimeoutMillis() + " ms");
+                dialNext();
             }
         } catch (IOException e) {
-            failConnect(e);
+            dialFailed(InboundConnection.describe(e));
+            dialNext();
         }
     }
 
@@ -295,10 +329,6 @@ public final class TcpLink implements CommObject {
                 LockSupport.parkNanos(50_000);
             }
         }
-    }
-
-    private void failConnect(Exception e) {
-        fail("cannot connect to rank " + peerRank + " at " + remote + ": " + InboundConnection.describe(e));
     }
 
     private void failWrite(IOException e) {

@@ -33,7 +33,8 @@ public final class TcpParameters {
             "ms", "time an accepted tcp connection has to present a valid HELLO before it is closed");
 
     public static final Parameter<Integer> CONNECT_TIMEOUT = Parameter.integer("tcp_connect_timeout", 10000,
-            "ms", "time allowed to establish an outgoing tcp connection before the link is declared dead");
+            "ms", "time one address of a peer has to answer a dial before the next is tried (the link is dead when"
+                    + " none is left)");
 
     public static final Parameter<Long> SEND_QUEUE = Parameter.bytes("tcp_send_queue", 4L << 20,
             "bytes queued for one peer (socket full) beyond which sends wait in the device's per-peer queue"

@@ -261,6 +261,34 @@ class TcpModuleTest extends CommModuleConformanceTest {
         assertEquals(1, log.size(), String.join("\n", log));
     }
 
+    /** 127.255.255.255 is on loopback's subnet but no host: connecting to it fails at once, without any traffic. */
+    @Test
+    void aDialerFallsBackToThePeersNextAddressWhenOneFails() throws Exception {
+        ModuleTestJob job = startJob(2);
+        int port = TcpAddress.of(job.descriptor(1)).port();
+        CommObject link = job.module(0).connect(1,
+                new TcpAddress(List.of("127.255.255.255", "127.0.0.1"), port).toDescriptor());
+        job.send(link, 1, 1, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[] {42}));
+        job.awaitDelivered(1, 1, WAIT);
+        assertEquals(List.of(), List.copyOf(log));
+    }
+
+    @Test
+    void aLinkWhoseEveryAddressFailsSaysWhatEachAnswered() throws Exception {
+        ModuleTestJob job = startJob(2);
+        int deadPort;
+        try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            deadPort = closed.getLocalPort();
+        }
+        CommObject link = job.module(0).connect(1,
+                new TcpAddress(List.of("127.255.255.255", "127.0.0.1"), deadPort).toDescriptor());
+        awaitFailed(link);
+        awaitLog("weft tcp (rank 0): cannot connect to rank 1 at any of its 2 addresses: 127.255.255.255:" + deadPort
+                + ": ");
+        assertTrue(log.peek().contains("; 127.0.0.1:" + deadPort + ": "), log.peek());
+        assertEquals(1, log.size(), String.join("\n", log));
+    }
+
     @Test
     void theDescriptorAdvertisesTcpIfAddressAndAnEphemeralPort() throws Exception {
         ModuleTestJob job = startJob(1);
@@ -277,7 +305,8 @@ class TcpModuleTest extends CommModuleConformanceTest {
                 Map.of("tcp_if_address", "198.51.100.7,127.0.0.1"))) {
             TcpAddress several = TcpAddress.of(listed.descriptor(0));
             assertEquals(List.of("198.51.100.7", "127.0.0.1"), several.hosts());
-            assertEquals("127.0.0.1", several.dialHost(), "a dialer tries an address on its own subnets first");
+            assertEquals(List.of("127.0.0.1", "198.51.100.7"), several.dialOrder(),
+                    "a dialer tries an address on its own subnets first");
         }
         assertThrows(IllegalArgumentException.class, () -> TcpAddress.of(new Descriptor("tcp", new byte[] {1})));
         assertThrows(IllegalArgumentException.class, () -> TcpAddress.of(new Descriptor("shm", new byte[8])));
