@@ -251,10 +251,7 @@ class TcpModuleTest extends CommModuleConformanceTest {
     @Test
     void aLinkToAPortNobodyListensOnFailsWithOneLine() throws Exception {
         ModuleTestJob job = startJob(2);
-        int deadPort;
-        try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            deadPort = closed.getLocalPort();
-        }
+        int deadPort = portNobodyListensOn();
         CommObject link = job.module(0).connect(1, new TcpAddress("127.0.0.1", deadPort).toDescriptor());
         awaitFailed(link);
         awaitLog("weft tcp (rank 0): cannot connect to rank 1 at 127.0.0.1:" + deadPort);
@@ -276,10 +273,7 @@ class TcpModuleTest extends CommModuleConformanceTest {
     @Test
     void aLinkWhoseEveryAddressFailsSaysWhatEachAnswered() throws Exception {
         ModuleTestJob job = startJob(2);
-        int deadPort;
-        try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            deadPort = closed.getLocalPort();
-        }
+        int deadPort = portNobodyListensOn();
         CommObject link = job.module(0).connect(1,
                 new TcpAddress(List.of("127.255.255.255", "127.0.0.1"), deadPort).toDescriptor());
         awaitFailed(link);
@@ -531,6 +525,12 @@ class TcpModuleTest extends CommModuleConformanceTest {
             fail("the module did not close the connection");
         } catch (IOException reset) {
             // closed with unread data: a reset is a close too
+        }
+    }
+
+    private static int portNobodyListensOn() throws IOException {
+        try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return closed.getLocalPort();
         }
     }
 
