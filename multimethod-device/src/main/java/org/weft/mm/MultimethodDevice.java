@@ -15,6 +15,7 @@ import org.weft.adi.bootstrap.Bootstrap;
 import org.weft.adi.idle.IdleStrategies;
 import org.weft.adi.param.Parameters;
 import org.weft.mm.module.shm.HostIdentity;
+import org.weft.mm.progress.DoorbellParker;
 import org.weft.mm.progress.ProgressEngine;
 import org.weft.mm.progress.Waiters;
 import org.weft.mm.proto.PointToPoint;
@@ -132,8 +133,10 @@ public final class MultimethodDevice implements Device {
         localRanks = localRanks > 0 ? localRanks : config.size();
         int cores = Runtime.getRuntime().availableProcessors();
         String idleName = parameters.get(IdleStrategies.IDLE_STRATEGY);
+        DoorbellParker parker = new DoorbellParker(running);
+        waiters.alsoWake(parker::ringAll);
         ProgressEngine progress = new ProgressEngine(context, running, parameters, waiters,
-                IdleStrategies.named(idleName, localRanks, cores));
+                IdleStrategies.named(idleName, localRanks, cores, parker));
         return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint, progress, unavailable,
                 IdleStrategies.resolve(idleName, localRanks, cores), parameters.get(DeviceParameters.REPORT) != 0,
                 localities);

@@ -12,26 +12,33 @@ public final class BackoffIdleStrategy implements IdleStrategy {
     private final long maxYields;
     private final long minParkNanos;
     private final long maxParkNanos;
+    private final Parker parker;
     private long spins;
     private long yields;
     private long parkNanos;
 
     public BackoffIdleStrategy(long maxSpins, long maxYields, long minParkNanos, long maxParkNanos) {
+        this(maxSpins, maxYields, minParkNanos, maxParkNanos, Parker.PARK);
+    }
+
+    /** As above, sleeping at the park step through {@code parker}. */
+    public BackoffIdleStrategy(long maxSpins, long maxYields, long minParkNanos, long maxParkNanos, Parker parker) {
         this.maxSpins = maxSpins;
         this.maxYields = maxYields;
         this.minParkNanos = minParkNanos;
         this.maxParkNanos = maxParkNanos;
+        this.parker = parker;
         reset();
     }
 
     /** Defaults suited to more ranks than cores: a little spinning, some yields, parks up to 1 ms. */
-    public static BackoffIdleStrategy oversubscribed() {
-        return new BackoffIdleStrategy(100, 50, 1_000, 1_000_000);
+    public static BackoffIdleStrategy oversubscribed(Parker parker) {
+        return new BackoffIdleStrategy(100, 50, 1_000, 1_000_000, parker);
     }
 
     /** Defaults for a rank with a core of its own: spin for tens of microseconds, then yield, then short parks. */
-    public static BackoffIdleStrategy dedicatedCore() {
-        return new BackoffIdleStrategy(20_000, 2_000, 1_000, 100_000);
+    public static BackoffIdleStrategy dedicatedCore(Parker parker) {
+        return new BackoffIdleStrategy(20_000, 2_000, 1_000, 100_000, parker);
     }
 
     @Override
@@ -45,7 +52,7 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             yields++;
             Thread.yield();
         } else if (maxParkNanos > 0) {
-            LockSupport.parkNanos(parkNanos);
+            parker.park(parkNanos);
             parkNanos = Math.min(parkNanos << 1, maxParkNanos);
         } else {
             Thread.yield();

@@ -18,13 +18,17 @@ public final class IdleStrategies {
     private IdleStrategies() {
     }
 
-    /** A supplier of fresh strategies (one per waiting thread) for {@code name}. */
-    public static Supplier<IdleStrategy> named(String name, int localRanks, int cores) {
+    /**
+     * A supplier of fresh strategies (one per waiting thread) for {@code name}; those that park sleep through
+     * {@code parker}.
+     */
+    public static Supplier<IdleStrategy> named(String name, int localRanks, int cores, Parker parker) {
         return switch (name.trim().toLowerCase(Locale.ROOT)) {
             case "spin" -> BusySpinIdleStrategy::new;
             case "yield" -> () -> new BackoffIdleStrategy(100, Long.MAX_VALUE, 0, 0);
-            case "backoff" -> BackoffIdleStrategy::oversubscribed;
-            case "auto" -> localRanks <= cores ? BackoffIdleStrategy::dedicatedCore : BackoffIdleStrategy::oversubscribed;
+            case "backoff" -> () -> BackoffIdleStrategy.oversubscribed(parker);
+            case "auto" -> localRanks <= cores ? () -> BackoffIdleStrategy.dedicatedCore(parker)
+                    : () -> BackoffIdleStrategy.oversubscribed(parker);
             default -> throw new IllegalArgumentException("idle_strategy: unknown strategy '" + name
                     + "' (auto, spin, yield, backoff)");
         };

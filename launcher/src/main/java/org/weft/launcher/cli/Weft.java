@@ -118,7 +118,9 @@ public final class Weft implements Callable<Integer> {
                 new Benchmark("ppmulti", "org.weft.bench.nexus.PpMulti",
                         "Nexus ppmulti: shm ping-pong beside tcp load"),
                 new Benchmark("selfcost", "org.weft.bench.path.SelfSendRecv",
-                        "software cost of a send+recv to oneself (no cross-core traffic)"));
+                        "software cost of a send+recv to oneself (no cross-core traffic)"),
+                new Benchmark("wake", "org.weft.bench.path.WakeLatency",
+                        "how late a receive that waited (parked) sees its message"));
 
         @Option(names = "--list", description = "List the benchmarks and exit.")
         private boolean list;

@@ -15,6 +15,8 @@ public final class Waiters {
 
     private final AtomicReferenceArray<Thread> slots = new AtomicReferenceArray<>(SLOTS);
     private final AtomicInteger count = new AtomicInteger();
+    /** Ends sleeps that an unpark does not end (a waiter blocked in a module's doorbell). */
+    private volatile Runnable sleepers = () -> { };
 
     /** Registers {@code thread}; returns its slot, or -1 when all are taken. */
     public int add(Thread thread) {
@@ -45,11 +47,21 @@ public final class Waiters {
             return;
         }
         Thread self = Thread.currentThread();
+        boolean others = false;
         for (int i = 0; i < SLOTS; i++) {
             Thread thread = slots.get(i);
             if (thread != null && thread != self) {
                 LockSupport.unpark(thread);
+                others = true;
             }
         }
+        if (others) {
+            sleepers.run();
+        }
+    }
+
+    /** Also runs {@code wake} whenever other waiters are woken: it ends sleeps in doorbells. */
+    public void alsoWake(Runnable wake) {
+        sleepers = wake;
     }
 }

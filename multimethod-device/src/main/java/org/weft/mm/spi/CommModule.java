@@ -56,6 +56,11 @@ public interface CommModule {
         return Long.MAX_VALUE;
     }
 
+    /** What a waiting thread may sleep on until this module has something, or {@code null} (the default). */
+    default Doorbell doorbell() {
+        return null;
+    }
+
     /** Delivers arrived RSRs on the caller's thread, at most a bounded number; returns how many. */
     int poll();
 

@@ -9,65 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.weft.adi.idle.BusySpinIdleStrategy;
 import org.weft.adi.param.Parameters;
 import org.weft.mm.Context;
-import org.weft.mm.spi.CommModule;
-import org.weft.mm.spi.CommObject;
-import org.weft.mm.spi.Descriptor;
-import org.weft.mm.spi.ModuleContext;
 
 /** How often a pass polls each module: every pass, every N-th with skip_poll, and thinned out when unused and idle. */
 class ProgressEngineTest {
     /** A module that counts its polls and finds work when told to. */
-    private static final class CountingModule implements CommModule {
-        private final String name;
-        int polls;
-        int workToFind;
-
-        CountingModule(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public String unavailabilityCause(ModuleContext context) {
-            return null;
-        }
-
-        @Override
-        public void init(ModuleContext context) {
-        }
-
-        @Override
-        public Descriptor localDescriptor() {
-            return new Descriptor(name, new byte[0]);
-        }
-
-        @Override
-        public CommObject connect(int peerRank, Descriptor remote) {
-            return null;
-        }
-
-        @Override
-        public long eagerLimit() {
-            return 0;
-        }
-
-        @Override
-        public int poll() {
-            polls++;
-            int work = workToFind;
-            workToFind = 0;
-            return work;
-        }
-
-        @Override
-        public void shutdown() {
-        }
-    }
-
     private final Context context = new Context(0, 2);
     private final CountingModule used = new CountingModule("used");
     private final CountingModule unused = new CountingModule("unused");

@@ -89,6 +89,11 @@ final class InboundStream {
         return byeReceived;
     }
 
+    /** The connection, for the module's doorbell to watch. */
+    SocketChannel socket() {
+        return socket;
+    }
+
     /** Netty closed the channel (at shutdown): stop reading it. */
     void markClosed() {
         closed = true;

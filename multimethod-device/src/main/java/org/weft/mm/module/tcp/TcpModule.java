@@ -32,6 +32,7 @@ import org.weft.adi.net.HostAddresses;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
+import org.weft.mm.spi.Doorbell;
 import org.weft.mm.spi.ModuleContext;
 
 /**
@@ -88,6 +89,8 @@ public final class TcpModule implements CommModule {
     private int rotation;
     /** The nonces of the HELLOs this process accepted: a replayed HELLO is refused. */
     private final Set<String> seenNonces = ConcurrentHashMap.newKeySet();
+    /** Where waiting threads sleep until a connection has bytes (from {@link #init} on). */
+    private volatile TcpDoorbell doorbell;
     /** Accepted channels that carry this process's sends too: their link says BYE and closes them. */
     private final Set<Channel> adopted = ConcurrentHashMap.newKeySet();
     /** Per peer, MOVEDs read and not yet matched by a SWITCHED (see {@link FrameLayout}); sized at init. */
@@ -135,12 +138,14 @@ public final class TcpModule implements CommModule {
         this.context = context;
         this.config = TcpConfig.from(context.parameters());
         this.moves = new AtomicIntegerArray(context.size());
+        this.doorbell = new TcpDoorbell();
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("weft-tcp-" + context.rank(), true));
         try {
             this.accepted = new DefaultChannelGroup("weft-tcp-accepted", group.next());
             this.server = serverBootstrap().bind(new InetSocketAddress(0)).sync().channel();
         } catch (Exception | Error e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            doorbell.close();
             throw e;
         }
         int port = ((InetSocketAddress) server.localAddress()).getPort();
@@ -283,6 +288,11 @@ public final class TcpModule implements CommModule {
         return config.eagerLimit();
     }
 
+    @Override
+    public Doorbell doorbell() {
+        return doorbell;
+    }
+
     /**
      * Reads the authenticated connections and delivers what arrived (at most {@value #MAX_PER_POLL} RSRs per
      * connection, starting with a different one each time), then writes what sends left queued. Returns the RSRs
@@ -346,6 +356,7 @@ public final class TcpModule implements CommModule {
                 }
             }
         }
+        doorbell.close();
         Future<?> stopped = group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         if (!loop.inEventLoop()) {
             stopped.awaitUninterruptibly(SHUTDOWN_WAIT_MILLIS);
@@ -371,6 +382,8 @@ public final class TcpModule implements CommModule {
         InboundStream[] grown = Arrays.copyOf(inbound, inbound.length + 1);
         grown[grown.length - 1] = stream;
         inbound = grown;
+        doorbell.watch(stream.socket());
+        doorbell.ring(); // a sleeper's select sees the new connection only when it selects again
     }
 
     /** A closed inbound connection: no longer polled. Any thread; idempotent. */
@@ -382,6 +395,7 @@ public final class TcpModule implements CommModule {
                 System.arraycopy(now, 0, shrunk, 0, i);
                 System.arraycopy(now, i + 1, shrunk, i, now.length - i - 1);
                 inbound = shrunk;
+                doorbell.forget();
                 return;
             }
         }

@@ -23,8 +23,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
@@ -39,6 +41,7 @@ import org.weft.mm.module.TestModuleContext;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
+import org.weft.mm.spi.Doorbell;
 import org.weft.mm.spi.SendStatus;
 
 /**
@@ -268,6 +271,38 @@ class TcpModuleTest extends CommModuleConformanceTest {
         job.send(link, 1, 1, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[] {42}));
         job.awaitDelivered(1, 1, WAIT);
         assertEquals(List.of(), List.copyOf(log));
+    }
+
+    /** A thread asleep in the doorbell wakes when bytes arrive on a connection, or when the doorbell rings. */
+    @Test
+    void theDoorbellEndsASleepAtAnArrivalAndAtARing() throws Exception {
+        ModuleTestJob job = startJob(2);
+        CommObject link = job.link(0, 1);
+        MemorySegment one = MemorySegment.ofArray(new byte[] {1});
+        job.send(link, 1, 1, ByteBuffer.allocate(0), one);
+        job.awaitDelivered(1, 1, WAIT); // rank 1 has accepted the connection and read what came
+        Doorbell doorbell = job.module(1).doorbell();
+        assertTrue(doorbell.isArmed(), "a connection to watch");
+
+        long slept = sleepInDoorbell(doorbell, () -> job.send(link, 1, 1, ByteBuffer.allocate(0), one));
+        assertTrue(slept >= 100 && slept < 5_000, "slept " + slept + " ms for an arrival after 200 ms");
+        job.awaitDelivered(1, 2, WAIT);
+
+        slept = sleepInDoorbell(doorbell, doorbell::ring);
+        assertTrue(slept >= 100 && slept < 5_000, "slept " + slept + " ms for a ring after 200 ms");
+        assertEquals(List.of(), List.copyOf(log));
+    }
+
+    /** Milliseconds a thread sleeps in {@code doorbell} (for up to 10 s) when {@code wake} runs 200 ms in. */
+    private static long sleepInDoorbell(Doorbell doorbell, Runnable wake) throws Exception {
+        CompletableFuture<Long> slept = CompletableFuture.supplyAsync(() -> {
+            long start = System.nanoTime();
+            doorbell.await(TimeUnit.SECONDS.toNanos(10));
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        });
+        Thread.sleep(200);
+        wake.run();
+        return slept.get(20, TimeUnit.SECONDS);
     }
 
     @Test

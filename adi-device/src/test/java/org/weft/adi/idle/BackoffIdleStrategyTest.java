@@ -1,0 +1,25 @@
+package org.weft.adi.idle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BackoffIdleStrategyTest {
+    @Test
+    void afterItsSpinsAndYieldsItParksThroughItsParkerForDoublingPeriodsUpToTheCeiling() {
+        List<Long> parks = new ArrayList<>();
+        BackoffIdleStrategy idle = new BackoffIdleStrategy(3, 2, 1_000, 5_000, parks::add);
+        for (int i = 0; i < 5 + 4; i++) {
+            idle.idle(0);
+        }
+        assertEquals(List.of(1_000L, 2_000L, 4_000L, 5_000L), parks);
+        idle.idle(1); // work resets the back-off
+        parks.clear();
+        for (int i = 0; i < 5 + 1; i++) {
+            idle.idle(0);
+        }
+        assertEquals(List.of(1_000L), parks);
+    }
+}
