@@ -55,11 +55,13 @@ public final class MultimethodDevice implements Device {
     private final String idleStrategy;
     private final boolean printReport;
     private final Locality[] localities;
+    private final DoorbellParker parker;
     private volatile boolean finished;
 
     private MultimethodDevice(WorldConfig config, Bootstrap bootstrap, String hostName, Context context,
                               PointToPoint pointToPoint, ProgressEngine progress, Map<String, String> unavailable,
-                              String idleStrategy, boolean printReport, Locality[] localities) {
+                              String idleStrategy, boolean printReport, Locality[] localities,
+                              DoorbellParker parker) {
         this.config = config;
         this.bootstrap = bootstrap;
         this.hostName = hostName;
@@ -70,6 +72,7 @@ public final class MultimethodDevice implements Device {
         this.idleStrategy = idleStrategy;
         this.printReport = printReport;
         this.localities = localities;
+        this.parker = parker;
     }
 
     /** Starts the modules, meets the other ranks through {@code bootstrap} and returns the ready device. */
@@ -139,7 +142,7 @@ public final class MultimethodDevice implements Device {
                 IdleStrategies.named(idleName, localRanks, cores, parker));
         return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint, progress, unavailable,
                 IdleStrategies.resolve(idleName, localRanks, cores), parameters.get(DeviceParameters.REPORT) != 0,
-                localities);
+                localities, parker);
     }
 
     private static String start(CommModule module, ModuleContext moduleContext) {
@@ -291,6 +294,7 @@ public final class MultimethodDevice implements Device {
         } catch (IOException e) {
             throw new UncheckedIOException("bootstrap: finalize barrier failed", e);
         } finally {
+            parker.close();
             for (CommModule module : context.modules()) {
                 module.shutdown();
             }

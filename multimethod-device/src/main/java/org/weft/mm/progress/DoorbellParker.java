@@ -1,46 +1,100 @@
 package org.weft.mm.progress;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.Selector;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import org.weft.adi.idle.Parker;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.Doorbell;
 
 /**
- * The park step of this process's idle strategies: a park of a millisecond or more sleeps in the doorbell of the
- * first module that has one armed (tcp with a connection), so that an arrival on it ends the sleep at once; shorter
- * parks, and parks with no armed doorbell, are {@link LockSupport#parkNanos}. (A doorbell waits in the kernel with
- * millisecond resolution, and the short parks of a back-off are over before it would matter.) Other methods' arrivals
- * wait for the end of the sleep, as they would for the end of a park; completions on other threads end it through
- * {@link #ringAll()}.
+ * The park step of this process's idle strategies. A park of a millisecond or more sleeps in {@code select} on one
+ * wake selector where the modules' doorbells registered their channels (tcp connections, shm's datagram bell), so
+ * that an arrival ends it at once; shorter parks, parks with no armed doorbell and a second thread's parks are
+ * {@link LockSupport#parkNanos}. ({@code select} counts milliseconds, and a back-off's short parks are over before it
+ * would matter.) Completions on other threads end a sleep through {@link #ringAll()}.
  */
-public final class DoorbellParker implements Parker {
-    /** Parks shorter than this do not use a doorbell. */
+public final class DoorbellParker implements Parker, AutoCloseable {
+    /** Parks shorter than this do not use the doorbells. */
     static final long MIN_DOORBELL_NANOS = 1_000_000;
 
     private final Doorbell[] doorbells;
+    /** {@code null} when no module has a doorbell. */
+    private final Selector selector;
+    private final ReentrantLock sleeper = new ReentrantLock();
+    /** True from just before a sleeper asks its doorbells until it woke: a ring then calls {@code wakeup}. */
+    private volatile boolean sleeping;
 
     public DoorbellParker(List<CommModule> modules) {
-        this.doorbells = modules.stream().map(CommModule::doorbell).filter(d -> d != null).toArray(Doorbell[]::new);
+        this.doorbells = modules.stream().map(CommModule::doorbell).filter(Objects::nonNull).toArray(Doorbell[]::new);
+        try {
+            this.selector = doorbells.length == 0 ? null : Selector.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the wake selector", e);
+        }
+        for (Doorbell doorbell : doorbells) {
+            doorbell.attach(selector);
+        }
     }
 
     @Override
     public void park(long nanos) {
-        if (nanos >= MIN_DOORBELL_NANOS) {
-            for (Doorbell doorbell : doorbells) {
-                if (doorbell.isArmed()) {
-                    doorbell.await(nanos);
-                    return;
-                }
-            }
+        if (nanos < MIN_DOORBELL_NANOS || !anyArmed() || !sleeper.tryLock()) {
+            LockSupport.parkNanos(nanos);
+            return;
         }
-        LockSupport.parkNanos(nanos);
+        try {
+            sleeping = true;
+            boolean quiet = true;
+            for (Doorbell doorbell : doorbells) {
+                quiet &= doorbell.beforeSleep();
+            }
+            if (quiet) {
+                selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
+            }
+            selector.selectedKeys().clear();
+        } catch (IOException | ClosedSelectorException e) {
+            LockSupport.parkNanos(nanos); // closing: sleep as a park would
+        } finally {
+            sleeping = false;
+            for (Doorbell doorbell : doorbells) {
+                doorbell.afterSleep();
+            }
+            sleeper.unlock();
+        }
     }
 
-    /** Ends every doorbell sleep (a completion that a sleeping waiter may be waiting for). */
-    public void ringAll() {
+    private boolean anyArmed() {
         for (Doorbell doorbell : doorbells) {
-            doorbell.ring();
+            if (doorbell.isArmed()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Ends a sleep in progress (a completion that the sleeping waiter may be waiting for); else nothing. */
+    public void ringAll() {
+        if (sleeping) {
+            selector.wakeup();
+        }
+    }
+
+    /** Closes the wake selector; a sleep in progress ends. */
+    @Override
+    public void close() {
+        if (selector != null) {
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // closing is all we wanted
+            }
         }
     }
 }

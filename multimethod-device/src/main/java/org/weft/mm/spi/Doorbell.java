@@ -1,23 +1,26 @@
 package org.weft.mm.spi;
 
+import java.nio.channels.Selector;
+
 /**
- * A module's way to let a waiting thread sleep until an RSR may have arrived (the kernel wakes it: a socket became
- * readable), instead of for a fixed park period after which it polls again. A parked rank then sees a message when it
- * comes, not up to a park period later, without any thread hand-off on the data path. Thread-safe.
+ * A module's way to end a waiting thread's sleep when an RSR may have arrived: channels the kernel makes ready (a tcp
+ * connection with bytes, a datagram a peer sends to say "look"), registered with the process's one wake selector. A
+ * parked rank then sees a message when it comes, not up to a park period later, and the data path keeps no thread
+ * hand-off. Thread-safe.
  */
 public interface Doorbell {
-    /** Whether there is anything to wait on now (a tcp module with no connection has none). */
+    /** Registers with {@code selector} what may end a sleep, now and as new channels come; called once. */
+    void attach(Selector selector);
+
+    /** Whether anything could ring now (a tcp module with no connection cannot). */
     boolean isArmed();
 
     /**
-     * Sleeps until something may have arrived, {@link #ring()} is called, or about {@code nanos} passed. A thread that
-     * finds another one sleeping here parks instead (its sleep ends by the time, or by an unpark).
+     * Just before a sleep: asks peers to ring from now on and returns {@code false} when something has already come
+     * (the thread then does not sleep). {@link #afterSleep()} follows either way.
      */
-    void await(long nanos);
+    boolean beforeSleep();
 
-    /** Ends a sleep in {@link #await} now (a completion on another thread); harmless when nobody sleeps. */
-    void ring();
-
-    /** Releases what the doorbell holds; sleeps end. */
-    void close();
+    /** After the sleep, whatever ended it: peers need not ring any more; what rang is cleared. */
+    void afterSleep();
 }

@@ -1,18 +1,25 @@
 package org.weft.mm.progress;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.Doorbell;
 
 class DoorbellParkerTest {
-    /** A doorbell that records what it was asked (the parker's choice is under test, not a transport). */
+    /** A doorbell that records what it is asked (the parker's choices are under test, not a transport). */
     private static final class RecordingDoorbell implements Doorbell {
         final List<String> calls = new ArrayList<>();
         boolean armed;
+        boolean quiet = true;
+
+        @Override
+        public void attach(Selector selector) {
+            calls.add("attach");
+        }
 
         @Override
         public boolean isArmed() {
@@ -20,44 +27,49 @@ class DoorbellParkerTest {
         }
 
         @Override
-        public void await(long nanos) {
-            calls.add("await " + nanos);
+        public boolean beforeSleep() {
+            calls.add("before");
+            return quiet;
         }
 
         @Override
-        public void ring() {
-            calls.add("ring");
-        }
-
-        @Override
-        public void close() {
+        public void afterSleep() {
+            calls.add("after");
         }
     }
 
-    private static CommModule withDoorbell(Doorbell doorbell) {
-        return new CountingModule("test", doorbell);
+    private static DoorbellParker parker(RecordingDoorbell... doorbells) {
+        List<CountingModule> modules = new ArrayList<>();
+        for (RecordingDoorbell doorbell : doorbells) {
+            modules.add(new CountingModule("test", doorbell));
+        }
+        return new DoorbellParker(List.copyOf(modules));
     }
 
     @Test
-    void aLongParkSleepsInTheFirstArmedDoorbellAndShortOnesDoNot() {
-        RecordingDoorbell unarmed = new RecordingDoorbell();
-        RecordingDoorbell armed = new RecordingDoorbell();
-        armed.armed = true;
-        DoorbellParker parker = new DoorbellParker(List.of(withDoorbell(unarmed), withDoorbell(armed)));
-        parker.park(1_000);
-        parker.park(DoorbellParker.MIN_DOORBELL_NANOS);
-        assertEquals(List.of(), unarmed.calls);
-        assertEquals(List.of("await " + DoorbellParker.MIN_DOORBELL_NANOS), armed.calls);
-        parker.ringAll();
-        assertEquals(List.of("ring"), unarmed.calls);
-        assertEquals("ring", armed.calls.getLast());
+    void onlyParksOfAMillisecondOrMoreWithAnArmedDoorbellAskTheDoorbells() {
+        RecordingDoorbell doorbell = new RecordingDoorbell();
+        try (DoorbellParker parker = parker(doorbell)) {
+            parker.park(DoorbellParker.MIN_DOORBELL_NANOS);
+            parker.park(1_000);
+            doorbell.armed = true;
+            parker.park(1_000);
+            assertEquals(List.of("attach"), doorbell.calls);
+            parker.park(DoorbellParker.MIN_DOORBELL_NANOS);
+            assertEquals(List.of("attach", "before", "after"), doorbell.calls);
+        }
     }
 
     @Test
-    void withNoArmedDoorbellALongParkIsAPlainPark() {
-        RecordingDoorbell unarmed = new RecordingDoorbell();
-        DoorbellParker parker = new DoorbellParker(List.of(withDoorbell(unarmed)));
-        parker.park(DoorbellParker.MIN_DOORBELL_NANOS);
-        assertEquals(List.of(), unarmed.calls);
+    void aDoorbellThatSaysSomethingCameSkipsTheSleepAndARingEndsOne() throws Exception {
+        RecordingDoorbell doorbell = new RecordingDoorbell();
+        doorbell.armed = true;
+        doorbell.quiet = false;
+        try (DoorbellParker parker = parker(doorbell)) {
+            assertTrue(ParkTimer.millisParked(parker, () -> { }) < 5_000, "no sleep when something came");
+            doorbell.quiet = true;
+            long slept = ParkTimer.millisParked(parker, parker::ringAll);
+            assertTrue(slept >= 100 && slept < 5_000, "slept " + slept + " ms for a ring after 200 ms");
+        }
     }
 }

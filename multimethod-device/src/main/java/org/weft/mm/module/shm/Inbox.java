@@ -4,6 +4,7 @@ import static org.weft.mm.module.shm.RingAccess.COUNTER;
 import static org.weft.mm.module.shm.RingAccess.INT;
 import static org.weft.mm.module.shm.RingAccess.LONG;
 import static org.weft.mm.module.shm.RingLayout.CAPACITY_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.DOORBELL_PORT_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.FILE_HEADER_LENGTH;
 import static org.weft.mm.module.shm.RingLayout.MAGIC;
 import static org.weft.mm.module.shm.RingLayout.MAGIC_OFFSET;
@@ -37,7 +38,8 @@ final class Inbox {
      * Creates {@code file} (it must not exist: another job or module instance owning it is an error) with
      * {@code rings} empty rings of {@code capacity} bytes, mapped into {@code arena}; returns the whole mapping.
      */
-    static MemorySegment create(Path file, int owner, int rings, long capacity, Arena arena) throws IOException {
+    static MemorySegment create(Path file, int owner, int rings, long capacity, int doorbellPort, Arena arena)
+            throws IOException {
         long length = RingLayout.fileLength(rings, capacity);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
@@ -47,6 +49,7 @@ final class Inbox {
             inbox.set(INT, RING_COUNT_OFFSET, rings);
             inbox.set(LONG, CAPACITY_OFFSET, capacity);
             inbox.set(INT, OWNER_OFFSET, owner);
+            inbox.set(INT, DOORBELL_PORT_OFFSET, doorbellPort);
             COUNTER.setRelease(inbox, (long) MAGIC_OFFSET, MAGIC); // last: a reader that sees it sees the rest
             return inbox;
         }
@@ -57,6 +60,15 @@ final class Inbox {
      * data area. Throws {@link IOException} when the file is not a usable inbox for that sender.
      */
     static MemorySegment mapRingOf(Path file, int sender, Arena arena) throws IOException {
+        return map(file, sender, arena, false);
+    }
+
+    /** Maps the file header of the inbox {@code file} (checked as for {@link #mapRingOf}) into {@code arena}. */
+    static MemorySegment mapHeaderOf(Path file, int sender, Arena arena) throws IOException {
+        return map(file, sender, arena, true);
+    }
+
+    private static MemorySegment map(Path file, int sender, Arena arena, boolean wholeHeader) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_LENGTH).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
@@ -74,8 +86,9 @@ final class Inbox {
                 throw new IOException(file + ": inbox of version " + version + ", " + rings + " rings of " + capacity
                         + " bytes, " + channel.size() + " bytes long: no ring for rank " + sender);
             }
-            return channel.map(FileChannel.MapMode.READ_WRITE, RingLayout.ringOffset(sender, capacity),
-                    RingLayout.ringLength(capacity), arena);
+            return wholeHeader ? channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_HEADER_LENGTH, arena)
+                    : channel.map(FileChannel.MapMode.READ_WRITE, RingLayout.ringOffset(sender, capacity),
+                            RingLayout.ringLength(capacity), arena);
         }
     }
 }

@@ -12,7 +12,8 @@ package org.weft.mm.module.shm;
  *          +----------------+----------------------------+----------------------------+-----
  *
  *  file header:  0 magic "WEFTSHM1" (u64) | 8 version (i32) | 12 ring count (i32) | 16 ring capacity (i64)
- *                | 24 owner rank (i32)
+ *                | 24 owner rank (i32) | 28 doorbell port (i32: the owner's loopback UDP port, {@link ShmDoorbell})
+ *                | 128 sleeping (i32, on a line of its own: non-zero while the owner sleeps and wants a datagram)
  *
  *  ring control: each counter on its own pair of cache lines (the adjacent-line prefetcher works in 128 bytes):
  *     0  (reserved, i64; a tail counter before the reader polled Lengths: a small message now costs no store
@@ -46,7 +47,7 @@ package org.weft.mm.module.shm;
  */
 final class RingLayout {
     static final long MAGIC = 0x314D4853_54464557L; // "WEFTSHM1" read little-endian
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
     static final int FILE_HEADER_LENGTH = 4096;
     static final int MAGIC_OFFSET = 0;
@@ -54,6 +55,8 @@ final class RingLayout {
     static final int RING_COUNT_OFFSET = 12;
     static final int CAPACITY_OFFSET = 16;
     static final int OWNER_OFFSET = 24;
+    static final int DOORBELL_PORT_OFFSET = 28;
+    static final int SLEEPING_OFFSET = 128;
 
     static final int CONTROL_LENGTH = 4096;
     static final int CLOSED_OFFSET = 128;

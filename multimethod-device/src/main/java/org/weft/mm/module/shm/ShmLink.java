@@ -16,12 +16,14 @@ final class ShmLink implements CommObject {
 
     private final int peerRank;
     private final RingWriter ring;
+    private final ShmDoorbell.PeerBell peerBell;
     private final SpinLock lock = new SpinLock();
     private boolean closed;
 
-    ShmLink(int peerRank, RingWriter ring) {
+    ShmLink(int peerRank, RingWriter ring, ShmDoorbell.PeerBell peerBell) {
         this.peerRank = peerRank;
         this.ring = ring;
+        this.peerBell = peerBell;
     }
 
     int peerRank() {
@@ -44,15 +46,20 @@ final class ShmLink implements CommObject {
             throw new IllegalArgumentException("an RSR of " + body + " bytes exceeds the " + maxBody()
                     + " bytes an shm ring to rank " + peerRank + " can carry");
         }
+        SendStatus status;
         lock.lock();
         try {
             if (closed || ring.isClosed()) {
                 return SendStatus.FAILED;
             }
-            return ring.offer(endpointId, handlerId, header, payload);
+            status = ring.offer(endpointId, handlerId, header, payload);
         } finally {
             lock.unlock();
         }
+        if (status == SendStatus.SENT) {
+            peerBell.ringIfSleeping();
+        }
+        return status;
     }
 
     /** No send runs after this returns, so the mapping may go. */

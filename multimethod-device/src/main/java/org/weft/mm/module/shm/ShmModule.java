@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.channels.DatagramChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.weft.adi.concurrent.SpinLock;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
+import org.weft.mm.spi.Doorbell;
 import org.weft.mm.spi.ModuleContext;
 import org.weft.mm.spi.RsrSink;
 
@@ -61,6 +63,9 @@ public final class ShmModule implements CommModule {
     private volatile RingReader[] readers;
     private int nextStart;
     private Descriptor localDescriptor;
+    /** This process's doorbell socket (its port is in the inbox header) and the doorbell around it. */
+    private DatagramChannel bell;
+    private ShmDoorbell doorbell;
     private volatile boolean initialised;
 
     /** A module that logs its one-line reports to standard error. */
@@ -126,8 +131,12 @@ public final class ShmModule implements CommModule {
         this.host = HostIdentity.of(context.hostName());
         this.inboxFile = Inbox.path(config.jobDir(), context.rank()).toAbsolutePath();
         this.arena = Arena.ofShared();
+        this.bell = ShmDoorbell.openBell();
         try {
-            MemorySegment inbox = Inbox.create(inboxFile, context.rank(), context.size(), config.ringSize(), arena);
+            MemorySegment inbox = Inbox.create(inboxFile, context.rank(), context.size(), config.ringSize(),
+                    ShmDoorbell.portOf(bell), arena);
+            this.doorbell = new ShmDoorbell(inbox.asSlice(0, RingLayout.FILE_HEADER_LENGTH), bell, this::anyRecords,
+                    () -> readers.length > 0);
             this.allReaders = new RingReader[context.size()];
             for (int sender = 0; sender < allReaders.length; sender++) {
                 MemorySegment ring = inbox.asSlice(RingLayout.ringOffset(sender, config.ringSize()),
@@ -139,10 +148,12 @@ public final class ShmModule implements CommModule {
                     .mapToObj(r -> allReaders[r]).toArray(RingReader[]::new);
         } catch (FileAlreadyExistsException e) {
             arena.close();
+            bell.close();
             throw new FileAlreadyExistsException(inboxFile.toString(), null,
                     "another module or job owns this inbox (is job_dir shared between jobs?)");
         } catch (IOException | RuntimeException e) {
             arena.close();
+            bell.close();
             Files.deleteIfExists(inboxFile); // ours: created before the failure
             throw e;
         }
@@ -196,7 +207,10 @@ public final class ShmModule implements CommModule {
         }
         try {
             MemorySegment ring = Inbox.mapRingOf(peerInbox, context.rank(), arena);
-            return new ShmLink(peerRank, new RingWriter(ring, ring.byteSize() - RingLayout.CONTROL_LENGTH));
+            MemorySegment header = Inbox.mapHeaderOf(peerInbox, context.rank(), arena);
+            int bellPort = header.get(RingAccess.INT, RingLayout.DOORBELL_PORT_OFFSET);
+            return new ShmLink(peerRank, new RingWriter(ring, ring.byteSize() - RingLayout.CONTROL_LENGTH),
+                    new ShmDoorbell.PeerBell(header, bellPort, bell));
         } catch (IOException e) {
             throw new UncheckedIOException("shm: cannot map the inbox of rank " + peerRank, e);
         }
@@ -214,6 +228,11 @@ public final class ShmModule implements CommModule {
     @Override
     public long maxRsrLength() {
         return config.ringSize() / 4;
+    }
+
+    @Override
+    public Doorbell doorbell() {
+        return doorbell;
     }
 
     @Override
@@ -256,6 +275,11 @@ public final class ShmModule implements CommModule {
         }
         links.values().forEach(ShmLink::close);
         polling.lock(); // a poll in progress finishes its bounded pass; none starts after it (never given back)
+        try {
+            bell.close();
+        } catch (IOException e) {
+            log("cannot close the doorbell socket: " + e.getMessage());
+        }
         arena.close();
         try {
             Files.deleteIfExists(inboxFile);

@@ -1,90 +1,64 @@
 package org.weft.mm.module.tcp;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.weft.mm.spi.Doorbell;
 
 /**
- * The tcp module's doorbell: a selector of its own on which every authenticated inbound connection is registered for
- * reading (besides Netty's, which no longer reads it). A waiting thread sleeps in {@code select}, which returns when
- * a connection has bytes, so the kernel wakes it at the arrival as it woke Netty's event loop, while the data path
- * stays on the polling threads. One sleeper at a time; the selected keys only say "poll now".
+ * The tcp module's doorbell: every authenticated inbound connection is registered for reading with the process's
+ * wake selector (besides Netty's, which no longer reads it), so a sleeping waiter's {@code select} returns when one
+ * has bytes: the kernel wakes it at the arrival, as it woke Netty's event loop, while the data path stays on the
+ * polling threads. The selected keys only say "poll now": the polls read the bytes.
  */
 final class TcpDoorbell implements Doorbell {
-    private final Selector selector;
-    private final ReentrantLock sleeper = new ReentrantLock();
-    private final AtomicInteger connections = new AtomicInteger();
-    /** True while a thread is in {@code select}: a ring then calls {@code wakeup}, a system call, else nothing. */
-    private volatile boolean sleeping;
+    private final Supplier<InboundStream[]> streams;
+    private volatile Selector selector;
 
-    TcpDoorbell() {
-        try {
-            this.selector = Selector.open();
-        } catch (IOException e) {
-            throw new UncheckedIOException("tcp: cannot open a selector", e);
+    /** {@code streams}: the module's authenticated inbound connections now. */
+    TcpDoorbell(Supplier<InboundStream[]> streams) {
+        this.streams = streams;
+    }
+
+    @Override
+    public synchronized void attach(Selector selector) {
+        this.selector = selector;
+        for (InboundStream stream : streams.get()) {
+            register(stream.socket(), selector);
         }
     }
 
-    /** Watches {@code socket} (non-blocking) until it closes. */
-    void watch(SocketChannel socket) {
+    /** Watches {@code socket} (non-blocking) until it closes, once attached. */
+    synchronized void watch(SocketChannel socket) {
+        Selector s = selector;
+        if (s != null && register(socket, s)) { // before attach(), attach() registers it
+            s.wakeup(); // a select in progress sees a new channel only when it selects again
+        }
+    }
+
+    private static boolean register(SocketChannel socket, Selector selector) {
         try {
             socket.register(selector, SelectionKey.OP_READ);
-            connections.incrementAndGet();
+            return true;
         } catch (ClosedChannelException | ClosedSelectorException e) {
-            // closed meanwhile: nothing to wait for on it
+            return false; // closed meanwhile: nothing to wait for on it
         }
-    }
-
-    /** A watched connection closed (its key is cancelled with it). */
-    void forget() {
-        connections.decrementAndGet();
     }
 
     @Override
     public boolean isArmed() {
-        return connections.get() > 0;
+        return streams.get().length > 0;
     }
 
     @Override
-    public void await(long nanos) {
-        if (!sleeper.tryLock()) {
-            LockSupport.parkNanos(nanos);
-            return;
-        }
-        try {
-            sleeping = true;
-            selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
-            selector.selectedKeys().clear();
-        } catch (IOException | ClosedSelectorException e) {
-            LockSupport.parkNanos(nanos); // closing: sleep as a park would
-        } finally {
-            sleeping = false;
-            sleeper.unlock();
-        }
+    public boolean beforeSleep() {
+        return true; // bytes already waiting make the select return at once
     }
 
     @Override
-    public void ring() {
-        if (sleeping) {
-            selector.wakeup();
-        }
-    }
-
-    @Override
-    public void close() {
-        try {
-            selector.close();
-        } catch (IOException ignored) {
-            // closing is all we wanted
-        }
+    public void afterSleep() {
     }
 }

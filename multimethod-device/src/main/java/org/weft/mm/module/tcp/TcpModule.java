@@ -89,8 +89,8 @@ public final class TcpModule implements CommModule {
     private int rotation;
     /** The nonces of the HELLOs this process accepted: a replayed HELLO is refused. */
     private final Set<String> seenNonces = ConcurrentHashMap.newKeySet();
-    /** Where waiting threads sleep until a connection has bytes (from {@link #init} on). */
-    private volatile TcpDoorbell doorbell;
+    /** Registers the connections with the process's wake selector. */
+    private final TcpDoorbell doorbell = new TcpDoorbell(() -> inbound);
     /** Accepted channels that carry this process's sends too: their link says BYE and closes them. */
     private final Set<Channel> adopted = ConcurrentHashMap.newKeySet();
     /** Per peer, MOVEDs read and not yet matched by a SWITCHED (see {@link FrameLayout}); sized at init. */
@@ -138,14 +138,12 @@ public final class TcpModule implements CommModule {
         this.context = context;
         this.config = TcpConfig.from(context.parameters());
         this.moves = new AtomicIntegerArray(context.size());
-        this.doorbell = new TcpDoorbell();
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("weft-tcp-" + context.rank(), true));
         try {
             this.accepted = new DefaultChannelGroup("weft-tcp-accepted", group.next());
             this.server = serverBootstrap().bind(new InetSocketAddress(0)).sync().channel();
         } catch (Exception | Error e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-            doorbell.close();
             throw e;
         }
         int port = ((InetSocketAddress) server.localAddress()).getPort();
@@ -356,7 +354,6 @@ public final class TcpModule implements CommModule {
                 }
             }
         }
-        doorbell.close();
         Future<?> stopped = group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         if (!loop.inEventLoop()) {
             stopped.awaitUninterruptibly(SHUTDOWN_WAIT_MILLIS);
@@ -383,7 +380,6 @@ public final class TcpModule implements CommModule {
         grown[grown.length - 1] = stream;
         inbound = grown;
         doorbell.watch(stream.socket());
-        doorbell.ring(); // a sleeper's select sees the new connection only when it selects again
     }
 
     /** A closed inbound connection: no longer polled. Any thread; idempotent. */
@@ -395,7 +391,6 @@ public final class TcpModule implements CommModule {
                 System.arraycopy(now, 0, shrunk, 0, i);
                 System.arraycopy(now, i + 1, shrunk, i, now.length - i - 1);
                 inbound = shrunk;
-                doorbell.forget();
                 return;
             }
         }

@@ -30,6 +30,8 @@ import org.weft.mm.module.CommModuleConformanceTest;
 import org.weft.mm.module.ModuleTestJob;
 import org.weft.mm.module.RecordingSink;
 import org.weft.mm.module.TestModuleContext;
+import org.weft.mm.progress.DoorbellParker;
+import org.weft.mm.progress.ParkTimer;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.SendStatus;
@@ -92,6 +94,29 @@ class ShmModuleTest extends CommModuleConformanceTest {
                 assertEquals(i, got.get(i).firstInt(), "RSR " + i + " lost or out of order");
                 assertEquals(1004, got.get(i).body().length);
             }
+        }
+    }
+
+    /**
+     * A sleeping owner raised its flag; a sender that publishes a record rings its bell, which ends the sleep. With
+     * nothing sent the sleep lasts its period (the bell does not ring by itself).
+     */
+    @Test
+    void aSendToASleepingRankRingsItsBell() throws Exception {
+        try (ModuleTestJob job = startJob(2, Map.of());
+             DoorbellParker parker = new DoorbellParker(List.of(job.module(1)))) {
+            CommObject link = job.link(0, 1);
+            assertTrue(job.module(1).doorbell().isArmed(), "a peer's ring to watch");
+            long start = System.nanoTime();
+            parker.park(300_000_000);
+            long quiet = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(quiet >= 250, "a sleep nobody rang lasted " + quiet + " ms of 300");
+
+            long slept = ParkTimer.millisParked(parker,
+                    () -> job.send(link, 1, 1, seq(7), MemorySegment.ofArray(new byte[8])));
+            assertTrue(slept >= 100 && slept < 5_000, "slept " + slept + " ms for a send after 200 ms");
+            job.awaitDelivered(1, 1, WAIT);
+            assertEquals(7, job.sink(1).received().getFirst().firstInt());
         }
     }
 

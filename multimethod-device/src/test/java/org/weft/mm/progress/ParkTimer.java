@@ -1,0 +1,22 @@
+package org.weft.mm.progress;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/** Times a park through a {@link DoorbellParker} that something ends early, for the doorbell tests. */
+public final class ParkTimer {
+    private ParkTimer() {
+    }
+
+    /** Milliseconds a park of up to 10 s takes when {@code wake} runs 200 ms into it. */
+    public static long millisParked(DoorbellParker parker, Runnable wake) throws Exception {
+        CompletableFuture<Long> slept = CompletableFuture.supplyAsync(() -> {
+            long start = System.nanoTime();
+            parker.park(TimeUnit.SECONDS.toNanos(10));
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        });
+        Thread.sleep(200);
+        wake.run();
+        return slept.get(20, TimeUnit.SECONDS);
+    }
+}
