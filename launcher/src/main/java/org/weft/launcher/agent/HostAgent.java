@@ -24,7 +24,17 @@ public final class HostAgent {
     }
 
     public RankProcess start(RankLaunch launch) throws IOException {
-        return local.start(launch.isRemote() ? remote.wrap(launch) : launch);
+        if (!launch.isRemote()) {
+            return local.start(launch);
+        }
+        RankProcess process = local.start(remote.wrap(launch));
+        try {
+            process.stdin().write(RemoteShell.stdinPreamble(launch)); // a pipe takes a line without blocking
+            process.stdin().flush();
+        } catch (IOException e) {
+            // the agent has already ended (an unreachable host): its exit and messages say why
+        }
+        return process;
     }
 
     /**

@@ -1,8 +1,10 @@
 package org.weft.launcher.agent;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.weft.adi.WorldConfig;
 import org.weft.launcher.plan.RankLaunch;
 import org.weft.mm.module.shm.ShmParameters;
 
@@ -38,21 +40,38 @@ public final class RemoteShell {
         return new RemoteShell(List.of(agent.trim().split("\\s+")), workingDirectory);
     }
 
-    /** The launch as this host starts it: the agent running the launch's command, with its environment, there. */
+    /**
+     * The launch as this host starts it: the agent running the launch's command, with its environment, there. The
+     * job's secret is not in the line (any user of either host could read it in the agent's or the shell's
+     * arguments): the line reads it from its standard input, where {@link #stdinPreamble} goes first.
+     */
     public RankLaunch wrap(RankLaunch launch) {
-        StringBuilder line = new StringBuilder("cd ").append(quote(workingDirectory)).append(" 2>/dev/null; ");
+        StringBuilder line = new StringBuilder();
+        if (launch.environment().containsKey(WorldConfig.ENV_SECRET)) {
+            line.append("IFS= read -r ").append(WorldConfig.ENV_SECRET).append(" || exit 1; export ")
+                    .append(WorldConfig.ENV_SECRET).append("; ");
+        }
+        line.append("cd ").append(quote(workingDirectory)).append(" 2>/dev/null; ");
         String jobDir = launch.environment().get(ShmParameters.JOB_DIR.environmentName());
         if (jobDir != null) {
             line.append("mkdir -p -m 700 ").append(quote(jobDir)).append(" && ");
         }
         line.append("exec env");
         for (Map.Entry<String, String> variable : launch.environment().entrySet()) {
-            line.append(' ').append(quote(variable.getKey() + "=" + variable.getValue()));
+            if (!variable.getKey().equals(WorldConfig.ENV_SECRET)) {
+                line.append(' ').append(quote(variable.getKey() + "=" + variable.getValue()));
+            }
         }
         for (String word : launch.command()) {
             line.append(' ').append(quote(word));
         }
         return launch.withCommand(command(launch.host(), line.toString()), Map.of());
+    }
+
+    /** What the launcher writes to a wrapped launch's standard input before anything else: the secret's line. */
+    public static byte[] stdinPreamble(RankLaunch launch) {
+        String secret = launch.environment().get(WorldConfig.ENV_SECRET);
+        return secret == null ? new byte[0] : (secret + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     /** The agent's command that runs {@code shellLine} on {@code host}. */

@@ -30,17 +30,25 @@ class RemoteShellTest {
         Map<String, String> environment = new LinkedHashMap<>();
         environment.put("WEFT_JOB_DIR", jobDir.toString());
         environment.put("ODD", "it's a \"value\" with $HOME and `ticks`");
-        List<String> command = List.of("/bin/sh", "-c", "printf '%s\\n' \"$ODD\" \"$1\" \"$(pwd)\"", "sh",
-                "a 'quoted' $word;");
+        environment.put("WEFT_SECRET", "s3cr3t-value");
+        List<String> command = List.of("/bin/sh", "-c",
+                "printf '%s\\n' \"$ODD\" \"$1\" \"$(pwd)\" \"$WEFT_SECRET\" \"$(cat)\"", "sh", "a 'quoted' $word;");
         RankLaunch launch = new RankLaunch(3, 1, "", false, "nodeX", command, environment);
 
         RankLaunch remote = new RemoteShell(List.of(agent.toString()), dir.toString()).wrap(launch);
         assertEquals("nodeX", remote.command().get(1), "the agent is given the host first");
         assertTrue(remote.environment().isEmpty(), "the environment travels in the line, not the agent's process");
+        assertTrue(remote.command().stream().noneMatch(word -> word.contains("s3cr3t")),
+                "the secret is in no process's arguments: " + remote.command());
         Process process = new ProcessBuilder(remote.command()).start();
+        try (var stdin = process.getOutputStream()) {
+            stdin.write(RemoteShell.stdinPreamble(launch));
+            stdin.write("input for the rank\n".getBytes(StandardCharsets.UTF_8));
+        }
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), new String(process.getErrorStream().readAllBytes()));
-        assertEquals(List.of(environment.get("ODD"), "a 'quoted' $word;", dir.toString()), output.lines().toList());
+        assertEquals(List.of(environment.get("ODD"), "a 'quoted' $word;", dir.toString(), "s3cr3t-value",
+                "input for the rank"), output.lines().toList(), "the secret comes first on stdin, the rest is the rank's");
         assertTrue(Files.isDirectory(jobDir), "the job's directory is made on the host before the rank starts");
     }
 

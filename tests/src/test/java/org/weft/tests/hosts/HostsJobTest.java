@@ -10,8 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -51,11 +53,22 @@ class HostsJobTest {
         netns("down");
     }
 
+    /** Also: the job's secret is in no process's arguments, on either side of the remote shell (any user sees them). */
     @Test
     void ranksShareMemoryOnAHostAndUseTcpBetweenHosts() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--rsh", RSH, "-np", "4", "--host", HOST_1 + ":2," + HOST_2 + ":2",
-                "--report", SelfAndRing.class.getName()).timeout(Duration.ofSeconds(90)).start();
+        // An agent that stays alive with the host and line in its arguments for the whole job, as ssh does.
+        Path likeSsh = Files.createTempFile("weft-rsh", ".sh");
+        Files.writeString(likeSsh, "#!/bin/sh\n'" + NETNS + "' exec \"$@\"\n");
+        likeSsh.toFile().setExecutable(true);
+        Set<String> commandLines = new HashSet<>();
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", likeSsh.toString(), "-np", "4", "--host",
+                HOST_1 + ":2," + HOST_2 + ":2", "--report", SelfAndRing.class.getName())
+                .timeout(Duration.ofSeconds(90)).run(weftrun -> collectCommandLines(weftrun, commandLines));
+        Files.delete(likeSsh);
         assertEquals(0, result.exitCode(), result.output());
+        assertTrue(commandLines.stream().anyMatch(line -> line.contains(likeSsh + " " + HOST_2 + " ")),
+                "the remote shells were seen: " + commandLines);
+        assertEquals(List.of(), commandLines.stream().filter(line -> line.contains("WEFT_SECRET=")).toList());
         MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("shm", "shm", "tcp");
         assertTrue(result.stdout().contains("rank 0 on " + HOST_1) && result.stdout().contains("rank 3 on " + HOST_2),
                 "the report names each rank's host:\n" + result.stdout());
@@ -102,6 +115,26 @@ class HostsJobTest {
         String out = new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         pids.waitFor();
         return out.lines().filter(line -> !line.isBlank()).toList();
+    }
+
+    /** The command lines of {@code weftrun}'s descendants, as {@code ps} shows them, until it ends. */
+    private static void collectCommandLines(Process weftrun, Set<String> lines) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (weftrun.isAlive() && System.nanoTime() < deadline) {
+            weftrun.descendants().forEach(p -> {
+                try {
+                    lines.add(Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).replace('\0', ' '));
+                } catch (IOException gone) {
+                    // ended meanwhile
+                }
+            });
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     private static void netns(String... arguments) throws IOException, InterruptedException {
