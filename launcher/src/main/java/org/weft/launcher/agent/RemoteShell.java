@@ -20,6 +20,17 @@ public final class RemoteShell {
     /** What {@code --rsh} defaults to: no X11, and a failure instead of a password prompt nobody can answer. */
     public static final String DEFAULT_AGENT = "ssh -x -o BatchMode=yes";
 
+    /**
+     * A watch started before the launch replaces the remote shell (same pid, same start time): once a second it
+     * reads the process's parent, the agent's end of the connection (sshd's session), and when that has gone — the
+     * agent was killed, or the connection dropped — it sends the process SIGTERM. A rank that never reached
+     * {@code MPI_Init} (whose bootstrap connection would end it) and an mpirun of a site are then not left running.
+     * It compares the start time too, so a pid reused after the process ended is never signalled. Linux's /proc.
+     */
+    static final String ORPHAN_WATCH = "p=$PPID; (t=; while s=$(cut -d ' ' -f 4,22 /proc/$$/stat 2>/dev/null); do"
+            + " [ -n \"$t\" ] || t=${s#* }; [ \"${s#* }\" = \"$t\" ] || exit 0;"
+            + " [ \"${s%% *}\" = \"$p\" ] || { kill $$; exit 0; }; sleep 1; done) </dev/null >/dev/null 2>&1 & ";
+
     private final List<String> agent;
     private final String workingDirectory;
 
@@ -51,6 +62,7 @@ public final class RemoteShell {
             line.append("IFS= read -r ").append(WorldConfig.ENV_SECRET).append(" || exit 1; export ")
                     .append(WorldConfig.ENV_SECRET).append("; ");
         }
+        line.append(ORPHAN_WATCH);
         line.append("cd ").append(quote(workingDirectory)).append(" 2>/dev/null; ");
         String jobDir = launch.environment().get(ShmParameters.JOB_DIR.environmentName());
         if (jobDir != null) {

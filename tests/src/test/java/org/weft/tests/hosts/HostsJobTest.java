@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.weft.tests.harness.MethodMatrix;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.DieAfterInit;
+import org.weft.tests.programs.NeverInit;
 import org.weft.tests.programs.SelfAndRing;
 
 /**
@@ -56,10 +57,7 @@ class HostsJobTest {
     /** Also: the job's secret is in no process's arguments, on either side of the remote shell (any user sees them). */
     @Test
     void ranksShareMemoryOnAHostAndUseTcpBetweenHosts() throws Exception {
-        // An agent that stays alive with the host and line in its arguments for the whole job, as ssh does.
-        Path likeSsh = Files.createTempFile("weft-rsh", ".sh");
-        Files.writeString(likeSsh, "#!/bin/sh\n'" + NETNS + "' exec \"$@\"\n");
-        likeSsh.toFile().setExecutable(true);
+        Path likeSsh = agentLikeSsh();
         Set<String> commandLines = new HashSet<>();
         WeftrunJob.Result result = WeftrunJob.of("--rsh", likeSsh.toString(), "-np", "4", "--host",
                 HOST_1 + ":2," + HOST_2 + ":2", "--report", SelfAndRing.class.getName())
@@ -101,6 +99,28 @@ class HostsJobTest {
         }
     }
 
+    /**
+     * The connection to a host drops (its agent is killed) while a rank there has not reached MPI_Init, so no
+     * bootstrap connection can end it: the remote line's watch sees its process orphaned and ends it.
+     */
+    @Test
+    void aRankWhoseRemoteShellIsKilledBeforeMpiInitDoesNotOutliveIt() throws Exception {
+        Path likeSsh = agentLikeSsh();
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", likeSsh.toString(), "-np", "2", "--host",
+                "localhost," + HOST_2, NeverInit.class.getName(), "60").timeout(Duration.ofSeconds(60))
+                .run(weftrun -> {
+                    awaitProcessIn(HOST_2);
+                    weftrun.descendants().filter(p -> commandLine(p).contains(likeSsh + " " + HOST_2 + " "))
+                            .forEach(ProcessHandle::destroyForcibly);
+                });
+        Files.delete(likeSsh);
+        assertTrue(result.exitCode() != 0 && result.stderr().contains("rank 1 on " + HOST_2), result.output());
+        for (int i = 0; i < 100 && !processesIn(HOST_2).isEmpty(); i++) {
+            Thread.sleep(100);
+        }
+        assertEquals(List.of(), processesIn(HOST_2), "the rank outlived its remote shell on " + HOST_2);
+    }
+
     @Test
     void aHostTheRemoteShellCannotReachFailsTheJobClearly() throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--rsh", RSH, "-np", "2", "--host", "localhost," + PREFIX + "9",
@@ -117,17 +137,38 @@ class HostsJobTest {
         return out.lines().filter(line -> !line.isBlank()).toList();
     }
 
+    /** An agent that stays alive with the host and line in its arguments for the whole job, as ssh does. */
+    private static Path agentLikeSsh() throws IOException {
+        Path agent = Files.createTempFile("weft-rsh", ".sh");
+        Files.writeString(agent, "#!/bin/sh\n'" + NETNS + "' exec \"$@\"\n");
+        agent.toFile().setExecutable(true);
+        return agent;
+    }
+
+    /** A process's command line as {@code ps} shows it; empty once it has ended. */
+    private static String commandLine(ProcessHandle process) {
+        try {
+            return Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline")).replace('\0', ' ');
+        } catch (IOException gone) {
+            return "";
+        }
+    }
+
+    private static void awaitProcessIn(String host) {
+        try {
+            for (int i = 0; i < 300 && processesIn(host).isEmpty(); i++) {
+                Thread.sleep(50);
+            }
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The command lines of {@code weftrun}'s descendants, as {@code ps} shows them, until it ends. */
     private static void collectCommandLines(Process weftrun, Set<String> lines) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (weftrun.isAlive() && System.nanoTime() < deadline) {
-            weftrun.descendants().forEach(p -> {
-                try {
-                    lines.add(Files.readString(Path.of("/proc", Long.toString(p.pid()), "cmdline")).replace('\0', ' '));
-                } catch (IOException gone) {
-                    // ended meanwhile
-                }
-            });
+            weftrun.descendants().map(HostsJobTest::commandLine).filter(line -> !line.isEmpty()).forEach(lines::add);
             try {
                 Thread.sleep(20);
             } catch (InterruptedException e) {
