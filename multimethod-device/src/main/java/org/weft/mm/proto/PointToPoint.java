@@ -377,7 +377,9 @@ public final class PointToPoint implements RsrHandler {
                                  long length) {
         long capacity = receive.buffer().byteSize();
         long n = Math.min(capacity, length);
-        MemorySegment.copy(data, offset, receive.buffer(), 0, n);
+        if (n > 0) {
+            MemorySegment.copy(data, offset, receive.buffer(), 0, n);
+        }
         receive.complete(source, tag, n, length > capacity ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
     }
 

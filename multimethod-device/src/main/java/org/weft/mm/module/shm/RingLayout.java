@@ -90,6 +90,19 @@ final class RingLayout {
         return CONTROL_LENGTH + capacity;
     }
 
+    /** Endpoint id (low half) and handler id (high half) as the one little-endian int they make in a record. */
+    static int ids(int endpointId, int handlerId) {
+        return (endpointId & 0xFFFF) | handlerId << 16;
+    }
+
+    static int endpointOf(int ids) {
+        return ids & 0xFFFF;
+    }
+
+    static int handlerOf(int ids) {
+        return ids >>> 16;
+    }
+
     static int align(int length) {
         return (length + ALIGNMENT - 1) & -ALIGNMENT;
     }

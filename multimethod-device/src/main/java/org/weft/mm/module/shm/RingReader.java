@@ -3,11 +3,10 @@ package org.weft.mm.module.shm;
 import static org.weft.mm.module.shm.RingAccess.COUNTER;
 import static org.weft.mm.module.shm.RingAccess.FLAG;
 import static org.weft.mm.module.shm.RingAccess.LENGTH;
-import static org.weft.mm.module.shm.RingAccess.SHORT;
+import static org.weft.mm.module.shm.RingAccess.INT;
 import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.CONTROL_LENGTH;
 import static org.weft.mm.module.shm.RingLayout.ENDPOINT_OFFSET;
-import static org.weft.mm.module.shm.RingLayout.HANDLER_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.HEAD_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.LENGTH_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
@@ -77,8 +76,9 @@ final class RingReader {
                 refuse(log, "a record of " + length + " bytes at offset " + index);
                 return delivered;
             }
-            int endpointId = Short.toUnsignedInt(data.get(SHORT, index + ENDPOINT_OFFSET));
-            int handlerId = Short.toUnsignedInt(data.get(SHORT, index + HANDLER_OFFSET));
+            int ids = data.get(INT, index + ENDPOINT_OFFSET); // endpoint and handler in one read
+            int endpointId = RingLayout.endpointOf(ids);
+            int handlerId = RingLayout.handlerOf(ids);
             view.limit(index + length).position(index + RECORD_HEADER_LENGTH);
             try {
                 sink.deliver(senderRank, endpointId, handlerId, view);

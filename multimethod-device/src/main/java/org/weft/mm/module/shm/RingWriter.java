@@ -4,12 +4,10 @@ import static org.weft.mm.module.shm.RingAccess.COUNTER;
 import static org.weft.mm.module.shm.RingAccess.FLAG;
 import static org.weft.mm.module.shm.RingAccess.INT;
 import static org.weft.mm.module.shm.RingAccess.LENGTH;
-import static org.weft.mm.module.shm.RingAccess.SHORT;
 import static org.weft.mm.module.shm.RingLayout.ALIGNMENT;
 import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.CONTROL_LENGTH;
 import static org.weft.mm.module.shm.RingLayout.ENDPOINT_OFFSET;
-import static org.weft.mm.module.shm.RingLayout.HANDLER_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.HEAD_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.LENGTH_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
@@ -84,13 +82,14 @@ final class RingWriter {
         if (!hasRoom(aligned + ALIGNMENT)) {
             return SendStatus.BACK_PRESSURED;
         }
-        data.set(SHORT, index + ENDPOINT_OFFSET, (short) endpointId);
-        data.set(SHORT, index + HANDLER_OFFSET, (short) handlerId);
+        data.set(INT, index + ENDPOINT_OFFSET, RingLayout.ids(endpointId, handlerId));
         int bodyAt = index + RECORD_HEADER_LENGTH;
         if (headerLength > 0) {
             dataBuffer.put(bodyAt, header, header.position(), headerLength);
         }
-        copyPayload(payload, bodyAt + headerLength);
+        if (payloadLength > 0) {
+            copyPayload(payload, bodyAt + headerLength);
+        }
         publish(index, recordLength, aligned);
         return SendStatus.SENT;
     }

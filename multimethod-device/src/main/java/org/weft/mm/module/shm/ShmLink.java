@@ -17,6 +17,8 @@ final class ShmLink implements CommObject {
     private final int peerRank;
     private final RingWriter ring;
     private final ShmDoorbell.PeerBell peerBell;
+    /** Largest body (header + payload) one send may carry: a record must fit the peer's ring whole. */
+    private final long maxBody;
     private final SpinLock lock = new SpinLock();
     private boolean closed;
 
@@ -24,15 +26,15 @@ final class ShmLink implements CommObject {
         this.peerRank = peerRank;
         this.ring = ring;
         this.peerBell = peerBell;
+        this.maxBody = RingLayout.maxBody(ring.capacity());
     }
 
     int peerRank() {
         return peerRank;
     }
 
-    /** Largest body (header + payload) one send may carry: a record must fit the peer's ring whole. */
     long maxBody() {
-        return RingLayout.maxBody(ring.capacity());
+        return maxBody;
     }
 
     @Override
@@ -42,7 +44,7 @@ final class ShmLink implements CommObject {
                     + " outside 0.." + MAX_ID);
         }
         long body = header.remaining() + payload.byteSize();
-        if (body > maxBody()) {
+        if (body > maxBody) {
             throw new IllegalArgumentException("an RSR of " + body + " bytes exceeds the " + maxBody()
                     + " bytes an shm ring to rank " + peerRank + " can carry");
         }
