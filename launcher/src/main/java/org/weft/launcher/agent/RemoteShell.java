@@ -23,13 +23,18 @@ public final class RemoteShell {
     /**
      * A watch started before the launch replaces the remote shell (same pid, same start time): once a second it
      * reads the process's parent, the agent's end of the connection (sshd's session), and when that has gone — the
-     * agent was killed, or the connection dropped — it sends the process SIGTERM. A rank that never reached
+     * agent was killed, the connection dropped, the launcher crashed with it — it sends the process SIGTERM and, two
+     * seconds later, removes {@code jobDir} (nobody else would on this host). A rank that never reached
      * {@code MPI_Init} (whose bootstrap connection would end it) and an mpirun of a site are then not left running.
      * It compares the start time too, so a pid reused after the process ended is never signalled. Linux's /proc.
      */
-    static final String ORPHAN_WATCH = "p=$PPID; (t=; while s=$(cut -d ' ' -f 4,22 /proc/$$/stat 2>/dev/null); do"
-            + " [ -n \"$t\" ] || t=${s#* }; [ \"${s#* }\" = \"$t\" ] || exit 0;"
-            + " [ \"${s%% *}\" = \"$p\" ] || { kill $$; exit 0; }; sleep 1; done) </dev/null >/dev/null 2>&1 & ";
+    static String orphanWatch(String jobDir) {
+        String cleanUp = jobDir == null ? "" : " sleep 2; rm -rf " + quote(jobDir) + ";";
+        return "p=$PPID; (t=; while s=$(cut -d ' ' -f 4,22 /proc/$$/stat 2>/dev/null); do"
+                + " [ -n \"$t\" ] || t=${s#* }; [ \"${s#* }\" = \"$t\" ] || exit 0;"
+                + " [ \"${s%% *}\" = \"$p\" ] || { kill $$;" + cleanUp + " exit 0; }; sleep 1; done)"
+                + " </dev/null >/dev/null 2>&1 & ";
+    }
 
     private final List<String> agent;
     private final String workingDirectory;
@@ -62,9 +67,9 @@ public final class RemoteShell {
             line.append("IFS= read -r ").append(WorldConfig.ENV_SECRET).append(" || exit 1; export ")
                     .append(WorldConfig.ENV_SECRET).append("; ");
         }
-        line.append(ORPHAN_WATCH);
-        line.append("cd ").append(quote(workingDirectory)).append(" 2>/dev/null; ");
         String jobDir = launch.environment().get(ShmParameters.JOB_DIR.environmentName());
+        line.append(orphanWatch(jobDir));
+        line.append("cd ").append(quote(workingDirectory)).append(" 2>/dev/null; ");
         if (jobDir != null) {
             line.append("mkdir -p -m 700 ").append(quote(jobDir)).append(" && ");
         }

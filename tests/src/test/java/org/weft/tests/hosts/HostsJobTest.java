@@ -93,10 +93,7 @@ class HostsJobTest {
             Thread.sleep(100);
         }
         assertEquals(List.of(), processesIn(HOST_2), "processes outlived the job on " + HOST_2);
-        try (Stream<Path> entries = Files.list(Path.of("/dev/shm"))) {
-            assertEquals(List.of(), entries.filter(p -> p.getFileName().toString()
-                    .startsWith("weft-" + weftrunPid[0] + "-")).toList(), "the job directory is deleted");
-        }
+        assertEquals(List.of(), jobDirectoriesOf(weftrunPid[0]), "the job directory is deleted");
     }
 
     /**
@@ -119,6 +116,40 @@ class HostsJobTest {
             Thread.sleep(100);
         }
         assertEquals(List.of(), processesIn(HOST_2), "the rank outlived its remote shell on " + HOST_2);
+    }
+
+    /**
+     * The launcher crashes (SIGKILL) and its remote shell with it, while a rank on another host has not reached
+     * MPI_Init: the rank ends and the job's directory there is removed, though no launcher is left to do it.
+     */
+    @Test
+    void aCrashedLauncherLeavesNoRankAndNoJobDirectoryOnAnotherHost() throws Exception {
+        Path likeSsh = agentLikeSsh();
+        long[] weftrunPid = new long[1];
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", likeSsh.toString(), "-np", "1", "--host", HOST_2,
+                NeverInit.class.getName(), "60").timeout(Duration.ofSeconds(60))
+                .run(weftrun -> {
+                    weftrunPid[0] = weftrun.pid();
+                    awaitProcessIn(HOST_2);
+                    List<ProcessHandle> agents = weftrun.descendants()
+                            .filter(p -> commandLine(p).contains(likeSsh + " " + HOST_2 + " ")).toList();
+                    weftrun.destroyForcibly();
+                    agents.forEach(ProcessHandle::destroyForcibly);
+                });
+        Files.delete(likeSsh);
+        assertEquals(137, result.exitCode(), result.output());
+        for (int i = 0; i < 100 && !(processesIn(HOST_2).isEmpty() && jobDirectoriesOf(weftrunPid[0]).isEmpty());
+             i++) {
+            Thread.sleep(100);
+        }
+        assertEquals(List.of(), processesIn(HOST_2), "the rank outlived its crashed launcher on " + HOST_2);
+        assertEquals(List.of(), jobDirectoriesOf(weftrunPid[0]), "the job directory outlived its crashed launcher");
+    }
+
+    private static List<Path> jobDirectoriesOf(long launcherPid) throws IOException {
+        try (Stream<Path> entries = Files.list(Path.of("/dev/shm"))) {
+            return entries.filter(p -> p.getFileName().toString().startsWith("weft-" + launcherPid + "-")).toList();
+        }
     }
 
     @Test
