@@ -23,17 +23,17 @@ public final class RemoteShell {
     /**
      * A watch started before the launch replaces the remote shell (same pid, same start time): once a second it
      * reads the process's parent, the agent's end of the connection (sshd's session), and when that has gone — the
-     * agent was killed, the connection dropped, the launcher crashed with it — it sends the process SIGTERM and, two
-     * seconds later, removes {@code jobDir} (nobody else would on this host). A rank that never reached
-     * {@code MPI_Init} (whose bootstrap connection would end it) and an mpirun of a site are then not left running.
-     * It compares the start time too, so a pid reused after the process ended is never signalled. Linux's /proc.
+     * agent was killed, the connection dropped, the launcher crashed with it — it sends the process SIGTERM. A rank
+     * that never reached {@code MPI_Init} (whose bootstrap connection would end it) and an mpirun of a site are then
+     * not left running. However the process ends, the watch then removes {@code jobDir} on that host: a job's
+     * processes there are past its finalize barrier by then, and after a launcher crash nobody else would. The start
+     * time is compared too, so a pid reused after the process ended is never signalled. Linux's /proc.
      */
     static String orphanWatch(String jobDir) {
-        String cleanUp = jobDir == null ? "" : " sleep 2; rm -rf " + quote(jobDir) + ";";
-        return "p=$PPID; (t=; while s=$(cut -d ' ' -f 4,22 /proc/$$/stat 2>/dev/null); do"
-                + " [ -n \"$t\" ] || t=${s#* }; [ \"${s#* }\" = \"$t\" ] || exit 0;"
-                + " [ \"${s%% *}\" = \"$p\" ] || { kill $$;" + cleanUp + " exit 0; }; sleep 1; done)"
-                + " </dev/null >/dev/null 2>&1 & ";
+        return "p=$PPID; (t=; while s=$(cut -d ' ' -f 4,22 /proc/$$/stat 2>/dev/null)"
+                + " && [ \"${s#* }\" = \"${t:=${s#* }}\" ]; do"
+                + " [ \"${s%% *}\" = \"$p\" ] || { kill $$; sleep 2; break; }; sleep 1; done"
+                + (jobDir == null ? "" : "; rm -rf " + quote(jobDir)) + ") </dev/null >/dev/null 2>&1 & ";
     }
 
     private final List<String> agent;

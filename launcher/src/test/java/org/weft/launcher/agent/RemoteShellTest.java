@@ -1,6 +1,7 @@
 package org.weft.launcher.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,8 @@ class RemoteShellTest {
         environment.put("ODD", "it's a \"value\" with $HOME and `ticks`");
         environment.put("WEFT_SECRET", "s3cr3t-value");
         List<String> command = List.of("/bin/sh", "-c",
-                "printf '%s\\n' \"$ODD\" \"$1\" \"$(pwd)\" \"$WEFT_SECRET\" \"$(cat)\"", "sh", "a 'quoted' $word;");
+                "printf '%s\\n' \"$ODD\" \"$1\" \"$(pwd)\" \"$WEFT_SECRET\" \"$(cat)\" \"$(ls -d \"$WEFT_JOB_DIR\")\"", "sh",
+                "a 'quoted' $word;");
         RankLaunch launch = new RankLaunch(3, 1, "", false, "nodeX", command, environment);
 
         RankLaunch remote = new RemoteShell(List.of(agent.toString()), dir.toString()).wrap(launch);
@@ -48,8 +50,12 @@ class RemoteShellTest {
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), new String(process.getErrorStream().readAllBytes()));
         assertEquals(List.of(environment.get("ODD"), "a 'quoted' $word;", dir.toString(), "s3cr3t-value",
-                "input for the rank"), output.lines().toList(), "the secret comes first on stdin, the rest is the rank's");
-        assertTrue(Files.isDirectory(jobDir), "the job's directory is made on the host before the rank starts");
+                "input for the rank", jobDir.toString()), output.lines().toList(),
+                "the secret comes first on stdin, the rest is the rank's; the job's directory is made before it starts");
+        for (int i = 0; i < 50 && Files.exists(jobDir); i++) {
+            Thread.sleep(100);
+        }
+        assertFalse(Files.exists(jobDir), "the line's watch removes the job's directory once the process has ended");
     }
 
     @Test
