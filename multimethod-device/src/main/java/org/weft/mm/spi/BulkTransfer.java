@@ -8,8 +8,9 @@ import java.lang.foreign.MemorySegment;
  * its request to send, the receiver starts {@link #receive} into the user's buffer before it answers, and the sender
  * then starts {@link #send} from the user's data; both sides name the transfer by the receiver's request id.
  *
- * <p>Only memory {@link #carries} accepts may be used (a method that hands addresses to native code cannot take a
- * Java heap array, which the collector moves). Thread-safe; completions run on a polling thread.
+ * <p>Only memory {@link #carries} accepts may be used (a method that hands addresses to native code must copy a Java
+ * heap array, which the collector moves, and may find that not worth it for small ones). Thread-safe; completions
+ * run on a polling thread.
  */
 public interface BulkTransfer {
     /** Whether this link can move {@code memory} in place (its kind and size). */

@@ -29,6 +29,7 @@ public final class LargeMessages {
             receivePostedLate(rank, peer, 1 << 20);
             truncated(rank, peer, 200_000, 150_000);
             directToHeapAndBack(rank, peer, 500_000);
+            directToHeapAndBack(rank, peer, (1 << 20) + 5); // heap arrays this large go in place through a copy
             manyInFlight(rank, peer, 8, 200_000);
         }
         MPI.COMM_WORLD.barrier();

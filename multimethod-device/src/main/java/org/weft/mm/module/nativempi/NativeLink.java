@@ -48,11 +48,12 @@ final class NativeLink implements CommObject, BulkTransfer {
         return bulkMin > 0 ? this : null;
     }
 
-    /** Native memory (libmpi keeps its address while the transfer runs) of a size one MPI message carries. */
+    /** Data of a size one MPI message carries (a heap array's through a native copy: {@link BulkTransfers}). */
     @Override
     public boolean carries(MemorySegment memory) {
         long bytes = memory.byteSize();
-        return memory.isNative() && bytes >= bulkMin && bytes <= BulkTransfers.MAX_BYTES;
+        long least = memory.isNative() ? bulkMin : Math.max(bulkMin, BulkTransfers.HEAP_MIN_BYTES);
+        return bulkMin > 0 && bytes >= least && bytes <= BulkTransfers.MAX_BYTES;
     }
 
     @Override

@@ -36,7 +36,8 @@ public final class NativeMpiParameters {
 
     public static final Parameter<Long> BULK_MIN = Parameter.bytes("nativempi_bulk_min", 64 * 1024,
             "smallest rendezvous message whose data goes in place, by one MPI message from the sender's direct"
-                    + " buffer into the receiver's, instead of in RSR fragments copied in and out; 0: never");
+                    + " buffer into the receiver's, instead of in RSR fragments copied in and out (heap arrays from"
+                    + " 1 MiB, through a native copy); 0: never");
 
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(LIBRARY, EAGER_LIMIT, MAX_RSR, SEND_SLOTS, MAX_PER_POLL,
