@@ -64,8 +64,8 @@ final class RingLayout {
 
     static final int RECORD_HEADER_LENGTH = 8;
     static final int LENGTH_OFFSET = 0;
-    static final int ENDPOINT_OFFSET = 4;
-    static final int HANDLER_OFFSET = 6;
+    /** Endpoint id (u16) then handler id (u16): one int, see {@link #ids}. */
+    static final int IDS_OFFSET = 4;
     static final int ALIGNMENT = 64;
 
     /** Smallest and largest ring data areas (a ByteBuffer view of one must fit an int). */

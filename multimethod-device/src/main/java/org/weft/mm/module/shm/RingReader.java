@@ -6,7 +6,7 @@ import static org.weft.mm.module.shm.RingAccess.LENGTH;
 import static org.weft.mm.module.shm.RingAccess.INT;
 import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.CONTROL_LENGTH;
-import static org.weft.mm.module.shm.RingLayout.ENDPOINT_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.IDS_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.HEAD_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.LENGTH_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
@@ -76,7 +76,7 @@ final class RingReader {
                 refuse(log, "a record of " + length + " bytes at offset " + index);
                 return delivered;
             }
-            int ids = data.get(INT, index + ENDPOINT_OFFSET); // endpoint and handler in one read
+            int ids = data.get(INT, index + IDS_OFFSET); // endpoint and handler in one read
             int endpointId = RingLayout.endpointOf(ids);
             int handlerId = RingLayout.handlerOf(ids);
             view.limit(index + length).position(index + RECORD_HEADER_LENGTH);

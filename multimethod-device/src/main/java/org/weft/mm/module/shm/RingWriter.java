@@ -7,7 +7,7 @@ import static org.weft.mm.module.shm.RingAccess.LENGTH;
 import static org.weft.mm.module.shm.RingLayout.ALIGNMENT;
 import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.CONTROL_LENGTH;
-import static org.weft.mm.module.shm.RingLayout.ENDPOINT_OFFSET;
+import static org.weft.mm.module.shm.RingLayout.IDS_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.HEAD_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.LENGTH_OFFSET;
 import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
@@ -82,7 +82,7 @@ final class RingWriter {
         if (!hasRoom(aligned + ALIGNMENT)) {
             return SendStatus.BACK_PRESSURED;
         }
-        data.set(INT, index + ENDPOINT_OFFSET, RingLayout.ids(endpointId, handlerId));
+        data.set(INT, index + IDS_OFFSET, RingLayout.ids(endpointId, handlerId));
         int bodyAt = index + RECORD_HEADER_LENGTH;
         if (headerLength > 0) {
             dataBuffer.put(bodyAt, header, header.position(), headerLength);

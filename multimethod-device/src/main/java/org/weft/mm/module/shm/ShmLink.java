@@ -33,10 +33,6 @@ final class ShmLink implements CommObject {
         return peerRank;
     }
 
-    long maxBody() {
-        return maxBody;
-    }
-
     @Override
     public SendStatus send(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
         if ((endpointId & ~MAX_ID) != 0 || (handlerId & ~MAX_ID) != 0) {
@@ -45,7 +41,7 @@ final class ShmLink implements CommObject {
         }
         long body = header.remaining() + payload.byteSize();
         if (body > maxBody) {
-            throw new IllegalArgumentException("an RSR of " + body + " bytes exceeds the " + maxBody()
+            throw new IllegalArgumentException("an RSR of " + body + " bytes exceeds the " + maxBody
                     + " bytes an shm ring to rank " + peerRank + " can carry");
         }
         SendStatus status;
