@@ -1,6 +1,7 @@
 package org.weft.mm.module.nativempi;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -22,7 +23,7 @@ import org.weft.adi.concurrent.SpinLock;
  * <p>Every call takes one lock, so concurrent senders and the poller never enter libmpi together (the module asks
  * for {@code MPI_THREAD_SERIALIZED}: cheaper than Open MPI's own locking at {@code MPI_THREAD_MULTIPLE}); a
  * {@link SpinLock}, one locked instruction per call, as every empty poll takes it. The calls
- * made on the hot path (Isend, Irecv, Test, Testsome, Get_count) are bound as <em>critical</em>: they return quickly
+ * made on the hot path (Isend, Irecv, Test, Testsome) are bound as <em>critical</em>: they return quickly
  * and never call back into Java, so the JVM skips the thread-state transition.
  */
 final class LibMpi {
@@ -49,6 +50,7 @@ final class LibMpi {
     private final MethodHandle commRank;
     private final MethodHandle commSize;
     private final MethodHandle commSetErrhandler;
+    private final MethodHandle bcast;
     private final MethodHandle send;
     private final MethodHandle isend;
     private final MethodHandle testsome;
@@ -56,7 +58,6 @@ final class LibMpi {
     private final MethodHandle test;
     private final MethodHandle cancel;
     private final MethodHandle waitCall;
-    private final MethodHandle getCount;
     private final MethodHandle errorString;
 
     private LibMpi(NativeLibrary library, MpiFlavour flavour) {
@@ -71,6 +72,7 @@ final class LibMpi {
         commRank = bind("MPI_Comm_rank", false, HANDLE, ADDRESS);
         commSize = bind("MPI_Comm_size", false, HANDLE, ADDRESS);
         commSetErrhandler = bind("MPI_Comm_set_errhandler", false, HANDLE, HANDLE);
+        bcast = bind("MPI_Bcast", false, ADDRESS, JAVA_INT, HANDLE, JAVA_INT, HANDLE);
         // Not critical: a blocking send may wait in libmpi for room (while libmpi keeps receiving).
         send = bind("MPI_Send", false, POINTER, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE);
         isend = bind("MPI_Isend", true, POINTER, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE, POINTER);
@@ -79,7 +81,6 @@ final class LibMpi {
         test = bind("MPI_Test", true, POINTER, POINTER, POINTER);
         cancel = bind("MPI_Cancel", false, ADDRESS);
         waitCall = bind("MPI_Wait", false, ADDRESS, ADDRESS);
-        getCount = bind("MPI_Get_count", true, POINTER, HANDLE, POINTER);
         errorString = bind("MPI_Error_string", false, JAVA_INT, ADDRESS, ADDRESS);
     }
 
@@ -196,6 +197,17 @@ final class LibMpi {
         }
     }
 
+    /** MPI_Bcast of {@code data} from native rank {@code root}; returns what the root sent (every rank passes as many bytes). */
+    byte[] broadcast(byte[] data, int root, long comm) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment buffer = arena.allocateFrom(JAVA_BYTE, data);
+            check("MPI_Bcast", (int) bcast.invokeExact(buffer, data.length, flavour.byteType(), root, comm));
+            return buffer.toArray(JAVA_BYTE);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /** MPI_Send of {@code count} bytes. Returns the MPI code. */
     int send(MemorySegment buffer, int count, int dest, int tag, long comm) {
         gate.lock();
@@ -269,18 +281,6 @@ final class LibMpi {
         try {
             check("MPI_Cancel", (int) cancel.invokeExact(request));
             check("MPI_Wait", (int) waitCall.invokeExact(request, status));
-        } catch (Throwable t) {
-            throw rethrow(t);
-        } finally {
-            gate.unlock();
-        }
-    }
-
-    /** MPI_Get_count in bytes; written at {@code count}. */
-    int getCount(MemorySegment status, MemorySegment count) {
-        gate.lock();
-        try {
-            return (int) getCount.invokeExact(address(status), flavour.byteType(), address(count));
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {

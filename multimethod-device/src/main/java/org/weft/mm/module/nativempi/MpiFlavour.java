@@ -37,8 +37,7 @@ sealed interface MpiFlavour permits OpenMpiFlavour, MpichFlavour {
     long statusSize();
 
     /**
-     * The bytes a completed receive of {@code MPI_BYTE}s got, read from its status without a call into libmpi; -1
-     * when this flavour does not say where the count lies (then ask {@code MPI_Get_count}).
+     * The bytes a completed receive of {@code MPI_BYTE}s got, read from its status without a call into libmpi.
      */
     long receivedBytes(MemorySegment status);
 

@@ -5,51 +5,64 @@ import java.util.Map;
 
 /**
  * What the native launcher ({@code mpirun}, {@code mpiexec}, {@code srun}) told this process through its
- * environment: whether there was one, and the id of the native job (session) it started, the same in every process
- * of that job and different for any other job, also one started on another host.
+ * environment: whether there was one, and whose it was — which says which libmpi to load, since a library only
+ * joins the job its own launcher started (Open MPI under MPICH's Hydra initialises as a world of one).
  *
  * <ul>
- *   <li>Open MPI 4 (PMIx): {@code PMIX_NAMESPACE} (a number derived from the launcher's job id) plus the address of
- *       {@code mpirun} (the HNP) from {@code OMPI_MCA_orte_hnp_uri}, so that two mpiruns on two hosts never share
- *       an id.</li>
- *   <li>MPICH (Hydra, PMI-1/2): {@code PMI_KVSNAME}, which holds the launcher's pid and a random part; with PMIx
- *       launchers, {@code PMIX_NAMESPACE}.</li>
+ *   <li>Open MPI's {@code mpirun}: {@code OMPI_COMM_WORLD_SIZE} (and PMIx's variables).</li>
+ *   <li>MPICH's Hydra ({@code mpiexec.hydra}, and its relatives': Intel MPI, MVAPICH): PMI-1/2's {@code PMI_SIZE},
+ *       {@code PMI_RANK}, {@code PMI_FD} — and nothing that names the job: the native job's id is agreed on after
+ *       {@code MPI_Init} instead ({@link NativeMpiModule}).</li>
+ *   <li>PMIx launchers of either ({@code srun --mpi=pmix}, {@code prterun}): {@code PMIX_RANK}.</li>
  * </ul>
  */
-record NativeLaunch(String sessionId) {
+record NativeLaunch(Launcher launcher) {
     /** Variables any of which shows that a native launcher started this process. */
     static final List<String> MARKERS = List.of("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK");
 
+    /** Whose launcher it was, as far as the environment tells. */
+    enum Launcher {
+        OPEN_MPI("Open MPI's mpirun", List.of("libmpi.so.40", "libmpi.so")),
+        /** PMI-1/2 without Open MPI's variables: MPICH's Hydra or a relative. */
+        MPICH("an MPICH launcher (PMI)", List.of("libmpich.so.12", "libmpi.so.12", "libmpi.so")),
+        /** PMIx only: either implementation may be meant. */
+        PMIX("a PMIx launcher", List.of("libmpi.so.40", "libmpich.so.12", "libmpi.so.12", "libmpi.so"));
+
+        private final String description;
+        /** The sonames tried, in order, when {@code nativempi_library} does not name one. */
+        private final List<String> libraries;
+
+        Launcher(String description, List<String> libraries) {
+            this.description = description;
+            this.libraries = libraries;
+        }
+    }
+
     /** The launch this environment describes, or {@code null} when no native launcher started the process. */
     static NativeLaunch of(Map<String, String> environment) {
-        if (MARKERS.stream().noneMatch(environment::containsKey)) {
-            return null;
+        if (environment.containsKey("OMPI_COMM_WORLD_SIZE")) {
+            return new NativeLaunch(Launcher.OPEN_MPI);
         }
-        String namespace = first(environment, "PMIX_NAMESPACE", "PMI_KVSNAME");
-        if (namespace == null) {
-            return null;
+        if (environment.containsKey("PMI_SIZE")) {
+            return new NativeLaunch(Launcher.MPICH);
         }
-        String hnp = environment.get("OMPI_MCA_orte_hnp_uri");
-        return new NativeLaunch(hnp == null ? namespace : namespace + "@" + launcherAddress(hnp));
+        return environment.containsKey("PMIX_RANK") ? new NativeLaunch(Launcher.PMIX) : null;
     }
 
-    /** {@code "931463168.0;tcp://192.0.2.2:45391;..."}: the first address after the job id. */
-    private static String launcherAddress(String hnpUri) {
-        int start = hnpUri.indexOf(';');
-        if (start < 0) {
-            return hnpUri;
-        }
-        int end = hnpUri.indexOf(';', start + 1);
-        return hnpUri.substring(start + 1, end < 0 ? hnpUri.length() : end);
+    /** The libraries to try, in order, for this launcher. */
+    List<String> defaultLibraries() {
+        return launcher.libraries;
     }
 
-    private static String first(Map<String, String> environment, String... names) {
-        for (String name : names) {
-            String value = environment.get(name);
-            if (value != null && !value.isBlank()) {
-                return value;
-            }
+    /**
+     * Why {@code flavour}'s library cannot join this launch (its {@code MPI_Init} would start a world of one), or
+     * {@code null} when it can.
+     */
+    String mismatch(MpiFlavour flavour, String library) {
+        boolean openMpi = flavour instanceof OpenMpiFlavour;
+        if (launcher == Launcher.PMIX || openMpi == (launcher == Launcher.OPEN_MPI)) {
+            return null;
         }
-        return null;
+        return library + " is " + flavour.name() + ", but " + launcher.description + " started this process";
     }
 }

@@ -4,11 +4,8 @@ import java.util.List;
 import org.weft.adi.param.Parameters;
 
 /** The values of {@link NativeMpiParameters} for one module instance, read and checked once. */
-record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int sendSlots, int maxPerPoll,
+record NativeMpiConfig(String library, long eagerLimit, long maxRsr, int sendSlots, int maxPerPoll,
         long blockingSendLimit, int postedReceives, long bulkMin) {
-    /** Open MPI 4/5, then MPICH 3/4 (and its ABI relatives), then whatever the development symlink names. */
-    static final List<String> DEFAULT_LIBRARIES = List.of("libmpi.so.40", "libmpi.so.12", "libmpi.so");
-
     /** Throws {@link IllegalArgumentException} with a sentence naming the parameter when a value is unusable. */
     static NativeMpiConfig from(Parameters p) {
         String library = p.get(NativeMpiParameters.LIBRARY).trim();
@@ -38,7 +35,7 @@ record NativeMpiConfig(List<String> libraries, long eagerLimit, long maxRsr, int
         if (bulkMin < 0) {
             throw new IllegalArgumentException("parameter " + NativeMpiParameters.BULK_MIN.name() + ": negative");
         }
-        return new NativeMpiConfig(library.isEmpty() ? DEFAULT_LIBRARIES : List.of(library), eagerLimit, maxRsr,
+        return new NativeMpiConfig(library, eagerLimit, maxRsr,
                 slots, perPoll, blocking, posted, bulkMin);
     }
 

@@ -1,8 +1,10 @@
 package org.weft.mm.module.nativempi;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -58,6 +60,8 @@ public final class NativeMpiModule implements CommModule {
     private SendSlots sends;
     private Receiver receiver;
     private BulkTransfers transfers;
+    /** The native job's id, the same in all its processes and different for every other native job. */
+    private String sessionId;
     private Descriptor localDescriptor;
     private volatile boolean initialised;
 
@@ -86,8 +90,7 @@ public final class NativeMpiModule implements CommModule {
         }
         launch = NativeLaunch.of(environment);
         if (launch == null) {
-            return "not started by mpirun (none of " + String.join(", ", NativeLaunch.MARKERS)
-                    + " is set, or no PMIX_NAMESPACE / PMI_KVSNAME names the native job)";
+            return "not started by mpirun (none of " + String.join(", ", NativeLaunch.MARKERS) + " is set)";
         }
         if (!NativeMpiModule.class.getModule().isNativeAccessEnabled()) {
             return "native access is not enabled: run java with --enable-native-access=ALL-UNNAMED (weftrun passes"
@@ -105,13 +108,22 @@ public final class NativeMpiModule implements CommModule {
         return null;
     }
 
-    /** Opens the first library that works; returns {@code null}, or what went wrong with each. */
+    /** Opens the first library that works and can join this launch; returns {@code null}, or what went wrong with each. */
     private String openLibrary() {
         List<String> failures = new ArrayList<>();
-        for (String library : config.libraries()) {
+        List<String> libraries = config.library().isEmpty() ? launch.defaultLibraries() : List.of(config.library());
+        // UCX catches SIGSEGV/SIGBUS for its own error reports, which the JVM needs (null checks, safepoints). It reads
+        // this when libucs is loaded: with MPICH that is now, as a dependency of libmpich (Open MPI loads it later).
+        NativeLibrary.setenvIfUnset("UCX_ERROR_SIGNALS", "");
+        for (String library : libraries) {
             try {
-                mpi = LibMpi.open(library);
-                return null;
+                LibMpi candidate = LibMpi.open(library);
+                String mismatch = launch.mismatch(candidate.flavour(), library);
+                if (mismatch == null) {
+                    mpi = candidate;
+                    return null;
+                }
+                failures.add(mismatch);
             } catch (LinkageError | RuntimeException e) {
                 failures.add(e.getMessage());
             }
@@ -129,8 +141,6 @@ public final class NativeMpiModule implements CommModule {
             throw new IllegalStateException("nativempi unavailable: " + cause);
         }
         this.rank = context.rank();
-        // UCX catches SIGSEGV/SIGBUS for its own error reports, which the JVM needs (null checks, safepoints).
-        NativeLibrary.setenvIfUnset("UCX_ERROR_SIGNALS", "");
         // SERIALIZED and one lock of ours: Open MPI 4.1 at MULTIPLE takes atomics and locks on every call, which cost
         // more than an uncontended Java lock (measured for issue 4).
         threadLevel = mpi.initThread(MpiFlavour.THREAD_SERIALIZED);
@@ -143,7 +153,8 @@ public final class NativeMpiModule implements CommModule {
                 config.blockingSendLimit(), this::log);
         receiver = new Receiver(mpi, comm, context.inbound(), config.postedReceives(), maxMessage, this::log);
         transfers = new BulkTransfers(mpi, comm, this::log);
-        localDescriptor = new NativeAddress(launch.sessionId(), nativeRank).toDescriptor();
+        sessionId = agreeOnSessionId();
+        localDescriptor = new NativeAddress(sessionId, nativeRank).toDescriptor();
         initialised = true;
     }
 
@@ -159,7 +170,7 @@ public final class NativeMpiModule implements CommModule {
      */
     public Descriptor descriptorOfNativeRank(int rank) {
         requireInitialised();
-        return new NativeAddress(launch.sessionId(), rank).toDescriptor();
+        return new NativeAddress(sessionId, rank).toDescriptor();
     }
 
     /** This process's rank in the native job (valid after {@link #init}). */
@@ -172,7 +183,7 @@ public final class NativeMpiModule implements CommModule {
     public String describe() {
         requireInitialised();
         return mpi.flavour().name() + " (" + mpi.libraryName() + "), native rank " + nativeRank + " of "
-                + nativeSize + ", session " + launch.sessionId() + ", thread level " + threadLevel
+                + nativeSize + ", session " + sessionId + ", thread level " + threadLevel
                 + " (calls serialised)";
     }
 
@@ -189,7 +200,7 @@ public final class NativeMpiModule implements CommModule {
             log("ignoring the nativempi descriptor of rank " + peerRank + ": " + e.getMessage());
             return null;
         }
-        if (!address.sessionId().equals(launch.sessionId()) || address.nativeRank() >= nativeSize) {
+        if (!address.sessionId().equals(sessionId) || address.nativeRank() >= nativeSize) {
             return null;
         }
         NativeLink link = links.get(peerRank);
@@ -247,6 +258,19 @@ public final class NativeMpiModule implements CommModule {
         }
         sends.release();
         transfers.release();
+    }
+
+    /**
+     * The native job's id: native rank 0 draws one at random and broadcasts it. Launchers do not all name the job in
+     * the environment (MPICH's Hydra gives only PMI_RANK, PMI_SIZE, PMI_FD), and two jobs on two hosts could reuse a
+     * name; 128 random bits do not collide.
+     */
+    private String agreeOnSessionId() {
+        UUID drawn = UUID.randomUUID();
+        ByteBuffer id = ByteBuffer.allocate(16).putLong(drawn.getMostSignificantBits())
+                .putLong(drawn.getLeastSignificantBits());
+        ByteBuffer agreed = ByteBuffer.wrap(mpi.broadcast(id.array(), 0, comm));
+        return new UUID(agreed.getLong(), agreed.getLong()).toString();
     }
 
     private void requireInitialised() {

@@ -5,9 +5,10 @@ import org.weft.adi.param.Parameter;
 
 /** The declared parameters of the {@code nativempi} module (listed by {@code weftrun --info}). */
 public final class NativeMpiParameters {
-    /** Empty: try the usual sonames of Open MPI and MPICH, as the dynamic loader finds them. */
+    /** Empty: the usual sonames of the launcher's MPI, as the dynamic loader finds them. */
     public static final Parameter<String> LIBRARY = Parameter.string("nativempi_library", "",
-            "libmpi to load (a path or soname); empty tries libmpi.so.40, libmpi.so.12, libmpi.so");
+            "libmpi to load (a path or soname); empty tries the sonames of the MPI whose launcher started the"
+                    + " process: Open MPI's libmpi.so.40, MPICH's libmpich.so.12 or libmpi.so.12, then libmpi.so");
 
     public static final Parameter<Long> EAGER_LIMIT = Parameter.bytes("nativempi_eager_limit", 64 * 1024,
             "largest payload sent eagerly with its envelope over native MPI; larger ones use rendezvous");

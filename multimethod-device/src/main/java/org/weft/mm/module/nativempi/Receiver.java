@@ -40,7 +40,6 @@ final class Receiver {
     private final ByteBuffer[] bodies;
     private final MemorySegment flag;
     private final MemorySegment status;
-    private final MemorySegment count;
     /** The oldest posted slot: the next to complete in matching order. */
     private int head;
     /**
@@ -65,7 +64,6 @@ final class Receiver {
         this.bodies = new ByteBuffer[slots];
         this.flag = arena.allocate(JAVA_INT);
         this.status = arena.allocate(mpi.flavour().statusSize(), 8);
-        this.count = arena.allocate(JAVA_INT);
         for (int slot = 0; slot < slots; slot++) {
             requestCells[slot] = requests.asSlice(slot * handleSize, handleSize);
             buffers[slot] = arena.allocate(slotBytes, 64);
@@ -101,13 +99,9 @@ final class Receiver {
         }
     }
 
+    /** Read from the status: a receive of at most a slot's bytes, so it fits an int. */
     private int receivedBytes() {
-        long bytes = mpi.flavour().receivedBytes(status);
-        if (bytes >= 0) {
-            return (int) bytes;
-        }
-        mpi.check("MPI_Get_count", mpi.getCount(status, count));
-        return count.get(JAVA_INT, 0);
+        return (int) mpi.flavour().receivedBytes(status);
     }
 
     private void post(int slot) {

@@ -1,7 +1,7 @@
 package org.weft.mm.module.nativempi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,6 +32,8 @@ import org.weft.mm.spi.Descriptor;
 class NativeMpiModuleTest {
     private static final Map<String, String> LAUNCHED = Map.of("OMPI_COMM_WORLD_SIZE", "2", "PMIX_RANK", "0",
             "PMIX_NAMESPACE", "12345", "OMPI_MCA_orte_hnp_uri", "12344.0;tcp://10.1.2.3:4000;tcp6://[fd00::2]:5");
+    /** What MPICH's Hydra gives a process: PMI-1's variables and nothing naming the job. */
+    private static final Map<String, String> HYDRA = Map.of("PMI_RANK", "0", "PMI_SIZE", "2", "PMI_FD", "6");
 
     private static String cause(Map<String, String> environment, Map<String, String> parameters) {
         var context = new TestModuleContext(0, 2, "job", "secret", "localhost",
@@ -67,14 +69,23 @@ class NativeMpiModuleTest {
     }
 
     @Test
-    void theSessionIdSeparatesLaunchersOnDifferentHosts() {
-        NativeLaunch here = NativeLaunch.of(LAUNCHED);
-        assertEquals("12345@tcp://10.1.2.3:4000", here.sessionId());
-        var elsewhere = new java.util.HashMap<>(LAUNCHED);
-        elsewhere.put("OMPI_MCA_orte_hnp_uri", "12344.0;tcp://10.9.9.9:4000");
-        assertNotEquals(here, NativeLaunch.of(elsewhere));
-        assertEquals("kvs_77_0", NativeLaunch.of(Map.of("PMI_SIZE", "4", "PMI_KVSNAME", "kvs_77_0")).sessionId());
+    void theLauncherChoosesTheLibrariesTried() {
+        assertEquals("libmpi.so.40", NativeLaunch.of(LAUNCHED).defaultLibraries().getFirst());
+        NativeLaunch hydra = NativeLaunch.of(HYDRA);
+        assertEquals(List.of("libmpich.so.12", "libmpi.so.12", "libmpi.so"), hydra.defaultLibraries());
+        assertTrue(NativeLaunch.of(Map.of("PMIX_RANK", "0")).defaultLibraries().containsAll(
+                List.of("libmpi.so.40", "libmpich.so.12")), "a PMIx launcher may mean either");
         assertNull(NativeLaunch.of(Map.of("PMIX_NAMESPACE", "x")), "a namespace without a launcher's size/rank");
+    }
+
+    @Test
+    void aLibraryOfAnotherMpiThanTheLaunchersIsRefused() {
+        String underHydra = cause(HYDRA, Map.of(NativeMpiParameters.LIBRARY.name(), "libmpi.so.40"));
+        assertEquals("libmpi not found (libmpi.so.40 is Open MPI, but an MPICH launcher (PMI) started this process)",
+                underHydra);
+        String underOpenMpi = cause(LAUNCHED, Map.of(NativeMpiParameters.LIBRARY.name(), "libmpich.so.12"));
+        assertEquals("libmpi not found (libmpich.so.12 is MPICH, but Open MPI's mpirun started this process)",
+                underOpenMpi);
     }
 
     @Test
@@ -86,18 +97,32 @@ class NativeMpiModuleTest {
         assertThrows(IllegalArgumentException.class, () -> NativeAddress.of(new Descriptor("tcp", new byte[0])));
     }
 
-    /** Two JVMs under mpirun: RSRs of 0 B to 1 MiB checked byte by byte, then a back-pressured burst. */
+    /** Two JVMs under Open MPI's mpirun: RSRs of 0 B to 1 MiB checked byte by byte, then a back-pressured burst. */
     @Test
-    void twoProcessesUnderMpirunExchangeRsrs() throws Exception {
+    void twoProcessesUnderOpenMpiExchangeRsrs() throws Exception {
         assumeTrue(onPath("mpirun"), "mpirun is not installed");
-        List<String> command = new ArrayList<>(List.of("mpirun", "-np", "2", "--oversubscribe",
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        String output = exchangeRsrsUnder(List.of("mpirun", "-np", "2", "--oversubscribe"), "Open MPI");
+        assertTrue(output.matches("(?s).*burst of 20000 sent, back-pressured [1-9][0-9]* times.*"),
+                "the burst should have met back-pressure (8 send slots):\n" + output);
+    }
+
+    /** The same under MPICH's Hydra (Debian's mpich package, which .ci/run installs beside Open MPI). */
+    @Test
+    void twoProcessesUnderMpichExchangeRsrs() throws Exception {
+        assertTrue(onPath("mpirun.mpich"), "MPICH (Debian's mpich package) is not installed: .ci/run installs it");
+        exchangeRsrsUnder(List.of("mpirun.mpich", "-np", "2"), "MPICH");
+    }
+
+    private static String exchangeRsrsUnder(List<String> mpirun, String flavour) throws Exception {
+        List<String> command = new ArrayList<>(mpirun);
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 NativeMpiProbeMain.class.getName(), "check"));
         String output = run(command, 150);
         assertTrue(output.contains("rank 0 OK") && output.contains("rank 1 OK"), output);
-        assertTrue(output.matches("(?s).*burst of 20000 sent, back-pressured [1-9][0-9]* times.*"),
-                "the burst should have met back-pressure (8 send slots):\n" + output);
+        assertTrue(output.contains("OK: " + flavour + " ("), output);
+        assertFalse(output.contains("UCX  WARN"), "UCX_ERROR_SIGNALS should be read when UCX loads:\n" + output);
+        return output;
     }
 
     /** Runs {@code command} to its end (killing it and its children after {@code seconds}); returns its output. */
