@@ -91,8 +91,9 @@ public final class WeftRun implements Callable<Integer> {
                     + "(default: $WEFT_RSH, else " + RemoteShell.DEFAULT_AGENT + ").")
     private String rsh;
 
-    @Option(names = "--site-launcher", paramLabel = "NAME=auto|mpirun|weft",
-            description = "Who starts site NAME: its native mpirun, Weft's agent, or auto (mpirun if on the PATH).")
+    @Option(names = "--site-launcher", paramLabel = "NAME=auto|mpirun|weft|PATH",
+            description = "Who starts site NAME: the mpirun on the PATH, Weft's agent, auto (mpirun if on the PATH),"
+                    + " or the mpirun at PATH (Open MPI's or MPICH's Hydra, e.g. /usr/bin/mpirun.mpich).")
     private List<String> siteLaunchers = new ArrayList<>();
 
     @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>:.")

@@ -38,4 +38,12 @@ public interface LineTag {
     static LineTag openMpi(int rankBase) {
         return new OpenMpiRetag(rankBase);
     }
+
+    /**
+     * The lines of an MPICH {@code mpiexec -prepend-rank} on {@code stream}: its tag {@code [R] } is replaced by
+     * Weft's with the global rank {@code rankBase + R}; lines without it pass as they are.
+     */
+    static LineTag hydra(int rankBase, String stream) {
+        return new HydraRetag(rankBase, stream);
+    }
 }

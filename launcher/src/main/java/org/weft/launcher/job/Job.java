@@ -181,8 +181,13 @@ public final class Job {
         if (!plan.tagOutput()) {
             return LineTag.none();
         }
-        return launch.viaMpirun() ? LineTag.openMpi(launch.rank()) : LineTag.fixed(LineForwarder.tag(launch.rank(),
-                stream));
+        if (launch.mpirun() == null) {
+            return LineTag.fixed(LineForwarder.tag(launch.rank(), stream));
+        }
+        return switch (launch.mpirun()) {
+            case OPEN_MPI -> LineTag.openMpi(launch.rank());
+            case HYDRA -> LineTag.hydra(launch.rank(), stream);
+        };
     }
 
     private static Thread startDaemon(Runnable task, String name) {

@@ -87,45 +87,58 @@ public final class RankCommands {
         String host = plan.hostOf(rank);
         Map<String, String> environment = worldEnvironment(plan, job, site, jobDir, host);
         environment.put(WorldConfig.ENV_RANK, Integer.toString(rank));
-        return new RankLaunch(rank, 1, site == null ? "" : site.name(), false, host, javaCommand(plan), environment);
+        return new RankLaunch(rank, 1, site == null ? "" : site.name(), null, host, javaCommand(plan), environment);
     }
 
     /**
      * One {@code mpirun} for all ranks of a native site, run on the site's first host: each child learns its global
      * rank as {@code WEFT_RANK_BASE} plus its rank in the {@code mpirun} ({@link WorldConfig#fromEnvironment}). A
-     * site on several hosts gives them to mpirun ({@code --host}) with the job's variables ({@code -x}); mpirun
-     * passes its environment on to the children on its own host. Its own messages are off ({@code -q}): the
-     * launcher reports failures with global ranks; {@code --tag-output} lines are re-tagged the same way.
+     * site on several hosts gives them to mpirun with the job's variables (Open MPI: {@code --host} and {@code -x};
+     * Hydra passes its whole environment); mpirun passes its environment on to the children on its own host. Open
+     * MPI's own messages are off ({@code -q}): the launcher reports failures with global ranks; tagged output lines
+     * ({@code --tag-output}, Hydra's {@code -prepend-rank}) are re-tagged the same way.
      */
     public RankLaunch launchSite(JobPlan plan, JobIdentity job, Site site, Path jobDir) {
-        List<String> command = new ArrayList<>(List.of(site.mpirun().toString(), "-q", "-np",
-                Integer.toString(site.np()), "--oversubscribe", "--bind-to", "none"));
-        if (plan.tagOutput()) {
-            command.add("--tag-output");
-        }
-        if (!site.contains(0)) {
-            command.addAll(List.of("--stdin", "none")); // only rank 0 reads the launcher's stdin
-        }
+        MpirunFlavour flavour = MpirunFlavour.of(site.mpirun());
         Map<String, Long> slots = site.hosts().stream().collect(Collectors.groupingBy(h -> h, LinkedHashMap::new,
                 Collectors.counting()));
         boolean severalHosts = slots.size() > 1;
         String host = plan.hostOf(site.firstRank());
         Map<String, String> environment = worldEnvironment(plan, job, site, jobDir, severalHosts ? "" : host);
         environment.put(WorldConfig.ENV_RANK_BASE, Integer.toString(site.firstRank()));
-        if (isRoot()) {
-            // Open MPI refuses to run as root without both; a user typing weftrun as root means it
-            environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT", "1");
-            environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-        }
-        if (severalHosts) {
-            command.addAll(List.of("--host", String.join(",", slots.entrySet().stream()
-                    .map(e -> e.getKey() + ":" + e.getValue()).toList())));
-            for (String name : environment.keySet()) {
-                command.addAll(List.of("-x", name));
+        String hostList = String.join(",", slots.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue())
+                .toList());
+        List<String> command = new ArrayList<>(List.of(site.mpirun().toString()));
+        if (flavour == MpirunFlavour.HYDRA) {
+            command.addAll(List.of("-np", Integer.toString(site.np()), "-bind-to", "none"));
+            if (plan.tagOutput()) {
+                command.add("-prepend-rank");
+            }
+            if (severalHosts) {
+                command.addAll(List.of("-hosts", hostList));
+            }
+        } else {
+            command.addAll(List.of("-q", "-np", Integer.toString(site.np()), "--oversubscribe", "--bind-to", "none"));
+            if (plan.tagOutput()) {
+                command.add("--tag-output");
+            }
+            if (!site.contains(0)) {
+                command.addAll(List.of("--stdin", "none")); // only rank 0 reads the launcher's stdin
+            }
+            if (isRoot()) {
+                // Open MPI refuses to run as root without both; a user typing weftrun as root means it
+                environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT", "1");
+                environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+            }
+            if (severalHosts) {
+                command.addAll(List.of("--host", hostList));
+                for (String name : environment.keySet()) {
+                    command.addAll(List.of("-x", name));
+                }
             }
         }
         command.addAll(javaCommand(plan));
-        return new RankLaunch(site.firstRank(), site.np(), site.name(), true, host, command, environment);
+        return new RankLaunch(site.firstRank(), site.np(), site.name(), flavour, host, command, environment);
     }
 
     private List<String> javaCommand(JobPlan plan) {

@@ -11,10 +11,11 @@ import java.util.Map;
  * @param rank the first global rank the process carries
  * @param count how many ranks it carries
  * @param site the name of its site ({@code ""} in a job without sites)
- * @param viaMpirun whether the process is a native site's {@code mpirun} (which tags output its own way)
+ * @param mpirun whose {@code mpirun} the process is when it is a native site's (which tags output its own way),
+ *               else {@code null}
  * @param host the host the process runs on, {@code ""} for this host
  */
-public record RankLaunch(int rank, int count, String site, boolean viaMpirun, String host, List<String> command,
+public record RankLaunch(int rank, int count, String site, MpirunFlavour mpirun, String host, List<String> command,
                          Map<String, String> environment) {
     public RankLaunch {
         command = List.copyOf(command);
@@ -23,7 +24,7 @@ public record RankLaunch(int rank, int count, String site, boolean viaMpirun, St
 
     /** The launch of a single rank outside any site. */
     public RankLaunch(int rank, List<String> command, Map<String, String> environment) {
-        this(rank, 1, "", false, "", command, environment);
+        this(rank, 1, "", null, "", command, environment);
     }
 
     /** Whether the process runs on another host, through the remote shell. */
@@ -33,7 +34,12 @@ public record RankLaunch(int rank, int count, String site, boolean viaMpirun, St
 
     /** The same launch with another command line (a remote shell's, which carries the environment itself). */
     public RankLaunch withCommand(List<String> otherCommand, Map<String, String> otherEnvironment) {
-        return new RankLaunch(rank, count, site, viaMpirun, host, otherCommand, otherEnvironment);
+        return new RankLaunch(rank, count, site, mpirun, host, otherCommand, otherEnvironment);
+    }
+
+    /** Whether the process is a native site's {@code mpirun}, carrying all the site's ranks. */
+    public boolean viaMpirun() {
+        return mpirun != null;
     }
 
     private String onHost() {
@@ -42,7 +48,7 @@ public record RankLaunch(int rank, int count, String site, boolean viaMpirun, St
 
     /** How messages name the process: {@code rank 3}, {@code rank 3 of site b}, or {@code the mpirun of site b}. */
     public String describe() {
-        if (viaMpirun) {
+        if (viaMpirun()) {
             return "the mpirun of site " + site + ", ranks " + rank + "-" + (rank + count - 1) + onHost();
         }
         return (site.isEmpty() ? "rank " + rank : "rank " + rank + " of site " + site) + onHost();

@@ -2,7 +2,10 @@ package org.weft.launcher.plan;
 
 import java.util.Locale;
 
-/** Who starts a site's ranks: {@code auto} (native {@code mpirun} where there is one), {@code mpirun}, {@code weft}. */
+/**
+ * Who starts a site's ranks: {@code auto} (native {@code mpirun} where there is one), {@code mpirun} (the one on the
+ * PATH, or one given by path), {@code weft}.
+ */
 public enum SiteLauncher {
     AUTO, MPIRUN, WEFT;
 
@@ -13,6 +16,6 @@ public enum SiteLauncher {
                 return launcher;
             }
         }
-        throw new IllegalArgumentException("unknown site launcher '" + text + "' (expected auto, mpirun or weft)");
+        throw new IllegalArgumentException("unknown site launcher '" + text + "' (expected auto, mpirun, weft or the path of an mpirun)");
     }
 }

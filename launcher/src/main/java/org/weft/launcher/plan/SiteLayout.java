@@ -10,9 +10,10 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Turns {@code --site NAME:NP[:HOST,...]} and {@code --site-launcher NAME=auto|mpirun|weft} into the job's
+ * Turns {@code --site NAME:NP[:HOST,...]} and {@code --site-launcher NAME=auto|mpirun|weft|PATH} into the job's
  * {@link Site}s: global ranks contiguous per site in the order given; a site goes to its native {@code mpirun}
- * when asked to, or by default when {@code mpirun} is on the PATH. Every mistake is an
+ * when asked to, or by default when {@code mpirun} is on the PATH, or to the {@code mpirun} (or {@code mpiexec})
+ * at PATH — so one job may run a site under Open MPI and another under MPICH. Every mistake is an
  * {@link IllegalArgumentException} whose message the command line shows as a usage error.
  */
 public final class SiteLayout {
@@ -29,7 +30,8 @@ public final class SiteLayout {
      * @param mpirun the {@code mpirun} on the PATH, or {@code null} when there is none
      */
     public static List<Site> parse(List<String> siteOptions, List<String> launcherOptions, Path mpirun) {
-        Map<String, SiteLauncher> launchers = launchers(launcherOptions);
+        Map<String, Path> chosenMpiruns = new LinkedHashMap<>();
+        Map<String, SiteLauncher> launchers = launchers(launcherOptions, chosenMpiruns);
         List<Site> sites = new ArrayList<>();
         Set<String> names = new HashSet<>();
         int next = 0;
@@ -44,7 +46,8 @@ public final class SiteLayout {
             }
             int np = positive(fields[1], "--site " + option, "NP");
             List<String> hosts = fields.length == 3 ? hosts(fields[2], option) : List.of();
-            Path launcher = mpirunFor(name, launchers.getOrDefault(name, SiteLauncher.AUTO), mpirun);
+            Path launcher = mpirunFor(name, launchers.getOrDefault(name, SiteLauncher.AUTO),
+                    chosenMpiruns.getOrDefault(name, mpirun));
             sites.add(new Site(name, next, np, hosts, launcher));
             next += np;
         }
@@ -56,14 +59,27 @@ public final class SiteLayout {
         return sites;
     }
 
-    private static Map<String, SiteLauncher> launchers(List<String> options) {
+    /** The launcher of each site named in {@code options}; an mpirun given by path goes to {@code mpiruns}. */
+    private static Map<String, SiteLauncher> launchers(List<String> options, Map<String, Path> mpiruns) {
         Map<String, SiteLauncher> launchers = new LinkedHashMap<>();
         for (String option : options) {
             int eq = option.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("--site-launcher " + option + ": expected NAME=auto|mpirun|weft");
+                throw new IllegalArgumentException("--site-launcher " + option
+                        + ": expected NAME=auto|mpirun|weft|PATH");
             }
             String name = checkedName(option.substring(0, eq), "--site-launcher " + option);
+            String value = option.substring(eq + 1);
+            if (value.contains("/")) {
+                Path path = Path.of(value);
+                if (!java.nio.file.Files.isExecutable(path)) {
+                    throw new IllegalArgumentException("--site-launcher " + option + ": " + value
+                            + " is not an executable mpirun");
+                }
+                launchers.put(name, SiteLauncher.MPIRUN);
+                mpiruns.put(name, path);
+                continue;
+            }
             try {
                 launchers.put(name, SiteLauncher.parse(option.substring(eq + 1)));
             } catch (IllegalArgumentException e) {

@@ -35,7 +35,7 @@ class RemoteShellTest {
         List<String> command = List.of("/bin/sh", "-c",
                 "printf '%s\\n' \"$ODD\" \"$1\" \"$(pwd)\" \"$WEFT_SECRET\" \"$(cat)\" \"$(ls -d \"$WEFT_JOB_DIR\")\"", "sh",
                 "a 'quoted' $word;");
-        RankLaunch launch = new RankLaunch(3, 1, "", false, "nodeX", command, environment);
+        RankLaunch launch = new RankLaunch(3, 1, "", null, "nodeX", command, environment);
 
         RankLaunch remote = new RemoteShell(List.of(agent.toString()), dir.toString()).wrap(launch);
         assertEquals("nodeX", remote.command().get(1), "the agent is given the host first");

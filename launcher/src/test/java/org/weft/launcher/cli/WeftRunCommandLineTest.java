@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
+import org.weft.launcher.plan.MpirunFlavour;
 import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.RankLaunch;
 import org.weft.launcher.plan.Site;
@@ -227,6 +228,23 @@ class WeftRunCommandLineTest {
         assertEquals("3", launch.environment().get("WEFT_SIZE"));
         assertNull(launch.environment().get("WEFT_RANK"));
         assertEquals("the mpirun of site b, ranks 1-2", launch.describe());
+    }
+
+    /** An mpirun whose --version says HYDRA (a script here) gets Hydra's options; its lines are tagged by rank. */
+    @Test
+    void anMpichSiteIsOneMpiexecWithHydrasOptions(@TempDir Path dir) throws IOException {
+        Path hydra = Files.writeString(dir.resolve("mpiexec.hydra"), "#!/bin/sh\necho 'HYDRA build details:'\n");
+        assertTrue(hydra.toFile().setExecutable(true));
+        JobPlan plan = plan("--tag-output", "--site", "a:1", "--site", "b:2", "-cp", "app.jar", "Main");
+        Site mpichB = new Site("b", 1, 2, List.of("n1", "n2"), hydra);
+        RankLaunch launch = new RankCommands("/jdk/bin/java", List.of("weft.jar"))
+                .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), mpichB, null);
+        assertEquals(List.of(hydra.toString(), "-np", "2", "-bind-to", "none", "-prepend-rank", "-hosts",
+                "n1:1,n2:1", "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow", "-cp", "app.jar:weft.jar", "Main"), launch.command());
+        assertEquals(MpirunFlavour.HYDRA, launch.mpirun());
+        assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));
+        assertNull(launch.environment().get("OMPI_ALLOW_RUN_AS_ROOT"));
     }
 
     @Test

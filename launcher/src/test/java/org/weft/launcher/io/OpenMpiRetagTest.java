@@ -7,7 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** An mpirun's tagged lines carry global ranks once forwarded; its own lines pass untouched. */
+/** An mpirun's tagged lines (Open MPI's or Hydra's) carry global ranks once forwarded; its own lines pass untouched. */
 class OpenMpiRetagTest {
     @Test
     void openMpiTagsBecomeWeftTagsWithGlobalRanks() {
@@ -15,6 +15,13 @@ class OpenMpiRetagTest {
                 + "[1,1]<stdout>:";
         assertEquals("[1,5]<stdout>:hello\n[1,6]<stderr>:x [2,3]<stdout>:y\nplain line\n[1,x]<stdout>:odd\n"
                 + "[1,6]<stdout>:\n", forward(in, LineTag.openMpi(5)));
+    }
+
+    @Test
+    void hydraTagsBecomeWeftTagsWithGlobalRanksOnTheirStream() {
+        String in = "[0] hello\n[1] \n[12]x\n[mpiexec@vm] its own\n[3] last";
+        assertEquals("[1,2]<stderr>:hello\n[1,3]<stderr>:\n[12]x\n[mpiexec@vm] its own\n[1,5]<stderr>:last\n",
+                forward(in, LineTag.hydra(2, "stderr")));
     }
 
     @Test

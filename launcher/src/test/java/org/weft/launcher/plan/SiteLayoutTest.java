@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -25,6 +29,23 @@ class SiteLayoutTest {
         assertTrue(sites.get(0).isNative() && sites.get(1).isNative(), "auto takes the mpirun on the PATH");
         assertNull(sites.get(2).mpirun(), "c=weft");
         assertTrue(sites.get(0).contains(2) && !sites.get(0).contains(3));
+    }
+
+    @Test
+    void aSiteLauncherGivenByPathIsThatSitesMpirun(@TempDir Path dir) throws IOException {
+        Path mpich = Files.createFile(dir.resolve("mpirun.mpich"), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwxr-xr-x")));
+        List<Site> sites = SiteLayout.parse(List.of("a:1", "b:2"), List.of("b=" + mpich), MPIRUN);
+        assertEquals(List.of(MPIRUN, mpich), sites.stream().map(Site::mpirun).toList());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SiteLayout.parse(List.of("a:1"), List.of("a=" + dir.resolve("none")), MPIRUN));
+        assertTrue(e.getMessage().contains("is not an executable mpirun"), e.getMessage());
+    }
+
+    @Test
+    void theFlavourOfAnMpirunIsToldByItsVersion() {
+        assertEquals(MpirunFlavour.HYDRA, MpirunFlavour.fromVersion("HYDRA build details:\n    Version: 4.0.2\n"));
+        assertEquals(MpirunFlavour.OPEN_MPI, MpirunFlavour.fromVersion("mpirun (Open MPI) 4.1.4\n"));
     }
 
     @Test

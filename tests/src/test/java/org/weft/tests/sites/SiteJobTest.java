@@ -37,17 +37,25 @@ import org.weft.tests.programs.TimedWildcardStream;
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS)
 class SiteJobTest {
+    /** MPICH's launcher (Hydra) as Debian installs it beside Open MPI, which keeps the name mpirun. */
+    private static final String MPICH = "/usr/bin/mpirun.mpich";
+
     @BeforeAll
-    static void openMpiIsHere() {
+    static void openMpiAndMpichAreHere() {
         assertTrue(Stream.of(System.getenv("PATH").split(":")).anyMatch(d -> Files.isExecutable(Path.of(d, "mpirun"))),
                 "mpirun is not on the PATH: these tests need Open MPI (apt-get install openmpi-bin libopenmpi-dev;"
                         + " .ci/run installs it)");
+        assertTrue(Files.isExecutable(Path.of(MPICH)), MPICH + " is missing: these tests need MPICH too (apt-get"
+                + " install mpich; .ci/run installs it)");
     }
 
-    @Test
-    void everyRankLearnsItsGlobalRankSiteAndLocalSizeAndTaggedOutputUsesGlobalRanks() throws Exception {
+    /** Output tags of an mpirun (Open MPI's {@code --tag-output}, Hydra's {@code -prepend-rank}) carry global ranks. */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpirun", MPICH})
+    void everyRankLearnsItsGlobalRankSiteAndLocalSizeAndTaggedOutputUsesGlobalRanks(String launcherOfB)
+            throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--tag-output", "--site", "a:1", "--site", "b:3",
-                "--site-launcher", "a=weft", ShowWorld.class.getName()).start();
+                "--site-launcher", "a=weft", "--site-launcher", "b=" + launcherOfB, ShowWorld.class.getName()).start();
         assertEquals(0, result.exitCode(), result.output());
         for (int rank = 0; rank < 4; rank++) {
             String site = rank == 0 ? "a" : "b";
@@ -64,6 +72,28 @@ class SiteJobTest {
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("sites: a = ranks 0-1, b = ranks 2-3"), result.stdout());
         MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "nativempi", "tcp");
+    }
+
+    /**
+     * Site a under Open MPI, site b under MPICH (its Hydra, its libmpich): each talks its own native MPI inside —
+     * the library chosen by the launcher — and tcp across.
+     */
+    @Test
+    void anOpenMpiSiteAndAnMpichSiteEachTalkTheirNativeMpiInside() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2", "--site-launcher",
+                "b=" + MPICH, SelfAndRing.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "nativempi", "tcp");
+    }
+
+    /** MPICH's path for large messages: bulk transfers on tags of their own, truncation, every byte checked. */
+    @Test
+    void largeMessagesInsideAnMpichSiteArriveWhole() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site-launcher", "a=" + MPICH,
+                LargeMessages.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("LARGE OK"), result.output());
+        assertEquals("nativempi", MethodMatrix.parse(result.stdout(), 2).method(0, 1), result.stdout());
     }
 
     /** A site Weft's own agent starts has no native MPI: its ranks share memory through shm; still tcp across. */
@@ -123,7 +153,7 @@ class SiteJobTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"mpirun", "weft"})
+    @ValueSource(strings = {"mpirun", "weft", MPICH})
     void aRankDyingInSiteBEndsTheWholeJobWithItsCodeAndLeavesNothingBehind(String launcherOfB) throws Exception {
         List<ProcessHandle> processes = new CopyOnWriteArrayList<>();
         long[] weftrunPid = new long[1];
@@ -132,8 +162,13 @@ class SiteJobTest {
                 "b=" + launcherOfB, DieAfterInit.class.getName(), "3", "halt").timeout(Duration.ofSeconds(60))
                 .run(weftrun -> {
                     weftrunPid[0] = weftrun.pid();
-                    // sites a and b: an mpirun and two JVMs each, or for b=weft only the JVMs
-                    remember(weftrun, processes, launcherOfB.equals("mpirun") ? 6 : 5);
+                    // site a: an mpirun and two JVMs; b: the same, or only the JVMs (weft), or Hydra's mpiexec,
+                    // its proxy and the JVMs
+                    remember(weftrun, processes, switch (launcherOfB) {
+                        case "mpirun" -> 6;
+                        case "weft" -> 5;
+                        default -> 7;
+                    });
                 });
         double seconds = (System.nanoTime() - start) / 1e9;
         assertEquals(3, result.exitCode(), result.output());
