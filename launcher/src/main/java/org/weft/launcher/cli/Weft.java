@@ -120,7 +120,9 @@ public final class Weft implements Callable<Integer> {
                 new Benchmark("selfcost", "org.weft.bench.path.SelfSendRecv",
                         "software cost of a send+recv to oneself (no cross-core traffic)"),
                 new Benchmark("wake", "org.weft.bench.path.WakeLatency",
-                        "how late a receive that waited (parked) sees its message"));
+                        "how late a receive that waited (parked) sees its message"),
+                new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
+                        "0-byte one-way of a cache line, a fresh line, and the bare shm ring"));
 
         @Option(names = "--list", description = "List the benchmarks and exit.")
         private boolean list;
