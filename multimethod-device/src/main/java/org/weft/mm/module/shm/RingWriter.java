@@ -37,6 +37,11 @@ final class RingWriter {
     private long tail;
     /** The reader's head as last seen: read again only when the cached value shows too little room. */
     private long headCache;
+    /**
+     * Every record start from {@code tail} up to here has a zero Length already: zeroed a message ahead, after the
+     * previous record's publication, so that publishing a small record stores to no line but its own.
+     */
+    private long zeroedTo;
 
     /** {@code ring}: the control block followed by {@code capacity} data bytes, as mapped from the owner's inbox. */
     RingWriter(MemorySegment ring, long capacity) {
@@ -47,6 +52,7 @@ final class RingWriter {
         this.mask = capacity - 1;
         this.tail = (long) COUNTER.getAcquire(control, (long) HEAD_OFFSET); // a new ring: both are 0
         this.headCache = (long) COUNTER.getAcquire(control, (long) HEAD_OFFSET);
+        this.zeroedTo = tail;
     }
 
     long capacity() {
@@ -103,14 +109,26 @@ final class RingWriter {
     }
 
     /**
-     * Publishes the record written at {@code index}: first a zero Length where the next record will start (the
-     * reader stops there until that one is published; the room check kept that slot free), then the record's own
-     * Length with a release store, which makes its contents visible to the reader polling that slot.
+     * Publishes the record written at {@code index}: the Length where the next record will start must read zero
+     * (the reader stops there until that one is published; the room check kept that slot free), then the record's
+     * own Length is stored with a release store, which makes its contents visible to the reader polling that slot.
+     *
+     * <p>The next start is usually zeroed already, by the previous publication: a store to another line before the
+     * release store would delay it (stores become visible in order), and that line, last touched a lap ago, is
+     * rarely in cache. So after the release store the slot one further ahead is zeroed, when the reader has freed it.
      */
     private void publish(int index, int length, int aligned) {
-        data.set(INT, ((index + aligned) & mask) + LENGTH_OFFSET, 0);
+        long next = tail + aligned;
+        if (next >= zeroedTo) {
+            data.set(INT, (next & mask) + LENGTH_OFFSET, 0);
+            zeroedTo = next + ALIGNMENT;
+        }
         LENGTH.setRelease(data, (long) index + LENGTH_OFFSET, length);
-        tail += aligned; // this writer's own count; the reader follows the Lengths, not a shared tail
+        tail = next; // this writer's own count; the reader follows the Lengths, not a shared tail
+        if (zeroedTo + ALIGNMENT <= headCache + capacity) {
+            data.set(INT, (zeroedTo & mask) + LENGTH_OFFSET, 0);
+            zeroedTo += ALIGNMENT;
+        }
     }
 
     private void copyPayload(MemorySegment payload, long at) {
