@@ -20,6 +20,8 @@ final class PingPongLane {
     private final int ping;
     private final ByteBuffer header = ByteBuffer.allocateDirect(Long.BYTES);
     private final LinkWatch linkWatch = new LinkWatch();
+    private static final int PASSES_BEFORE_IDLING = 64;
+
     private final IdleStrategy idle = new BackoffIdleStrategy(1_000, Long.MAX_VALUE, 0, 0);
     private volatile long arrived;
     private volatile boolean stopArrived;
@@ -112,6 +114,11 @@ final class PingPongLane {
 
     private void awaitArrival() {
         long expected = taken + 1;
+        // First poll without the idle strategy's pause instruction, as the device's own waits do: a pause delays
+        // seeing the arrival (pphandle measured 0.19-0.43 us one-way with it, where MPI's latency took 0.15).
+        for (int pass = 0; pass < PASSES_BEFORE_IDLING && arrived < expected; pass++) {
+            process.poll();
+        }
         idle.reset();
         while (arrived < expected) {
             if (linkWatch.failure != null) {
