@@ -15,6 +15,8 @@ public final class Typemap {
     private final long[] lengths;
     private final int[] elementBytes;
     private final long size;
+    private final long trueLb;
+    private final long trueUb;
     private final Typemap copyBlocks;
 
     Typemap(long[] offsets, long[] lengths, int[] elementBytes) {
@@ -26,6 +28,15 @@ public final class Typemap {
             total += length;
         }
         this.size = total;
+        // kept: every send and receive checks its buffer against them
+        long lb = Long.MAX_VALUE;
+        long ub = Long.MIN_VALUE;
+        for (int i = 0; i < offsets.length; i++) {
+            lb = Math.min(lb, offsets[i]);
+            ub = Math.max(ub, offsets[i] + lengths[i]);
+        }
+        this.trueLb = offsets.length == 0 ? 0 : lb;
+        this.trueUb = offsets.length == 0 ? 0 : ub;
         this.copyBlocks = mergedForCopy();
     }
 
@@ -61,20 +72,12 @@ public final class Typemap {
 
     /** Lowest byte offset holding data, 0 for an empty map. */
     public long trueLb() {
-        long lb = Long.MAX_VALUE;
-        for (int i = 0; i < offsets.length; i++) {
-            lb = Math.min(lb, offsets[i]);
-        }
-        return offsets.length == 0 ? 0 : lb;
+        return trueLb;
     }
 
     /** One past the highest byte offset holding data, 0 for an empty map. */
     public long trueUb() {
-        long ub = Long.MIN_VALUE;
-        for (int i = 0; i < offsets.length; i++) {
-            ub = Math.max(ub, offsets[i] + lengths[i]);
-        }
-        return offsets.length == 0 ? 0 : ub;
+        return trueUb;
     }
 
     /** Largest element size, the alignment a C compiler would give such a record (1 for an empty map). */
