@@ -7,8 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.weft.mm.spi.BulkTransfer;
@@ -211,13 +209,10 @@ final class BulkTransfers {
      * and refuses transfers from then on; their listeners hear of the failure. Returns the sends left unfinished.
      */
     int drainAndClose(long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
-        long pause = 1_000;
-        while (hasSendsInFlight() && System.nanoTime() - deadline < 0) {
+        Drain.until(() -> {
             poll();
-            LockSupport.parkNanos(pause);
-            pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(1));
-        }
+            return !hasSendsInFlight();
+        }, timeoutNanos);
         List<Transfer> left;
         lock.lock();
         try {

@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.weft.mm.spi.SendStatus;
@@ -166,21 +165,22 @@ final class SendSlots {
      * then on. Returns the number of sends still unfinished (their requests are left to MPI_Finalize).
      */
     int drainAndClose(long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
-        long pause = 1_000;
-        while (true) {
+        Drain.until(() -> {
             lock.lock();
             try {
                 reclaimLocked();
-                if (inFlight == 0 || System.nanoTime() - deadline > 0) {
-                    closed = true;
-                    return inFlight;
-                }
+                return inFlight == 0;
             } finally {
                 lock.unlock();
             }
-            LockSupport.parkNanos(pause);
-            pause = Math.min(pause * 2, 1_000_000);
+        }, timeoutNanos);
+        lock.lock();
+        try {
+            reclaimLocked();
+            closed = true;
+            return inFlight;
+        } finally {
+            lock.unlock();
         }
     }
 
