@@ -25,9 +25,10 @@ import org.weft.mm.spi.RsrSink;
  * floor: each message touches a line the other core last saw a lap ago), and of Weft's own shm ring
  * ({@link RingWriter}, {@link RingReader}) carrying the 40-byte envelope of a 0-byte MPI message. Set against
  * {@code weft bench latency} and Open MPI C in the same run, it tells the ring's share of a one-way from the rest
- * of the path. MPI serves only to meet (barriers, the file's name). In the shm package because the ring is
- * package-private. Usage: {@code weft bench ringfloor [-i iterations]}; rank 0 prints each one-way in µs, the median
- * of 5 rounds, interleaved.
+ * of the path; and the same ring with a payload ({@code -m}, default 1 KiB) copied in and out. MPI serves only to
+ * meet (barriers, the file's name). In the shm package because the ring is package-private. Usage:
+ * {@code weft bench ringfloor [-m payload] [-i iterations]}; rank 0 prints each one-way in µs, the median of 5
+ * rounds, interleaved.
  */
 public final class RingFloor {
     private static final int ROUNDS = 5;
@@ -40,7 +41,9 @@ public final class RingFloor {
 
     public static void main(String[] args) throws MPIException, IOException {
         MPI.Init(args);
-        int iterations = SizeAndIterations.parse(args, 0, 1_000_000).iterations();
+        SizeAndIterations options = SizeAndIterations.parse(args, 1024, 1_000_000);
+        int iterations = options.iterations();
+        int payload = options.maxBytes();
         int rank = MPI.COMM_WORLD.getRank();
         if (MPI.COMM_WORLD.getSize() != 2) {
             throw new IllegalStateException("ringfloor needs exactly 2 ranks");
@@ -55,10 +58,10 @@ public final class RingFloor {
             }
             MemorySegment mine = all.asSlice(rank * RING, RING);
             MemorySegment theirs = all.asSlice((1 - rank) * RING, RING);
-            double[][] micros = new double[3][ROUNDS];
-            oneRound(rank, mine, theirs, iterations / 10, new double[3][1], 0); // the JIT compiles every loop
+            double[][] micros = new double[4][ROUNDS];
+            oneRound(rank, mine, theirs, iterations / 10, payload, new double[4][1], 0); // the JIT compiles it all
             for (int round = 0; round < ROUNDS; round++) {
-                oneRound(rank, mine, theirs, iterations, micros, round);
+                oneRound(rank, mine, theirs, iterations, payload, micros, round);
             }
             if (rank == 0) {
                 System.out.printf("# Weft ringfloor: 0-byte one-way below the software, median of %d rounds%n", ROUNDS);
@@ -67,6 +70,8 @@ public final class RingFloor {
                         median(micros[1]));
                 System.out.printf("%-12s %8.3f us  Weft's shm ring, a 0-byte message's envelope%n", "ring",
                         median(micros[2]));
+                System.out.printf("%-12s %8.3f us  the same with %d bytes of payload, copied in and out%n",
+                        "ring-" + payload, median(micros[3]), payload);
             }
         }
         MPI.Finalize();
@@ -91,7 +96,7 @@ public final class RingFloor {
         return Path.of(new String(name, 0, length, StandardCharsets.UTF_8));
     }
 
-    private static void oneRound(int rank, MemorySegment mine, MemorySegment theirs, int iterations,
+    private static void oneRound(int rank, MemorySegment mine, MemorySegment theirs, int iterations, int payload,
                                  double[][] micros, int round) throws MPIException {
         MPI.COMM_WORLD.barrier();
         micros[0][round] = line(rank == 0, mine, theirs, iterations);
@@ -100,7 +105,11 @@ public final class RingFloor {
         MPI.COMM_WORLD.barrier(); // the other may still wait for this side's last word
         mine.fill((byte) 0); // the fresh lines count from 1 again; the rings start empty
         MPI.COMM_WORLD.barrier();
-        micros[2][round] = ring(rank, mine, theirs, iterations);
+        micros[2][round] = ring(rank, mine, theirs, iterations, 0);
+        MPI.COMM_WORLD.barrier();
+        mine.fill((byte) 0);
+        MPI.COMM_WORLD.barrier();
+        micros[3][round] = ring(rank, mine, theirs, iterations, payload);
         MPI.COMM_WORLD.barrier();
     }
 
@@ -144,24 +153,33 @@ public final class RingFloor {
         }
     }
 
-    /** Rank 0 writes into {@code mine} (its ring), reads {@code theirs}; rank 1 the other way round. */
-    private static double ring(int rank, MemorySegment mine, MemorySegment theirs, int iterations) {
+    /**
+     * Rank 0 writes into {@code mine} (its ring), reads {@code theirs}; rank 1 the other way round. A payload is
+     * copied from a buffer into the ring and out of it into another, as a message's is.
+     */
+    private static double ring(int rank, MemorySegment mine, MemorySegment theirs, int iterations, int payload) {
         RingWriter out = new RingWriter(mine, AREA);
         RingReader in = new RingReader(1 - rank, theirs, AREA);
         ByteBuffer envelope = ByteBuffer.allocate(40).order(ByteOrder.LITTLE_ENDIAN); // MessageHeader.LENGTH
-        MemorySegment empty = MemorySegment.ofArray(new byte[0]);
-        RsrSink sink = (source, endpoint, handler, body) -> { };
+        MemorySegment data = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(Math.max(payload, 1)))
+                .asSlice(0, payload);
+        MemorySegment received = MemorySegment.ofBuffer(ByteBuffer.allocateDirect(Math.max(payload, 1)));
+        RsrSink sink = (source, endpoint, handler, body) -> {
+            if (payload > 0) {
+                MemorySegment.copy(MemorySegment.ofBuffer(body), 40, received, 0, payload);
+            }
+        };
         Consumer<String> log = System.err::println;
         long start = System.nanoTime();
         for (int i = 0; i < iterations; i++) {
             if (rank == 0) {
-                out.offer(0, 0, envelope, empty);
+                out.offer(0, 0, envelope, data);
             }
             while (in.poll(1, sink, log) == 0) {
                 // spin
             }
             if (rank == 1) {
-                out.offer(0, 0, envelope, empty);
+                out.offer(0, 0, envelope, data);
             }
         }
         return (System.nanoTime() - start) / 2e3 / iterations;
