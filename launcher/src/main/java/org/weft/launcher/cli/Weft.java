@@ -122,7 +122,7 @@ public final class Weft implements Callable<Integer> {
                 new Benchmark("wake", "org.weft.bench.path.WakeLatency",
                         "how late a receive that waited (parked) sees its message"),
                 new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
-                        "0-byte one-way of a cache line, a fresh line, and the bare shm ring"));
+                        "one-way of a cache line, a fresh line, and the bare shm ring (0 B and -m bytes)"));
 
         @Option(names = "--list", description = "List the benchmarks and exit.")
         private boolean list;
