@@ -1,2 +1,4 @@
-/** The communication modules, one package each: self, tcp (and later shm, nativempi, relay). */
+/**
+ * The communication modules, one package each (self, shm, nativempi, tcp), and what more than one of them uses.
+ */
 package org.weft.mm.module;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.weft.mm.module.CacheSizedCopy;
 import org.weft.mm.spi.BulkTransfer;
 
 /**
@@ -39,7 +40,6 @@ final class BulkTransfers {
      * 64–74 µs staged; 1 MiB 343–464 µs in fragments, 163–168 µs staged).
      */
     static final long HEAP_MIN_BYTES = 1L << 20;
-    private static final long COPY_CHUNK = 1L << 20;
 
     private final LibMpi mpi;
     private final long comm;
@@ -104,7 +104,7 @@ final class BulkTransfers {
         long bytes = memory.byteSize();
         MemorySegment staged = memory.isNative() ? null : staging.take(bytes);
         if (staged != null && !receive) {
-            copy(memory, staged, bytes); // before the lock: other transfers go on meanwhile
+            CacheSizedCopy.copy(memory, 0, staged, 0, bytes); // before the lock: other transfers go on meanwhile
         }
         String failure;
         lock.lock();
@@ -141,15 +141,6 @@ final class BulkTransfers {
         return null;
     }
 
-    /**
-     * Copies {@code bytes} in pieces of at most a mebibyte: on JDK 25 one copy of 2.5 MiB or more switches to
-     * cache-bypassing stores and runs at half speed (measured for issue 3).
-     */
-    private static void copy(MemorySegment from, MemorySegment to, long bytes) {
-        for (long done = 0; done < bytes; done += COPY_CHUNK) {
-            MemorySegment.copy(from, done, to, done, Math.min(COPY_CHUNK, bytes - done));
-        }
-    }
 
     /** Whether any transfer is in flight (a hint read without the lock). */
     boolean busy() {
@@ -189,7 +180,7 @@ final class BulkTransfers {
             Transfer t = finished.get(i);
             if (t.staged != null) {
                 if (t.receive && t.failure == null) {
-                    copy(t.staged, t.memory, t.memory.byteSize());
+                    CacheSizedCopy.copy(t.staged, 0, t.memory, 0, t.memory.byteSize());
                 }
                 staging.release(t.staged);
             }

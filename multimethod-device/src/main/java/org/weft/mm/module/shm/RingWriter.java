@@ -15,6 +15,7 @@ import static org.weft.mm.module.shm.RingLayout.RECORD_HEADER_LENGTH;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.weft.mm.module.CacheSizedCopy;
 import org.weft.mm.spi.SendStatus;
 
 /**
@@ -22,12 +23,6 @@ import org.weft.mm.spi.SendStatus;
  * {@link ShmLink} that owns it serialises its callers.
  */
 final class RingWriter {
-    /**
-     * Payloads are copied in pieces no larger than this: on JDK 25 one copy of 2.5 MiB or more switches to
-     * cache-bypassing stores and runs at half speed (measured for issue 3), and the reader wants the data in cache.
-     */
-    static final long COPY_CHUNK = 1L << 20;
-
     private final MemorySegment control;
     private final MemorySegment data;
     private final ByteBuffer dataBuffer;
@@ -94,7 +89,7 @@ final class RingWriter {
             dataBuffer.put(bodyAt, header, header.position(), headerLength);
         }
         if (payloadLength > 0) {
-            copyPayload(payload, bodyAt + headerLength);
+            CacheSizedCopy.copy(payload, 0, data, bodyAt + headerLength, payloadLength);
         }
         publish(index, recordLength, aligned);
         return SendStatus.SENT;
@@ -131,10 +126,4 @@ final class RingWriter {
         }
     }
 
-    private void copyPayload(MemorySegment payload, long at) {
-        long length = payload.byteSize();
-        for (long done = 0; done < length; done += COPY_CHUNK) {
-            MemorySegment.copy(payload, done, data, at + done, Math.min(COPY_CHUNK, length - done));
-        }
-    }
 }
