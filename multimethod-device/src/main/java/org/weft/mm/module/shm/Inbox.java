@@ -55,20 +55,20 @@ final class Inbox {
         }
     }
 
+    /** A sender's view of a peer's inbox: its file header (the doorbell's port and flag) and the sender's ring. */
+    record PeerInbox(MemorySegment header, MemorySegment ring) {
+        /** The ring's data bytes (the control block comes first). */
+        long capacity() {
+            return ring.byteSize() - RingLayout.CONTROL_LENGTH;
+        }
+    }
+
     /**
-     * Maps the ring that {@code sender} writes in the inbox {@code file} into {@code arena}: its control block and
-     * data area. Throws {@link IOException} when the file is not a usable inbox for that sender.
+     * Maps, from the inbox {@code file}, its file header and the ring that {@code sender} writes there (control block
+     * and data area) into {@code arena}. Throws {@link IOException} when the file is not a usable inbox for that
+     * sender.
      */
-    static MemorySegment mapRingOf(Path file, int sender, Arena arena) throws IOException {
-        return map(file, sender, arena, false);
-    }
-
-    /** Maps the file header of the inbox {@code file} (checked as for {@link #mapRingOf}) into {@code arena}. */
-    static MemorySegment mapHeaderOf(Path file, int sender, Arena arena) throws IOException {
-        return map(file, sender, arena, true);
-    }
-
-    private static MemorySegment map(Path file, int sender, Arena arena, boolean wholeHeader) throws IOException {
+    static PeerInbox mapFor(Path file, int sender, Arena arena) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_LENGTH).order(java.nio.ByteOrder.LITTLE_ENDIAN);
             while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
@@ -86,9 +86,9 @@ final class Inbox {
                 throw new IOException(file + ": inbox of version " + version + ", " + rings + " rings of " + capacity
                         + " bytes, " + channel.size() + " bytes long: no ring for rank " + sender);
             }
-            return wholeHeader ? channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_HEADER_LENGTH, arena)
-                    : channel.map(FileChannel.MapMode.READ_WRITE, RingLayout.ringOffset(sender, capacity),
-                            RingLayout.ringLength(capacity), arena);
+            return new PeerInbox(channel.map(FileChannel.MapMode.READ_WRITE, 0, FILE_HEADER_LENGTH, arena),
+                    channel.map(FileChannel.MapMode.READ_WRITE, RingLayout.ringOffset(sender, capacity),
+                            RingLayout.ringLength(capacity), arena));
         }
     }
 }

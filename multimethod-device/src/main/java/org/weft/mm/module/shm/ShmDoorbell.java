@@ -106,9 +106,11 @@ final class ShmDoorbell implements Doorbell {
         private final InetSocketAddress address;
         private final DatagramChannel from;
 
-        PeerBell(MemorySegment peerHeader, int port, DatagramChannel from) {
+        /** {@code peerHeader}: the peer's inbox header, which holds its bell's port and its sleeping flag. */
+        PeerBell(MemorySegment peerHeader, DatagramChannel from) {
             this.peerHeader = peerHeader;
-            this.address = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+            this.address = new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                    peerHeader.get(RingAccess.INT, RingLayout.DOORBELL_PORT_OFFSET));
             this.from = from;
         }
 

@@ -206,11 +206,9 @@ public final class ShmModule implements CommModule {
             throw new IllegalStateException("shm module shut down");
         }
         try {
-            MemorySegment ring = Inbox.mapRingOf(peerInbox, context.rank(), arena);
-            MemorySegment header = Inbox.mapHeaderOf(peerInbox, context.rank(), arena);
-            int bellPort = header.get(RingAccess.INT, RingLayout.DOORBELL_PORT_OFFSET);
-            return new ShmLink(peerRank, new RingWriter(ring, ring.byteSize() - RingLayout.CONTROL_LENGTH),
-                    new ShmDoorbell.PeerBell(header, bellPort, bell));
+            Inbox.PeerInbox inbox = Inbox.mapFor(peerInbox, context.rank(), arena);
+            return new ShmLink(peerRank, new RingWriter(inbox.ring(), inbox.capacity()),
+                    new ShmDoorbell.PeerBell(inbox.header(), bell));
         } catch (IOException e) {
             throw new UncheckedIOException("shm: cannot map the inbox of rank " + peerRank, e);
         }
