@@ -12,17 +12,13 @@ final class Drain {
     private Drain() {
     }
 
-    /** Asks {@code drained} (which may make progress) until it says yes or {@code timeoutNanos} pass; returns its last answer. */
-    static boolean until(BooleanSupplier drained, long timeoutNanos) {
+    /** Asks {@code drained} (which may make progress) until it says yes or {@code timeoutNanos} have passed. */
+    static void until(BooleanSupplier drained, long timeoutNanos) {
         long deadline = System.nanoTime() + timeoutNanos;
         long pause = FIRST_PAUSE_NANOS;
-        while (!drained.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
+        while (!drained.getAsBoolean() && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(pause);
             pause = Math.min(pause * 2, LAST_PAUSE_NANOS);
         }
-        return true;
     }
 }

@@ -2,6 +2,7 @@ package org.weft.mm.module.nativempi;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * What the native launcher ({@code mpirun}, {@code mpiexec}, {@code srun}) told this process through its
@@ -17,36 +18,37 @@ import java.util.Map;
  * </ul>
  */
 record NativeLaunch(Launcher launcher) {
-    /** Variables any of which shows that a native launcher started this process. */
-    static final List<String> MARKERS = List.of("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK");
-
-    /** Whose launcher it was, as far as the environment tells. */
+    /** Whose launcher it was, as far as the environment tells: the first whose marker variable is set. */
     enum Launcher {
-        OPEN_MPI("Open MPI's mpirun", List.of("libmpi.so.40", "libmpi.so")),
+        OPEN_MPI("OMPI_COMM_WORLD_SIZE", "Open MPI's mpirun", List.of("libmpi.so.40", "libmpi.so")),
         /** PMI-1/2 without Open MPI's variables: MPICH's Hydra or a relative. */
-        MPICH("an MPICH launcher (PMI)", List.of("libmpich.so.12", "libmpi.so.12", "libmpi.so")),
+        MPICH("PMI_SIZE", "an MPICH launcher (PMI)", List.of("libmpich.so.12", "libmpi.so.12", "libmpi.so")),
         /** PMIx only: either implementation may be meant. */
-        PMIX("a PMIx launcher", List.of("libmpi.so.40", "libmpich.so.12", "libmpi.so.12", "libmpi.so"));
+        PMIX("PMIX_RANK", "a PMIx launcher", List.of("libmpi.so.40", "libmpich.so.12", "libmpi.so.12", "libmpi.so"));
 
+        private final String marker;
         private final String description;
         /** The sonames tried, in order, when {@code nativempi_library} does not name one. */
         private final List<String> libraries;
 
-        Launcher(String description, List<String> libraries) {
+        Launcher(String marker, String description, List<String> libraries) {
+            this.marker = marker;
             this.description = description;
             this.libraries = libraries;
         }
     }
 
+    /** Variables any of which shows that a native launcher started this process. */
+    static final List<String> MARKERS = Stream.of(Launcher.values()).map(l -> l.marker).toList();
+
     /** The launch this environment describes, or {@code null} when no native launcher started the process. */
     static NativeLaunch of(Map<String, String> environment) {
-        if (environment.containsKey("OMPI_COMM_WORLD_SIZE")) {
-            return new NativeLaunch(Launcher.OPEN_MPI);
+        for (Launcher launcher : Launcher.values()) {
+            if (environment.containsKey(launcher.marker)) {
+                return new NativeLaunch(launcher);
+            }
         }
-        if (environment.containsKey("PMI_SIZE")) {
-            return new NativeLaunch(Launcher.MPICH);
-        }
-        return environment.containsKey("PMIX_RANK") ? new NativeLaunch(Launcher.PMIX) : null;
+        return null;
     }
 
     /** The libraries to try, in order, for this launcher. */

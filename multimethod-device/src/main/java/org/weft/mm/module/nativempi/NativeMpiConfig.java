@@ -1,6 +1,5 @@
 package org.weft.mm.module.nativempi;
 
-import java.util.List;
 import org.weft.adi.param.Parameters;
 
 /** The values of {@link NativeMpiParameters} for one module instance, read and checked once. */
@@ -35,8 +34,7 @@ record NativeMpiConfig(String library, long eagerLimit, long maxRsr, int sendSlo
         if (bulkMin < 0) {
             throw new IllegalArgumentException("parameter " + NativeMpiParameters.BULK_MIN.name() + ": negative");
         }
-        return new NativeMpiConfig(library, eagerLimit, maxRsr,
-                slots, perPoll, blocking, posted, bulkMin);
+        return new NativeMpiConfig(library, eagerLimit, maxRsr, slots, perPoll, blocking, posted, bulkMin);
     }
 
     private static int positive(String name, int value) {
