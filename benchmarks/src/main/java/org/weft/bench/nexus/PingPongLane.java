@@ -9,6 +9,7 @@ import org.weft.adi.idle.IdleStrategy;
 import org.weft.mm.RsrHandler;
 import org.weft.mm.SendCompletion;
 import org.weft.mm.Startpoint;
+import org.weft.mm.progress.ProgressEngine;
 
 /**
  * One RSR ping-pong between ranks 0 and 1 over one startpoint, with handler ids of its own so that several lanes
@@ -20,8 +21,6 @@ final class PingPongLane {
     private final int ping;
     private final ByteBuffer header = ByteBuffer.allocateDirect(Long.BYTES);
     private final LinkWatch linkWatch = new LinkWatch();
-    private static final int PASSES_BEFORE_IDLING = 64;
-
     private final IdleStrategy idle = new BackoffIdleStrategy(1_000, Long.MAX_VALUE, 0, 0);
     private volatile long arrived;
     private volatile boolean stopArrived;
@@ -116,7 +115,7 @@ final class PingPongLane {
         long expected = taken + 1;
         // First poll without the idle strategy's pause instruction, as the device's own waits do: a pause delays
         // seeing the arrival (pphandle measured 0.19-0.43 us one-way with it, where MPI's latency took 0.15).
-        for (int pass = 0; pass < PASSES_BEFORE_IDLING && arrived < expected; pass++) {
+        for (int pass = 0; pass < ProgressEngine.PASSES_BEFORE_IDLING && arrived < expected; pass++) {
             process.poll();
         }
         idle.reset();

@@ -16,6 +16,7 @@ public enum SiteLauncher {
                 return launcher;
             }
         }
-        throw new IllegalArgumentException("unknown site launcher '" + text + "' (expected auto, mpirun, weft or the path of an mpirun)");
+        throw new IllegalArgumentException("unknown site launcher '" + text
+                + "' (expected auto, mpirun, weft or the path of an mpirun)");
     }
 }

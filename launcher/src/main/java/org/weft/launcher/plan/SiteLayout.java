@@ -81,7 +81,7 @@ public final class SiteLayout {
                 continue;
             }
             try {
-                launchers.put(name, SiteLauncher.parse(option.substring(eq + 1)));
+                launchers.put(name, SiteLauncher.parse(value));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("--site-launcher " + option + ": " + e.getMessage());
             }

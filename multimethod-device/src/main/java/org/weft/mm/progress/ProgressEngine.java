@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  */
 public final class ProgressEngine {
     /** Passes a wait makes before it registers as a waiter and consults its idle strategy (a few microseconds). */
-    static final int PASSES_BEFORE_IDLING = 64;
+    public static final int PASSES_BEFORE_IDLING = 64;
 
     private final Context context;
     private final PolledModule[] polled;
