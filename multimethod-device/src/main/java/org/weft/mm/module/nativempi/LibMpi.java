@@ -37,6 +37,9 @@ final class LibMpi {
      */
     private static final ValueLayout POINTER = JAVA_LONG.withName("pointer");
 
+    /** The library initialised in this process (at most one): the one {@link MessagePath} calls. */
+    private static LibMpi messagePathOwner;
+
     private final NativeLibrary library;
     private final MpiFlavour flavour;
     private final SpinLock gate = new SpinLock();
@@ -51,11 +54,6 @@ final class LibMpi {
     private final MethodHandle commSize;
     private final MethodHandle commSetErrhandler;
     private final MethodHandle bcast;
-    private final MethodHandle send;
-    private final MethodHandle isend;
-    private final MethodHandle testsome;
-    private final MethodHandle irecv;
-    private final MethodHandle test;
     private final MethodHandle cancel;
     private final MethodHandle waitCall;
     private final MethodHandle errorString;
@@ -73,12 +71,6 @@ final class LibMpi {
         commSize = bind("MPI_Comm_size", false, HANDLE, ADDRESS);
         commSetErrhandler = bind("MPI_Comm_set_errhandler", false, HANDLE, HANDLE);
         bcast = bind("MPI_Bcast", false, ADDRESS, JAVA_INT, HANDLE, JAVA_INT, HANDLE);
-        // Not critical: a blocking send may wait in libmpi for room (while libmpi keeps receiving).
-        send = bind("MPI_Send", false, POINTER, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE);
-        isend = bind("MPI_Isend", true, POINTER, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE, POINTER);
-        testsome = bind("MPI_Testsome", true, JAVA_INT, POINTER, POINTER, POINTER, POINTER);
-        irecv = bind("MPI_Irecv", true, POINTER, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT, HANDLE, POINTER);
-        test = bind("MPI_Test", true, POINTER, POINTER, POINTER);
         cancel = bind("MPI_Cancel", false, ADDRESS);
         waitCall = bind("MPI_Wait", false, ADDRESS, ADDRESS);
         errorString = bind("MPI_Error_string", false, JAVA_INT, ADDRESS, ADDRESS);
@@ -144,6 +136,7 @@ final class LibMpi {
 
     /** MPI_Init_thread(NULL, NULL, required, &provided); returns the thread level provided. */
     int initThread(int required) {
+        claimMessagePath();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment provided = arena.allocate(JAVA_INT);
             check("MPI_Init_thread", (int) initThread.invokeExact(MemorySegment.NULL, MemorySegment.NULL, required,
@@ -212,7 +205,7 @@ final class LibMpi {
     int send(MemorySegment buffer, int count, int dest, int tag, long comm) {
         gate.lock();
         try {
-            return (int) send.invokeExact(address(buffer), count, flavour.byteType(), dest, tag, comm);
+            return (int) MessagePath.SEND.invokeExact(address(buffer), count, flavour.byteType(), dest, tag, comm);
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
@@ -224,7 +217,7 @@ final class LibMpi {
     int isend(MemorySegment buffer, int count, int dest, int tag, long comm, MemorySegment request) {
         gate.lock();
         try {
-            return (int) isend.invokeExact(address(buffer), count, flavour.byteType(), dest, tag, comm,
+            return (int) MessagePath.ISEND.invokeExact(address(buffer), count, flavour.byteType(), dest, tag, comm,
                     address(request));
         } catch (Throwable t) {
             throw rethrow(t);
@@ -238,7 +231,7 @@ final class LibMpi {
             MemorySegment statuses) {
         gate.lock();
         try {
-            return (int) testsome.invokeExact(count, address(requests), address(outCount), address(indices),
+            return (int) MessagePath.TESTSOME.invokeExact(count, address(requests), address(outCount), address(indices),
                     address(statuses));
         } catch (Throwable t) {
             throw rethrow(t);
@@ -254,7 +247,7 @@ final class LibMpi {
     int irecv(MemorySegment buffer, int count, int source, int tag, long comm, MemorySegment request) {
         gate.lock();
         try {
-            return (int) irecv.invokeExact(address(buffer), count, flavour.byteType(), source, tag, comm,
+            return (int) MessagePath.IRECV.invokeExact(address(buffer), count, flavour.byteType(), source, tag, comm,
                     address(request));
         } catch (Throwable t) {
             throw rethrow(t);
@@ -267,7 +260,7 @@ final class LibMpi {
     int test(MemorySegment request, MemorySegment flag, MemorySegment status) {
         gate.lock();
         try {
-            return (int) test.invokeExact(address(request), address(flag), address(status));
+            return (int) MessagePath.TEST.invokeExact(address(request), address(flag), address(status));
         } catch (Throwable t) {
             throw rethrow(t);
         } finally {
@@ -321,6 +314,43 @@ final class LibMpi {
     }
 
 
+
+    /**
+     * Makes this library the one whose calls {@link MessagePath} binds: a process initialises one MPI, once. A second
+     * library initialised in the same process is refused (its calls would go to the first).
+     */
+    private void claimMessagePath() {
+        synchronized (LibMpi.class) {
+            if (messagePathOwner != null && messagePathOwner != this) {
+                throw new IllegalStateException("this process already initialised " + messagePathOwner.libraryName()
+                        + "; one MPI per process");
+            }
+            messagePathOwner = this;
+        }
+    }
+
+    /**
+     * The calls on the message path, bound as constants: a method handle in an instance field is not a constant to
+     * the JIT, so each call through one went through the handle's generic invoker (type and customisation checks
+     * measured at ~5 % of a nativempi ping-pong); a {@code static final} one compiles to a direct call of the
+     * downcall stub. Bound when first used, for the library {@link #claimMessagePath} named at MPI_Init.
+     */
+    private static final class MessagePath {
+        private static final LibMpi LIBRARY = messagePathOwner;
+        // Not critical: a blocking send may wait in libmpi for room (while libmpi keeps receiving).
+        static final MethodHandle SEND = LIBRARY.bind("MPI_Send", false, POINTER, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT,
+                HANDLE);
+        static final MethodHandle ISEND = LIBRARY.bind("MPI_Isend", true, POINTER, JAVA_INT, HANDLE, JAVA_INT,
+                JAVA_INT, HANDLE, POINTER);
+        static final MethodHandle TESTSOME = LIBRARY.bind("MPI_Testsome", true, JAVA_INT, POINTER, POINTER, POINTER,
+                POINTER);
+        static final MethodHandle IRECV = LIBRARY.bind("MPI_Irecv", true, POINTER, JAVA_INT, HANDLE, JAVA_INT,
+                JAVA_INT, HANDLE, POINTER);
+        static final MethodHandle TEST = LIBRARY.bind("MPI_Test", true, POINTER, POINTER, POINTER);
+
+        private MessagePath() {
+        }
+    }
 
     private MethodHandle bind(String function, boolean critical, MemoryLayout... arguments) {
         MemoryLayout[] native_ = new MemoryLayout[arguments.length];
