@@ -49,6 +49,8 @@ final class Receiver {
      */
     private int firstUnposted;
     private int unposted;
+    /** Whether the last poll found nothing: the next RSR then ends its poll (see {@link #poll}). */
+    private boolean drained = true;
 
     Receiver(LibMpi mpi, long comm, RsrSink sink, int slots, long slotBytes, Consumer<String> log) {
         this.mpi = mpi;
@@ -72,11 +74,18 @@ final class Receiver {
         }
     }
 
-    /** Delivers up to {@code budget} RSRs that have arrived, in order; returns how many. The caller holds the token. */
+    /**
+     * Delivers up to {@code budget} RSRs that have arrived, in order; returns how many. The caller holds the token.
+     *
+     * <p>An RSR that arrives when the last poll found none is delivered alone: testing the next slot first is one
+     * more {@code MPI_Test}, with its pass through libmpi's progress, between the arrival and the program's answer
+     * (a ping-pong's receiver), as the shm ring reader found. A poll that finds more waiting takes up to the budget.
+     */
     int poll(int budget) {
         postDelivered();
+        int limit = drained ? 1 : budget;
         int delivered = 0;
-        while (delivered < budget && unposted < slots) { // an unposted head slot has no receive to test
+        while (delivered < limit && unposted < slots) { // an unposted head slot has no receive to test
             mpi.check("MPI_Test", mpi.test(requestCells[head], flag, status));
             if (flag.get(JAVA_INT, 0) == 0) {
                 break;
@@ -89,6 +98,7 @@ final class Receiver {
             deliver(slot, receivedBytes());
             delivered++;
         }
+        drained = delivered == 0;
         return delivered;
     }
 

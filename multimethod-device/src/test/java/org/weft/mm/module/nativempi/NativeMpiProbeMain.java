@@ -24,6 +24,8 @@ public final class NativeMpiProbeMain {
     /** Above the default nativempi_blocking_send_limit (4 KiB): these go through the send slots. */
     private static final int LARGE_IN_BURST = 5000;
     private static final long WAIT_NANOS = 60_000_000_000L;
+    /** Empty polls in a row before a waiting rank yields its core (as the device's idle strategy does). */
+    private static final int IDLE_POLLS_BEFORE_YIELDING = 1000;
 
     private final NativeMpiModule module;
     private final ProbeSink sink;
@@ -115,7 +117,7 @@ public final class NativeMpiProbeMain {
         sink.copying(false);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocate(1 << 20, 64);
-            int[][] plan = {{0, 20_000}, {1 << 20, 300}};
+            int[][] plan = {{0, 200_000}, {1 << 20, 300}};
             for (int round = 0; round < rounds; round++) {
                 for (int[] step : plan) {
                     MemorySegment payload = buffer.asSlice(0, step[0]);
@@ -165,7 +167,9 @@ public final class NativeMpiProbeMain {
         long deadline = System.nanoTime() + WAIT_NANOS;
         int idle = 0;
         while (sink.count() < count) {
-            if (module.poll() == 0 && ++idle > 100) {
+            if (module.poll() > 0) {
+                idle = 0;
+            } else if (++idle > IDLE_POLLS_BEFORE_YIELDING) {
                 Thread.yield(); // two cores, two ranks, other jobs: never starve the peer
                 require(System.nanoTime() < deadline, "rank " + rank + " waited 60 s for RSR " + count);
             }
