@@ -14,15 +14,16 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import org.weft.adi.concurrent.SpinLock;
+import org.weft.adi.concurrent.ReentrantSpinLock;
 
 /**
  * The MPI functions this module calls, bound through FFM for one library and one {@link MpiFlavour}. Handles travel
  * as {@code long} whatever their C type, so the code above is the same for every implementation.
  *
- * <p>Every call takes one lock, so concurrent senders and the poller never enter libmpi together (the module asks
- * for {@code MPI_THREAD_SERIALIZED}: cheaper than Open MPI's own locking at {@code MPI_THREAD_MULTIPLE}); a
- * {@link SpinLock}, one locked instruction per call, as every empty poll takes it. The calls
+ * <p>Every call takes one lock, the {@link #gate()}, so concurrent senders and the poller never enter libmpi together
+ * (the module asks for {@code MPI_THREAD_SERIALIZED}: cheaper than Open MPI's own locking at
+ * {@code MPI_THREAD_MULTIPLE}). It is reentrant, so the module holds it across a whole poll or send and each call
+ * inside costs a compare instead of a locked instruction. The calls
  * made on the hot path (Isend, Irecv, Test, Testsome) are bound as <em>critical</em>: they return quickly
  * and never call back into Java, so the JVM skips the thread-state transition.
  */
@@ -42,7 +43,7 @@ final class LibMpi {
 
     private final NativeLibrary library;
     private final MpiFlavour flavour;
-    private final SpinLock gate = new SpinLock();
+    private final ReentrantSpinLock gate = new ReentrantSpinLock();
 
     private final MethodHandle initialized;
     private final MethodHandle finalized;
@@ -109,6 +110,14 @@ final class LibMpi {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    /**
+     * The lock every call takes, for a caller to hold across several calls and the work between them (a poll and
+     * the deliveries it makes; a send and the copy before it): one locked instruction for all of them.
+     */
+    ReentrantSpinLock gate() {
+        return gate;
     }
 
     MpiFlavour flavour() {

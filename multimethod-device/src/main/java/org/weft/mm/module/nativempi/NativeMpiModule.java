@@ -9,7 +9,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.weft.adi.concurrent.SpinLock;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
@@ -47,7 +46,6 @@ public final class NativeMpiModule implements CommModule {
     private final Map<String, String> environment;
     private final Consumer<String> logSink;
     private final ConcurrentHashMap<Integer, NativeLink> links = new ConcurrentHashMap<>();
-    private final SpinLock polling = new SpinLock();
     private final AtomicBoolean shutdown = new AtomicBoolean();
     private NativeMpiConfig config;
     private NativeLaunch launch;
@@ -221,7 +219,9 @@ public final class NativeMpiModule implements CommModule {
 
     @Override
     public int poll() {
-        if (!initialised || shutdown.get() || !polling.tryLock()) {
+        // libmpi's gate is the poll token: held across the deliveries too, so the handlers' answers through this
+        // module (and the Test, Irecv and Testsome calls) take it again at the cost of a compare.
+        if (!initialised || shutdown.get() || !mpi.gate().tryLock()) {
             return 0;
         }
         try {
@@ -234,7 +234,7 @@ public final class NativeMpiModule implements CommModule {
             int work = transfers.busy() ? transfers.poll() : 0;
             return work + receiver.poll(config.maxPerPoll());
         } finally {
-            polling.unlock();
+            mpi.gate().unlock();
         }
     }
 
@@ -248,13 +248,15 @@ public final class NativeMpiModule implements CommModule {
             log(unfinished + " sends still unfinished after " + TimeUnit.NANOSECONDS.toSeconds(DRAIN_TIMEOUT_NANOS)
                     + " s; finalising anyway");
         }
-        polling.lock(); // a poll in progress finishes its bounded pass; none starts after it (never given back)
+        mpi.gate().lock(); // a poll in progress finishes its bounded pass; none starts after it (shutdown is set)
         try {
             receiver.release(); // cancels the posted receives: the communicator must have none when freed
             mpi.commFree(comm);
             mpi.finalizeMpi();
         } catch (MpiCallException e) {
             log(e.getMessage());
+        } finally {
+            mpi.gate().unlock();
         }
         sends.release();
         transfers.release();

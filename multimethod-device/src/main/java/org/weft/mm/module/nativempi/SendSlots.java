@@ -5,7 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.util.concurrent.locks.ReentrantLock;
+import org.weft.adi.concurrent.ReentrantSpinLock;
 import java.util.function.Consumer;
 import org.weft.mm.spi.SendStatus;
 
@@ -23,7 +23,8 @@ import org.weft.mm.spi.SendStatus;
  * {@link SendStatus#BACK_PRESSURED} having taken nothing. The requests sit in one native array so one Testsome
  * covers them all (completed entries become {@code MPI_REQUEST_NULL}, which libmpi skips).
  *
- * <p>Thread-safe: one lock guards the slots; {@link #reclaim(boolean)} from the poller only tries it.
+ * <p>Thread-safe: libmpi's gate guards the slots too, held across a send's copy and its libmpi call (one lock for
+ * both); {@link #reclaim(boolean)} from the poller only tries it.
  */
 final class SendSlots {
     /** {@code MPI_UNDEFINED}, the outcount of a Testsome that found no active request (Open MPI and MPICH). */
@@ -35,7 +36,7 @@ final class SendSlots {
     private final int sourceRank;
     private final long maxMessage;
     private final Consumer<String> log;
-    private final ReentrantLock lock = new ReentrantLock();
+    private final ReentrantSpinLock lock;
     private final Arena arena = Arena.ofShared();
     private final int count;
     private final MemorySegment requests;
@@ -56,6 +57,7 @@ final class SendSlots {
     SendSlots(LibMpi mpi, long comm, int sourceRank, int count, long initialBytes, long maxMessage,
             long blockingLimit, Consumer<String> log) {
         this.mpi = mpi;
+        this.lock = mpi.gate();
         this.comm = comm;
         this.sourceRank = sourceRank;
         this.maxMessage = maxMessage;
