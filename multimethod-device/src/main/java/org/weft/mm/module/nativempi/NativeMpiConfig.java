@@ -30,6 +30,11 @@ record NativeMpiConfig(String library, long eagerLimit, long maxRsr, int sendSlo
                     + maxRsr + " bytes)");
         }
         int posted = positive(NativeMpiParameters.POSTED_RECEIVES.name(), p.get(NativeMpiParameters.POSTED_RECEIVES));
+        if (posted * (maxRsr + RsrPrefix.LENGTH + 63) > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("parameters " + NativeMpiParameters.POSTED_RECEIVES.name() + " ("
+                    + posted + ") times " + NativeMpiParameters.MAX_RSR.name() + " (" + maxRsr + " bytes): the"
+                    + " receive slots must fit 2 GiB together");
+        }
         long bulkMin = p.get(NativeMpiParameters.BULK_MIN);
         if (bulkMin < 0) {
             throw new IllegalArgumentException("parameter " + NativeMpiParameters.BULK_MIN.name() + ": negative");

@@ -47,6 +47,8 @@ public final class NativeMpiModule implements CommModule {
     private final Consumer<String> logSink;
     private final ConcurrentHashMap<Integer, NativeLink> links = new ConcurrentHashMap<>();
     private final AtomicBoolean shutdown = new AtomicBoolean();
+    /** Whether a poll is under way (guarded by libmpi's gate, which its thread holds throughout). */
+    private boolean polling;
     private NativeMpiConfig config;
     private NativeLaunch launch;
     private LibMpi mpi;
@@ -224,6 +226,11 @@ public final class NativeMpiModule implements CommModule {
         if (!initialised || shutdown.get() || !mpi.gate().tryLock()) {
             return 0;
         }
+        if (polling) { // a poll from inside a delivery of this thread's poll: the outer one goes on after it
+            mpi.gate().unlock();
+            return 0;
+        }
+        polling = true;
         try {
             if (shutdown.get()) {
                 return 0;
@@ -234,6 +241,7 @@ public final class NativeMpiModule implements CommModule {
             int work = transfers.busy() ? transfers.poll() : 0;
             return work + receiver.poll(config.maxPerPoll());
         } finally {
+            polling = false;
             mpi.gate().unlock();
         }
     }

@@ -13,7 +13,9 @@ import org.weft.mm.spi.RsrSink;
 /**
  * Takes RSRs off the module's communicator through a ring of pre-posted {@code MPI_Irecv}s (any source, the RSR
  * tag), each into its own native slot as large as the largest RSR the module accepts ({@code nativempi_max_rsr}),
- * and hands each body to the sink as a view of its slot (no copy on the Java side), then posts that slot again.
+ * and hands each body to the sink as a window of one view over all the slots (no copy on the Java side, and the
+ * same buffer every time, so the layers above keep their view of it instead of making one per RSR), then posts
+ * that slot again.
  *
  * <p>Why pre-posted receives: an arriving message matches a posted receive at once, where a probe first parks it in
  * libmpi's unexpected queue and copies it again at the receive; measured in C on Open MPI 4.1
@@ -37,7 +39,10 @@ final class Receiver {
     /** One view per slot of its entry in {@link #requests}, made once. */
     private final MemorySegment[] requestCells;
     private final MemorySegment[] buffers;
-    private final ByteBuffer[] bodies;
+    /** Bytes from one slot's start to the next's: {@link #slotBytes} rounded up to a cache line. */
+    private final int stride;
+    /** One view over all the slots, slot {@code i} at {@code i * stride}. */
+    private final ByteBuffer bodies;
     private final MemorySegment flag;
     private final MemorySegment status;
     /** The oldest posted slot: the next to complete in matching order. */
@@ -63,13 +68,14 @@ final class Receiver {
         this.requests = arena.allocate(handleSize * slots, 8);
         this.requestCells = new MemorySegment[slots];
         this.buffers = new MemorySegment[slots];
-        this.bodies = new ByteBuffer[slots];
+        this.stride = Math.toIntExact((slotBytes + 63) & ~63L); // each slot starts on a cache line
+        MemorySegment block = arena.allocate((long) stride * slots, 64);
+        this.bodies = block.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN); // NativeMpiConfig keeps it within 2 GiB
         this.flag = arena.allocate(JAVA_INT);
         this.status = arena.allocate(mpi.flavour().statusSize(), 8);
         for (int slot = 0; slot < slots; slot++) {
             requestCells[slot] = requests.asSlice(slot * handleSize, handleSize);
-            buffers[slot] = arena.allocate(slotBytes, 64);
-            bodies[slot] = buffers[slot].asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            buffers[slot] = block.asSlice((long) slot * stride, slotBytes);
             post(slot);
         }
     }
@@ -128,10 +134,10 @@ final class Receiver {
         int source = RsrPrefix.source(buffer);
         int endpoint = RsrPrefix.endpoint(buffer);
         int handler = RsrPrefix.handler(buffer);
-        ByteBuffer body = bodies[slot];
-        body.limit(length).position(RsrPrefix.LENGTH);
+        int start = slot * stride;
+        bodies.limit(start + length).position(start + RsrPrefix.LENGTH);
         try {
-            sink.deliver(source, endpoint, handler, body);
+            sink.deliver(source, endpoint, handler, bodies);
         } catch (MalformedRsrException e) {
             // MPI has no link to close: the RSR is dropped, the job goes on.
             log.accept("dropping a malformed RSR from rank " + source + ": " + e.getMessage());
