@@ -24,6 +24,7 @@ import org.weft.tests.harness.MethodMatrix;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.DieAfterInit;
 import org.weft.tests.programs.LargeMessages;
+import org.weft.tests.programs.PersistentPingPong;
 import org.weft.tests.programs.SelfAndRing;
 import org.weft.tests.programs.ShowWorld;
 import org.weft.tests.programs.SlowRing;
@@ -62,6 +63,27 @@ class SiteJobTest {
             String line = "[1," + rank + "]<stdout>:WORLD rank " + rank + " of 4 site " + site + " local 4";
             assertTrue(result.stdout().contains(line), () -> "missing '" + line + "' in:\n" + result.output());
         }
+    }
+
+    /**
+     * The steady-state ping-pong through nativempi allocates nothing per message on either rank (as over shm and tcp,
+     * {@code SteadyStateAllocationTest}), under Open MPI and MPICH.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpirun", MPICH})
+    void aNativePingPongAllocatesNothingPerMessage(String launcher) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site-launcher", "a=" + launcher,
+                PersistentPingPong.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        Matcher line = Pattern.compile("ALLOCATED rank (\\d) bytes (\\d+) messages (\\d+)").matcher(result.stdout());
+        int ranks = 0;
+        while (line.find()) {
+            ranks++;
+            double perMessage = Long.parseLong(line.group(2)) / (double) Long.parseLong(line.group(3));
+            assertTrue(perMessage < 1.0, "rank " + line.group(1) + " allocated " + line.group(2) + " bytes in "
+                    + line.group(3) + " messages over nativempi");
+        }
+        assertEquals(2, ranks, result.output());
     }
 
     /** Each site started by its own mpirun: Open MPI (through nativempi) inside, tcp across. */
