@@ -53,7 +53,12 @@ public final class RemoteShell {
 
     /** The agent given as one string, split at white space ({@code --rsh "ssh -p 2222"}). */
     public static RemoteShell parse(String agent, String workingDirectory) {
-        return new RemoteShell(List.of(agent.trim().split("\\s+")), workingDirectory);
+        return new RemoteShell(words(agent), workingDirectory);
+    }
+
+    /** An agent given as one string ({@code --rsh "ssh -p 2222"}) as its program and arguments. */
+    public static List<String> words(String agent) {
+        return List.of(agent.trim().split("\\s+"));
     }
 
     /**

@@ -169,9 +169,14 @@ public final class WeftRun implements Callable<Integer> {
             return 0;
         }
         JobPlan plan = plan();
-        String agent = rsh != null ? rsh : launcherEnvironment.getOrDefault("WEFT_RSH", RemoteShell.DEFAULT_AGENT);
+        String named = rsh != null ? rsh : launcherEnvironment.get("WEFT_RSH");
+        String agent = named != null ? named : RemoteShell.DEFAULT_AGENT;
         RemoteShell remote = RemoteShell.parse(agent, System.getProperty("user.dir"));
-        return new Job(plan, RankCommands.ofThisJvm(), new HostAgent(new LocalAgent(), remote), new OutputSink(out),
+        // A site's mpirun starts its own remote processes: with the user's remote shell if one was named, else as
+        // that MPI is configured to (its default is ssh, possibly set up by the site's administrators).
+        RankCommands commands = RankCommands.ofThisJvm()
+                .withSiteRemoteShell(named != null ? RemoteShell.words(named) : List.of());
+        return new Job(plan, commands, new HostAgent(new LocalAgent(), remote), new OutputSink(out),
                 new OutputSink(err), in).run();
     }
 

@@ -109,7 +109,14 @@ public final class Job {
 
     /** Starts every process of the job (a rank's JVM, or a native site's mpirun); returns how many started. */
     private int startRanks(JobIdentity identity) {
-        for (RankLaunch launch : commands.launches(plan, identity, jobDirectory == null ? null : jobDirectory.path())) {
+        List<RankLaunch> launches;
+        try {
+            launches = commands.launches(plan, identity, jobDirectory == null ? null : jobDirectory.path());
+        } catch (IllegalArgumentException e) { // a launch that cannot be expressed (e.g. Hydra's remote shell)
+            fail(FAILURE_STATUS, e.getMessage() + "; nothing started");
+            return 0;
+        }
+        for (RankLaunch launch : launches) {
             try {
                 RankProcess process = agent.start(launch);
                 Arrays.fill(ranks, launch.rank(), launch.rank() + launch.count(), process);
@@ -149,6 +156,9 @@ public final class Job {
         jobDirectory = null;
         if (!dir.delete()) {
             err.println("weftrun: could not remove the job directory " + dir.path());
+        }
+        if (processes.isEmpty()) {
+            return; // nothing was started on another host, so nothing made the directory there
         }
         try {
             for (String host : agent.removeDirectory(plan.otherHosts(), dir.path())) {

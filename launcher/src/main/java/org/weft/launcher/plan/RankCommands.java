@@ -25,14 +25,30 @@ public final class RankCommands {
 
     private final String java;
     private final List<String> runtimeClassPath;
+    /** The remote shell the user named ({@code --rsh}), passed on to a site's mpirun; empty: mpirun's own. */
+    private final List<String> siteRemoteShell;
 
     /**
      * @param java the {@code java} executable ranks run with
      * @param runtimeClassPath Weft's runtime jars (mpi-api, adi-device, multimethod-device, netty, ...)
      */
     public RankCommands(String java, List<String> runtimeClassPath) {
+        this(java, runtimeClassPath, List.of());
+    }
+
+    private RankCommands(String java, List<String> runtimeClassPath, List<String> siteRemoteShell) {
         this.java = java;
         this.runtimeClassPath = List.copyOf(runtimeClassPath);
+        this.siteRemoteShell = List.copyOf(siteRemoteShell);
+    }
+
+    /**
+     * These commands with {@code agent} (a program and its arguments, as {@code --rsh} gives it) as the remote shell
+     * of native sites on several hosts: Open MPI's mpirun gets it as {@code plm_rsh_agent}, Hydra as
+     * {@code -launcher-exec} (one program: Hydra takes no arguments for it). Without it each mpirun uses its own.
+     */
+    public RankCommands withSiteRemoteShell(List<String> agent) {
+        return new RankCommands(java, runtimeClassPath, agent);
     }
 
     /** Ranks run with the launcher's own JDK and class path (which holds Weft's runtime jars). */
@@ -116,6 +132,14 @@ public final class RankCommands {
             }
             if (severalHosts) {
                 command.addAll(List.of("-hosts", hostList));
+                if (!siteRemoteShell.isEmpty()) {
+                    if (siteRemoteShell.size() > 1) {
+                        throw new IllegalArgumentException("site " + site.name() + ": Hydra takes its remote shell as"
+                                + " one program (-launcher-exec), not '" + String.join(" ", siteRemoteShell)
+                                + "': put the arguments in a script and give --rsh that");
+                    }
+                    command.addAll(List.of("-launcher", "rsh", "-launcher-exec", siteRemoteShell.getFirst()));
+                }
             }
         } else {
             command.addAll(List.of("-q", "-np", Integer.toString(site.np()), "--oversubscribe", "--bind-to", "none"));
@@ -132,6 +156,9 @@ public final class RankCommands {
             }
             if (severalHosts) {
                 command.addAll(List.of("--host", hostList));
+                if (!siteRemoteShell.isEmpty()) {
+                    command.addAll(List.of("--mca", "plm_rsh_agent", String.join(" ", siteRemoteShell)));
+                }
                 for (String name : environment.keySet()) {
                     command.addAll(List.of("-x", name));
                 }

@@ -1,6 +1,7 @@
 package org.weft.launcher.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -245,6 +246,34 @@ class WeftRunCommandLineTest {
         assertEquals(MpirunFlavour.HYDRA, launch.mpirun());
         assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));
         assertNull(launch.environment().get("OMPI_ALLOW_RUN_AS_ROOT"));
+    }
+
+    /** A remote shell named with --rsh reaches a site's mpirun when the site spans hosts; else mpirun keeps its own. */
+    @Test
+    void aNamedRemoteShellGoesToTheMpirunOfASiteOnSeveralHosts(@TempDir Path dir) throws IOException {
+        JobPlan plan = plan("--site", "a:1", "--site", "b:2", "-cp", "app.jar", "Main");
+        JobIdentity job = new JobIdentity("job-1", "cafe", "127.0.0.1:4000");
+        RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar"));
+        RankCommands withRsh = commands.withSiteRemoteShell(List.of("bin/weft-netns", "exec"));
+        Site openMpi = new Site("b", 1, 2, List.of("n1", "n2"), Path.of("/opt/ompi/bin/mpirun"));
+        String agent = String.join(" ", withRsh.launchSite(plan, job, openMpi, null).command());
+        assertTrue(agent.contains("--host n1:1,n2:1 --mca plm_rsh_agent bin/weft-netns exec -x "), agent);
+        assertFalse(String.join(" ", commands.launchSite(plan, job, openMpi, null).command()).contains("plm_rsh"));
+        Site oneHost = new Site("b", 1, 2, List.of("n1", "n1"), Path.of("/opt/ompi/bin/mpirun"));
+        assertFalse(String.join(" ", withRsh.launchSite(plan, job, oneHost, null).command()).contains("plm_rsh"),
+                "one host: mpirun starts nothing remotely");
+
+        Path hydra = Files.writeString(dir.resolve("mpiexec.hydra"), "#!/bin/sh\necho 'HYDRA build details:'\n");
+        assertTrue(hydra.toFile().setExecutable(true));
+        Site mpich = new Site("b", 1, 2, List.of("n1", "n2"), hydra);
+        List<String> hydraCommand = commands.withSiteRemoteShell(List.of("/usr/local/bin/my-ssh"))
+                .launchSite(plan, job, mpich, null).command();
+        assertTrue(String.join(" ", hydraCommand).contains("-hosts n1:1,n2:1 -launcher ssh -launcher-exec "
+                + "/usr/local/bin/my-ssh /jdk/bin/java"), hydraCommand.toString());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> withRsh.launchSite(plan, job, mpich, null));
+        assertTrue(refused.getMessage().contains("Hydra takes its remote shell as one program"),
+                refused.getMessage());
     }
 
     @Test

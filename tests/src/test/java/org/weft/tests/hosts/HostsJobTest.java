@@ -80,6 +80,38 @@ class HostsJobTest {
         MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "nativempi", "tcp");
     }
 
+    /**
+     * One native site over both hosts: its mpirun (started on the first) starts its daemons on the hosts with the
+     * remote shell given to weftrun, and the site's ranks talk nativempi across hosts (Open MPI's tcp BTL below).
+     */
+    @Test
+    void anOpenMpiSiteOverTwoHostsStartsItsDaemonsWithWeftrunsRemoteShell() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", RSH, "--site", "a:2:" + HOST_1 + "," + HOST_2, "--site",
+                "b:2", "--site-launcher", "b=weft", "--report", SelfAndRing.class.getName())
+                .timeout(Duration.ofSeconds(90)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "shm", "tcp");
+    }
+
+    /**
+     * The same with MPICH: Hydra takes the remote shell as one program ({@code -launcher rsh -launcher-exec}), so a
+     * script wraps {@code weft-netns exec}; {@code HYDRA_IFACE} makes its proxies call back to an address of the
+     * namespaces' bridge (the machine's name resolves to loopback there, which a real cluster's would not).
+     */
+    @Test
+    void anMpichSiteOverTwoHostsStartsItsProxiesWithWeftrunsRemoteShell() throws Exception {
+        Path agent = agentLikeSsh();
+        try {
+            WeftrunJob.Result result = WeftrunJob.of("--rsh", agent.toString(), "-x", "HYDRA_IFACE=eth0", "--site",
+                    "a:2:" + HOST_1 + "," + HOST_2, "--site-launcher", "a=/usr/bin/mpirun.mpich", "--site", "b:2",
+                    "--site-launcher", "b=weft", "--report", SelfAndRing.class.getName()).timeout(Duration.ofSeconds(90)).start();
+            assertEquals(0, result.exitCode(), result.output());
+            MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "shm", "tcp");
+        } finally {
+            Files.delete(agent);
+        }
+    }
+
     @Test
     void aRankDyingOnAnotherHostEndsTheJobWithItsCodeAndLeavesNothingThere() throws Exception {
         long[] weftrunPid = new long[1];
