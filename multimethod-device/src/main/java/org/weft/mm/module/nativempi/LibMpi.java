@@ -322,20 +322,26 @@ final class LibMpi {
         }
     }
 
-
-
     /**
      * Makes this library the one whose calls {@link MessagePath} binds: a process initialises one MPI, once. A second
      * library initialised in the same process is refused (its calls would go to the first).
      */
     private void claimMessagePath() {
-        synchronized (LibMpi.class) {
+        synchronized (LibMpi.class) { // the lock messagePathOwner() reads under
             if (messagePathOwner != null && messagePathOwner != this) {
                 throw new IllegalStateException("this process already initialised " + messagePathOwner.libraryName()
                         + "; one MPI per process");
             }
             messagePathOwner = this;
         }
+    }
+
+    /** The library {@link #claimMessagePath} named, read under the same lock (the first call may be another thread's). */
+    private static synchronized LibMpi messagePathOwner() {
+        if (messagePathOwner == null) {
+            throw new IllegalStateException("libmpi called before MPI_Init");
+        }
+        return messagePathOwner;
     }
 
     /**
@@ -345,7 +351,7 @@ final class LibMpi {
      * downcall stub. Bound when first used, for the library {@link #claimMessagePath} named at MPI_Init.
      */
     private static final class MessagePath {
-        private static final LibMpi LIBRARY = messagePathOwner;
+        private static final LibMpi LIBRARY = messagePathOwner();
         // Not critical: a blocking send may wait in libmpi for room (while libmpi keeps receiving).
         static final MethodHandle SEND = LIBRARY.bind("MPI_Send", false, POINTER, JAVA_INT, HANDLE, JAVA_INT, JAVA_INT,
                 HANDLE);
