@@ -268,7 +268,7 @@ class WeftRunCommandLineTest {
         Site mpich = new Site("b", 1, 2, List.of("n1", "n2"), hydra);
         List<String> hydraCommand = commands.withSiteRemoteShell(List.of("/usr/local/bin/my-ssh"))
                 .launchSite(plan, job, mpich, null).command();
-        assertTrue(String.join(" ", hydraCommand).contains("-hosts n1:1,n2:1 -launcher ssh -launcher-exec "
+        assertTrue(String.join(" ", hydraCommand).contains("-hosts n1:1,n2:1 -launcher rsh -launcher-exec "
                 + "/usr/local/bin/my-ssh /jdk/bin/java"), hydraCommand.toString());
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
                 () -> withRsh.launchSite(plan, job, mpich, null));
