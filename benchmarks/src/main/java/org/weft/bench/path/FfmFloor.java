@@ -22,10 +22,14 @@ import java.util.Arrays;
  * bytes and of 48 (the RSR that carries a 0-byte Weft message: prefix and envelope). Open MPI only (its handles are
  * symbols; under MPICH 4.0 this loop hung in its second size, not investigated). Usage: {@code mpirun -np 2
  * --bind-to none java --enable-native-access=ALL-UNNAMED -cp benchmarks/target/classes
- * org.weft.bench.path.FfmFloor [iterations]}; rank 0 prints each one-way in µs, the median of 5 rounds.
+ * org.weft.bench.path.FfmFloor [iterations]} ({@code -Dsizes=0,16,32} for other message sizes); rank 0 prints
+ * each one-way in µs, the median of 5 rounds.
  */
 public final class FfmFloor {
     private static final int ROUNDS = 5;
+    /** Message sizes, {@code -Dsizes=0,16,...} (default 0 and 48). */
+    private static final int[] SIZES = Arrays.stream(System.getProperty("sizes", "0,48").split(","))
+            .mapToInt(Integer::parseInt).toArray();
     private static final int SLOTS = 16;
     private static final int SLOT_BYTES = 256 * 1024;
     private static final int TAG = 7;
@@ -60,7 +64,7 @@ public final class FfmFloor {
         check((int) RANK.invokeExact(world, rankCell.address()));
         int rank = rankCell.get(JAVA_INT, 0);
         Exchange exchange = new Exchange(arena, rank, world, bytes);
-        for (int size : new int[] {0, 48}) {
+        for (int size : SIZES) {
             double[] oneWay = new double[ROUNDS];
             exchange.pingPong(size, iterations / 10); // the JIT compiles the loop first
             for (int round = 0; round < ROUNDS; round++) {
