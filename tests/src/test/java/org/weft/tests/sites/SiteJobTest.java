@@ -28,6 +28,7 @@ import org.weft.tests.programs.PersistentPingPong;
 import org.weft.tests.programs.SelfAndRing;
 import org.weft.tests.programs.ShowWorld;
 import org.weft.tests.programs.SlowRing;
+import org.weft.tests.programs.ThreadedPingPong;
 import org.weft.tests.programs.TimedWildcardStream;
 
 /**
@@ -84,6 +85,18 @@ class SiteJobTest {
                     + line.group(3) + " messages over nativempi");
         }
         assertEquals(2, ranks, result.output());
+    }
+
+    /** Four threads per rank ping-pong at once through nativempi (one libmpi gate for senders and pollers). */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpirun", MPICH})
+    void threadsPingPongAtOnceThroughNativeMpi(String launcher) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site-launcher", "a=" + launcher,
+                ThreadedPingPong.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("THREADED OK rank 0") && result.stdout().contains("THREADED OK rank 1"),
+                result.output());
+        assertEquals("nativempi", MethodMatrix.parse(result.stdout(), 2).method(0, 1), result.stdout());
     }
 
     /** Each site started by its own mpirun: Open MPI (through nativempi) inside, tcp across. */

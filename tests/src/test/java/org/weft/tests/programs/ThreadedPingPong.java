@@ -1,0 +1,69 @@
+package org.weft.tests.programs;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicReference;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * Several threads of ranks 0 and 1 ping-pong at once (MPI_THREAD_MULTIPLE), each on its own tag with its own
+ * message size — the larger ones above the methods' small-message paths — and each checks every echo: rank 1 adds
+ * one to the first int. Concurrent senders and pollers share a method's locks; a lost, crossed or corrupted message
+ * fails the echo check, a deadlock the test's timeout. Prints {@code THREADED OK rank R} per rank.
+ */
+public final class ThreadedPingPong {
+    private static final int THREADS = 4;
+    private static final int ROUNDS = 5000;
+
+    private ThreadedPingPong() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int provided = MPI.InitThread(args, MPI.THREAD_MULTIPLE);
+        if (provided != MPI.THREAD_MULTIPLE) {
+            throw new IllegalStateException("THREAD_MULTIPLE not provided: " + provided);
+        }
+        int rank = MPI.COMM_WORLD.getRank();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread[] threads = new Thread[THREADS];
+        for (int t = 0; t < THREADS; t++) {
+            int tag = t;
+            threads[t] = new Thread(() -> {
+                try {
+                    pingPong(rank, tag, 8 + tag * 3000); // 8 B to 9 KB
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                }
+            }, "ping-pong-" + t);
+            threads[t].start();
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("rank " + rank, failure.get());
+        }
+        System.out.println("THREADED OK rank " + rank);
+        MPI.Finalize();
+    }
+
+    private static void pingPong(int rank, int tag, int bytes) throws MPIException {
+        ByteBuffer buffer = MPI.newByteBuffer(bytes);
+        for (int i = 0; i < ROUNDS; i++) {
+            int value = i * THREADS + tag;
+            if (rank == 0) {
+                buffer.putInt(0, value);
+                MPI.COMM_WORLD.send(buffer, bytes, MPI.BYTE, 1, tag);
+                MPI.COMM_WORLD.recv(buffer, bytes, MPI.BYTE, 1, tag);
+                if (buffer.getInt(0) != value + 1) {
+                    throw new IllegalStateException("tag " + tag + " round " + i + ": echo " + buffer.getInt(0)
+                            + ", expected " + (value + 1));
+                }
+            } else if (rank == 1) {
+                MPI.COMM_WORLD.recv(buffer, bytes, MPI.BYTE, 0, tag);
+                buffer.putInt(0, buffer.getInt(0) + 1);
+                MPI.COMM_WORLD.send(buffer, bytes, MPI.BYTE, 0, tag);
+            }
+        }
+    }
+}
