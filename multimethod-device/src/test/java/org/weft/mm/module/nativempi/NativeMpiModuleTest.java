@@ -66,6 +66,9 @@ class NativeMpiModuleTest {
     void aBadParameterIsTheCause() {
         String cause = cause(LAUNCHED, Map.of(NativeMpiParameters.SEND_SLOTS.name(), "0"));
         assertTrue(cause != null && cause.contains("nativempi_send_slots"), "cause: " + cause);
+        String tooLarge = cause(LAUNCHED, Map.of(NativeMpiParameters.POSTED_RECEIVES.name(), "16",
+                NativeMpiParameters.MAX_RSR.name(), "256m"));
+        assertTrue(tooLarge != null && tooLarge.contains("receive slots must fit 2 GiB"), "cause: " + tooLarge);
     }
 
     @Test
