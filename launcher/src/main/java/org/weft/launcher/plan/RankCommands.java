@@ -122,50 +122,63 @@ public final class RankCommands {
         String host = plan.hostOf(site.firstRank());
         Map<String, String> environment = worldEnvironment(plan, job, site, jobDir, severalHosts ? "" : host);
         environment.put(WorldConfig.ENV_RANK_BASE, Integer.toString(site.firstRank()));
-        String hostList = String.join(",", slots.entrySet().stream().map(e -> e.getKey() + ":" + e.getValue())
-                .toList());
+        String hostList = severalHosts ? String.join(",", slots.entrySet().stream()
+                .map(e -> e.getKey() + ":" + e.getValue()).toList()) : null;
         List<String> command = new ArrayList<>(List.of(site.mpirun().toString()));
-        if (flavour == MpirunFlavour.HYDRA) {
-            command.addAll(List.of("-np", Integer.toString(site.np()), "-bind-to", "none"));
-            if (plan.tagOutput()) {
-                command.add("-prepend-rank");
-            }
-            if (severalHosts) {
-                command.addAll(List.of("-hosts", hostList));
-                if (!siteRemoteShell.isEmpty()) {
-                    if (siteRemoteShell.size() > 1) {
-                        throw new IllegalArgumentException("site " + site.name() + ": Hydra takes its remote shell as"
-                                + " one program (-launcher-exec), not '" + String.join(" ", siteRemoteShell)
-                                + "': put the arguments in a script and give --rsh that");
-                    }
-                    command.addAll(List.of("-launcher", "rsh", "-launcher-exec", siteRemoteShell.getFirst()));
-                }
-            }
-        } else {
-            command.addAll(List.of("-q", "-np", Integer.toString(site.np()), "--oversubscribe", "--bind-to", "none"));
-            if (plan.tagOutput()) {
-                command.add("--tag-output");
-            }
-            if (!site.contains(0)) {
-                command.addAll(List.of("--stdin", "none")); // only rank 0 reads the launcher's stdin
-            }
-            if (isRoot()) {
-                // Open MPI refuses to run as root without both; a user typing weftrun as root means it
-                environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT", "1");
-                environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-            }
-            if (severalHosts) {
-                command.addAll(List.of("--host", hostList));
-                if (!siteRemoteShell.isEmpty()) {
-                    command.addAll(List.of("--mca", "plm_rsh_agent", String.join(" ", siteRemoteShell)));
-                }
-                for (String name : environment.keySet()) {
-                    command.addAll(List.of("-x", name));
-                }
-            }
-        }
+        command.addAll(flavour == MpirunFlavour.HYDRA ? hydraOptions(plan, site, hostList)
+                : openMpiOptions(plan, site, hostList, environment));
         command.addAll(javaCommand(plan));
         return new RankLaunch(site.firstRank(), site.np(), site.name(), flavour, host, command, environment);
+    }
+
+    /** Hydra's options for {@code site}; {@code hostList} is {@code null} for a site on one host. */
+    private List<String> hydraOptions(JobPlan plan, Site site, String hostList) {
+        List<String> options = new ArrayList<>(List.of("-np", Integer.toString(site.np()), "-bind-to", "none"));
+        if (plan.tagOutput()) {
+            options.add("-prepend-rank");
+        }
+        if (hostList != null) {
+            options.addAll(List.of("-hosts", hostList));
+            if (siteRemoteShell.size() > 1) {
+                throw new IllegalArgumentException("site " + site.name() + ": Hydra takes its remote shell as one"
+                        + " program (-launcher-exec), not '" + String.join(" ", siteRemoteShell)
+                        + "': put the arguments in a script and give --rsh that");
+            }
+            if (!siteRemoteShell.isEmpty()) {
+                options.addAll(List.of("-launcher", "rsh", "-launcher-exec", siteRemoteShell.getFirst()));
+            }
+        }
+        return options;
+    }
+
+    /**
+     * Open MPI's options for {@code site}; {@code hostList} is {@code null} for a site on one host. Adds the
+     * variables Open MPI wants as root to {@code environment}, and passes all of it to other hosts ({@code -x}).
+     */
+    private List<String> openMpiOptions(JobPlan plan, Site site, String hostList, Map<String, String> environment) {
+        List<String> options = new ArrayList<>(List.of("-q", "-np", Integer.toString(site.np()), "--oversubscribe",
+                "--bind-to", "none"));
+        if (plan.tagOutput()) {
+            options.add("--tag-output");
+        }
+        if (!site.contains(0)) {
+            options.addAll(List.of("--stdin", "none")); // only rank 0 reads the launcher's stdin
+        }
+        if (isRoot()) {
+            // Open MPI refuses to run as root without both; a user typing weftrun as root means it
+            environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT", "1");
+            environment.putIfAbsent("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        }
+        if (hostList != null) {
+            options.addAll(List.of("--host", hostList));
+            if (!siteRemoteShell.isEmpty()) {
+                options.addAll(List.of("--mca", "plm_rsh_agent", String.join(" ", siteRemoteShell)));
+            }
+            for (String name : environment.keySet()) {
+                options.addAll(List.of("-x", name));
+            }
+        }
+        return options;
     }
 
     private List<String> javaCommand(JobPlan plan) {

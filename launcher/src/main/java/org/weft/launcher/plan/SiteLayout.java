@@ -1,5 +1,6 @@
 package org.weft.launcher.plan;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -72,7 +73,7 @@ public final class SiteLayout {
             String value = option.substring(eq + 1);
             if (value.contains("/")) {
                 Path path = Path.of(value);
-                if (!java.nio.file.Files.isExecutable(path)) {
+                if (!Files.isExecutable(path)) {
                     throw new IllegalArgumentException("--site-launcher " + option + ": " + value
                             + " is not an executable mpirun");
                 }
