@@ -141,7 +141,6 @@ final class BulkTransfers {
         return null;
     }
 
-
     /** Whether any transfer is in flight (a hint read without the lock). */
     boolean busy() {
         return activeCount > 0;

@@ -236,7 +236,7 @@ public final class NativeMpiModule implements CommModule {
                 return 0;
             }
             if (sends.busy()) {
-                sends.reclaim(true);
+                sends.reclaim();
             }
             int work = transfers.busy() ? transfers.poll() : 0;
             return work + receiver.poll(config.maxPerPoll());

@@ -5,8 +5,8 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import org.weft.adi.concurrent.ReentrantSpinLock;
 import java.util.function.Consumer;
+import org.weft.adi.concurrent.ReentrantSpinLock;
 import org.weft.mm.spi.SendStatus;
 
 /**
@@ -24,7 +24,7 @@ import org.weft.mm.spi.SendStatus;
  * covers them all (completed entries become {@code MPI_REQUEST_NULL}, which libmpi skips).
  *
  * <p>Thread-safe: libmpi's gate guards the slots too, held across a send's copy and its libmpi call (one lock for
- * both); {@link #reclaim(boolean)} from the poller only tries it.
+ * both); the poller, which holds the gate throughout its poll, takes finished slots back ({@link #reclaim}).
  */
 final class SendSlots {
     /** {@code MPI_UNDEFINED}, the outcount of a Testsome that found no active request (Open MPI and MPICH). */
@@ -122,15 +122,11 @@ final class SendSlots {
     }
 
     /**
-     * Takes back the slots whose sends have finished; returns how many. From the poller ({@code tryOnly}) it gives
-     * way to a sender that holds the lock.
+     * Takes back the slots whose sends have finished; returns how many. The poller calls it holding libmpi's gate
+     * already, so taking it here costs a compare.
      */
-    int reclaim(boolean tryOnly) {
-        if (!tryOnly) {
-            lock.lock();
-        } else if (!lock.tryLock()) {
-            return 0;
-        }
+    int reclaim() {
+        lock.lock();
         try {
             return reclaimLocked();
         } finally {

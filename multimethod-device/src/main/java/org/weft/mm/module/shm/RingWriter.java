@@ -125,5 +125,4 @@ final class RingWriter {
             zeroedTo += ALIGNMENT;
         }
     }
-
 }
