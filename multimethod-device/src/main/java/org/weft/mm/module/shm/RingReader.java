@@ -33,7 +33,12 @@ final class RingReader {
     private final long mask;
     private long head;
     private boolean closed;
-    /** Whether the last poll found nothing: the next record then ends its poll (see {@link #poll}). */
+    /**
+     * Whether the ring was last seen empty: the next record then ends its poll (see {@link #poll}). Set by
+     * {@link #mayHaveRecords} too, since the module skips {@link #poll} while that says "nothing": without it a
+     * ping-pong's rings never counted as drained and every delivery read on into the next slot (a plain field,
+     * written racily by lock-free callers: a wrong value costs one look too many or too few, never a record).
+     */
     private boolean drained = true;
 
     RingReader(int senderRank, MemorySegment ring, long capacity) {
@@ -51,7 +56,16 @@ final class RingReader {
      * can only say "maybe" where there is nothing, never "no" where there is something).
      */
     boolean mayHaveRecords() {
-        return !closed && (int) LENGTH.getAcquire(data, (head & mask) + LENGTH_OFFSET) != 0;
+        if (closed) {
+            return false;
+        }
+        if ((int) LENGTH.getAcquire(data, (head & mask) + LENGTH_OFFSET) != 0) {
+            return true;
+        }
+        if (!drained) {
+            drained = true; // written only on a change: waiting threads do not keep storing to this line
+        }
+        return false;
     }
 
     /**
@@ -59,7 +73,8 @@ final class RingReader {
      * a drained ring is delivered alone: looking for the next one would read the slot the writer has just zeroed, a
      * cache line in the writer's core, while the caller may be waiting to answer this one (a ping-pong's receiver;
      * measured: a 0-byte shm ping-pong then stays at 0.18–0.21 µs where it drifted to 0.25–0.59 in rounds in which
-     * Open MPI held 0.12). A ring found holding records is drained up to the budget.
+     * Open MPI held 0.12; on the VM's slow placement that read is a cross-core miss of ~100 ns). A ring found holding
+     * records is drained up to the budget.
      */
     int poll(int budget, RsrSink sink, Consumer<String> log) {
         if (closed) {
