@@ -43,10 +43,11 @@ package org.weft.mm.module.shm;
  * <p>Publication, after Agrona's ring buffers: the reader polls the Length at its head; zero means "nothing yet".
  * The writer fills a record, makes sure the Length where the next record will start reads zero, then stores the
  * record's Length with release semantics. The writer keeps one aligned slot of room beyond each record for that
- * zero, so the slot is always free space (a record is at most {@link #maxBody} bytes). It writes that zero a line
- * ahead, after the previous publication, where the reader has freed the slot: a store to a second line before the
- * release store would hold the record back (measured: the bare ring's 0-byte one-way 0.12 → 0.08 µs). A new inbox
- * file is all zeros.
+ * zero, so the slot is always free space (a record is at most {@link #maxBody} bytes). It writes that zero ahead,
+ * after the previous publication, where the reader has freed the slot: a store to a second line before the
+ * release store would hold the record back (measured: the bare ring's 0-byte one-way 0.12 → 0.08 µs). It zeroes
+ * the starts of one more record as long as the last, which brings that record's lines into the writer's cache
+ * before it is written. A new inbox file is all zeros.
  */
 final class RingLayout {
     static final long MAGIC = 0x314D4853_54464557L; // "WEFTSHM1" read little-endian

@@ -34,9 +34,12 @@ final class RingWriter {
     private long headCache;
     /**
      * Every record start from {@code tail} up to here has a zero Length already: zeroed a message ahead, after the
-     * previous record's publication, so that publishing a small record stores to no line but its own.
+     * previous record's publication, so that publishing a record stores to no line but its own.
      */
     private long zeroedTo;
+
+    /** How far past a record's end its publication zeroes at most: beyond, copying the data costs far more. */
+    static final int ZERO_AHEAD_LIMIT = 16 * 1024;
 
     /** {@code ring}: the control block followed by {@code capacity} data bytes, as mapped from the owner's inbox. */
     RingWriter(MemorySegment ring, long capacity) {
@@ -110,7 +113,11 @@ final class RingWriter {
      *
      * <p>The next start is usually zeroed already, by the previous publication: a store to another line before the
      * release store would delay it (stores become visible in order), and that line, last touched a lap ago, is
-     * rarely in cache. So after the release store the slot one further ahead is zeroed, when the reader has freed it.
+     * rarely in cache. So after the release store the writer zeroes ahead, where the reader has freed the space:
+     * every start through one more record as long as this one (up to {@link #ZERO_AHEAD_LIMIT}) and a slot. For a
+     * record of several lines this also fetches the next record's lines for writing while the program waits, not
+     * while it copies its next message in with the publication held behind those fetches (measured: a 1 KiB shm
+     * ping-pong 0.39 → 0.29 µs one-way, Open MPI C 0.29 in the same rounds).
      */
     private void publish(int index, int length, int aligned) {
         long next = tail + aligned;
@@ -120,7 +127,9 @@ final class RingWriter {
         }
         LENGTH.setRelease(data, (long) index + LENGTH_OFFSET, length);
         tail = next; // this writer's own count; the reader follows the Lengths, not a shared tail
-        if (zeroedTo + ALIGNMENT <= headCache + capacity) {
+        long ahead = next + Math.min(aligned, ZERO_AHEAD_LIMIT) + ALIGNMENT;
+        long free = headCache + capacity;
+        while (zeroedTo < ahead && zeroedTo + ALIGNMENT <= free) {
             data.set(INT, (zeroedTo & mask) + LENGTH_OFFSET, 0);
             zeroedTo += ALIGNMENT;
         }

@@ -98,6 +98,25 @@ class RingStressTest {
     }
 
     @Test
+    void aPublicationZeroesTheStartsOfOneMoreRecordAsLongAndNoFurther() {
+        // not a timing test: what the writer touches ahead of its tail once a record is out
+        long capacity = 16 * 1024;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ring = arena.allocate(RingLayout.ringLength(capacity), 4096);
+            MemorySegment data = ring.asSlice(RingLayout.CONTROL_LENGTH, capacity);
+            data.fill((byte) 0x5a); // a lap's leftovers
+            RingWriter writer = new RingWriter(ring, capacity);
+            MemorySegment payload = MemorySegment.ofArray(new byte[1000]);
+            assertEquals(SendStatus.SENT, writer.offer(0, 0, ByteBuffer.allocate(40), payload));
+            int record = RingLayout.align(RingLayout.RECORD_HEADER_LENGTH + 40 + 1000);
+            for (long at = record; at <= 2L * record; at += RingLayout.ALIGNMENT) {
+                assertEquals(0, data.get(RingAccess.INT, at), "the Length at " + at);
+            }
+            assertEquals(0x5a5a5a5a, data.get(RingAccess.INT, 2L * record + RingLayout.ALIGNMENT), "past the zeroing");
+        }
+    }
+
+    @Test
     void aRingOfOneLineRecordsNeedsNoStoreAheadOfItsRecordOnceWarm() {
         // not a timing test: the zero ahead of the tail is written after each publication, so every start from the
         // tail to a line beyond it reads zero while a record is being written
