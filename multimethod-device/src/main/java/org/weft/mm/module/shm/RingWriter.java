@@ -23,6 +23,9 @@ import org.weft.mm.spi.SendStatus;
  * {@link ShmLink} that owns it serialises its callers.
  */
 final class RingWriter {
+    /** How far past a record's end its publication zeroes at most: a larger record's copy dwarfs what it saves. */
+    static final int ZERO_AHEAD_LIMIT = 16 * 1024;
+
     private final MemorySegment control;
     private final MemorySegment data;
     private final ByteBuffer dataBuffer;
@@ -34,12 +37,10 @@ final class RingWriter {
     private long headCache;
     /**
      * Every record start from {@code tail} up to here has a zero Length already: zeroed a message ahead, after the
-     * previous record's publication, so that publishing a record stores to no line but its own.
+     * previous record's publication, so that publishing a record no longer than that one stores to no line but its
+     * own.
      */
     private long zeroedTo;
-
-    /** How far past a record's end its publication zeroes at most: beyond, copying the data costs far more. */
-    static final int ZERO_AHEAD_LIMIT = 16 * 1024;
 
     /** {@code ring}: the control block followed by {@code capacity} data bytes, as mapped from the owner's inbox. */
     RingWriter(MemorySegment ring, long capacity) {
