@@ -98,6 +98,30 @@ class ShmModuleTest extends CommModuleConformanceTest {
     }
 
     /**
+     * The module's lock-free look at an empty ring counts as the reader seeing it drained: a record arriving after
+     * it is delivered alone (its receiver may be waiting to answer), the ones behind it by the next poll.
+     */
+    @Test
+    void aRecordArrivingAfterAnEmptyPollIsDeliveredAloneAndTheOnesBehindItNext() throws Exception {
+        try (ModuleTestJob job = startJob(2, Map.of())) {
+            CommObject link = job.link(0, 1);
+            MemorySegment none = MemorySegment.ofArray(new byte[0]);
+            assertEquals(SendStatus.SENT, link.send(1, 1, seq(0), none));
+            assertEquals(1, job.module(1).poll());
+            assertEquals(0, job.module(1).poll(), "an empty poll");
+            for (int i = 1; i <= 3; i++) {
+                assertEquals(SendStatus.SENT, link.send(1, 1, seq(i), none));
+            }
+            assertEquals(1, job.module(1).poll(), "the record that arrived first, alone");
+            assertEquals(2, job.module(1).poll(), "the records behind it");
+            List<RecordingSink.Rsr> got = job.sink(1).received();
+            for (int i = 0; i <= 3; i++) {
+                assertEquals(i, got.get(i).firstInt(), "RSR " + i);
+            }
+        }
+    }
+
+    /**
      * A sleeping owner raised its flag; a sender that publishes a record rings its bell, which ends the sleep. With
      * nothing sent the sleep lasts its period (the bell does not ring by itself).
      */
