@@ -8,6 +8,7 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
+import org.weft.core.JitHints;
 import org.weft.core.RuntimeBinding;
 import org.weft.core.coll.Collectives;
 import org.weft.core.coll.NeighborCollectives;
@@ -245,10 +246,19 @@ public class Comm implements Freeable, Cloneable {
     /** {@code MPI_Recv}: bytes past the received message are left untouched. */
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Communicator c = core();
+        return Status.ofReceived(receive(c, buf, count, type, source, tag), c, "MPI_Recv");
+    }
+
+    /**
+     * The work of {@link #recv}, which the JIT keeps out of line ({@link JitHints}): {@code recv} around it is then
+     * small enough to inline into the program's loop, where a {@code Status} the program drops is never made.
+     */
+    private static DeviceRequest receive(Communicator c, Object buf, int count, Datatype type, int source, int tag)
+            throws MPIException {
         try {
             TypeDescriptor t = Datatype.descriptorOf(type);
             MemorySegment segment = BufferMapping.forReceive(buf, count, t);
-            return received(c, buf, count, t, segment, PointToPoint.recv(c, segment, source, tag));
+            return received(buf, count, t, segment, PointToPoint.recv(c, segment, source, tag));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Recv", e);
         }
@@ -259,47 +269,51 @@ public class Comm implements Freeable, Cloneable {
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
         Communicator c = core();
+        DeviceRequest r;
         try {
             MemorySegment out = BufferMapping.forSend(sendbuf, sendcount, Datatype.descriptorOf(sendtype));
             MemorySegment in = BufferMapping.forReceive(recvbuf, recvcount, Datatype.descriptorOf(recvtype));
-            return exchange(c, out, dest, sendtag, recvbuf, recvcount, Datatype.descriptorOf(recvtype), in, source,
+            r = exchange(c, out, dest, sendtag, recvbuf, recvcount, Datatype.descriptorOf(recvtype), in, source,
                     recvtag);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Sendrecv", e);
         }
+        return Status.ofReceived(r, c, "MPI_Sendrecv");
     }
 
     /** {@code MPI_Sendrecv_replace}: the message sent is a copy, so the buffer can receive at once. */
     public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
                                         int recvtag) throws MPIException {
         Communicator c = core();
+        DeviceRequest r;
         try {
             MemorySegment view = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
             MemorySegment out = MemorySegment.ofArray(new byte[(int) view.byteSize()]).copyFrom(view);
             MemorySegment in = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
-            return exchange(c, out, dest, sendtag, buf, count, Datatype.descriptorOf(type), in, source, recvtag);
+            r = exchange(c, out, dest, sendtag, buf, count, Datatype.descriptorOf(type), in, source, recvtag);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Sendrecv_replace", e);
         }
+        return Status.ofReceived(r, c, "MPI_Sendrecv_replace");
     }
 
-    private static Status exchange(Communicator c, MemorySegment out, int dest, int sendtag, Object recvbuf,
-                                   int recvcount, TypeDescriptor recvtype, MemorySegment in, int source,
-                                   int recvtag) {
+    private static DeviceRequest exchange(Communicator c, MemorySegment out, int dest, int sendtag, Object recvbuf,
+                                          int recvcount, TypeDescriptor recvtype, MemorySegment in, int source,
+                                          int recvtag) {
         Arguments.checkDestination(c, dest);
         Arguments.checkSendTag(sendtag);
         DeviceRequest recv = PointToPoint.irecv(c, in, source, recvtag);
         DeviceRequest send = PointToPoint.isend(c, out, dest, sendtag, SendMode.STANDARD);
         c.device().await(send);
         c.device().await(recv);
-        return received(c, recvbuf, recvcount, recvtype, in, recv);
+        return received(recvbuf, recvcount, recvtype, in, recv);
     }
 
-    /** Status of a completed receive; copies back staged data; raises the status error. */
-    private static Status received(Communicator c, Object buf, int count, TypeDescriptor type,
-                                   MemorySegment segment, DeviceRequest r) {
+    /** The completed receive {@code r}, its staged data copied back to {@code buf}. */
+    private static DeviceRequest received(Object buf, int count, TypeDescriptor type, MemorySegment segment,
+                                          DeviceRequest r) {
         BufferMapping.finishReceive(buf, count, type, segment, r.byteCount());
-        return Status.ofSuccessful(r, c);
+        return r;
     }
 
     /** {@code MPI_Bsend}: through the buffer attached with {@link MPI#attachBuffer}. */

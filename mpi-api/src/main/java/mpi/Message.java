@@ -81,16 +81,17 @@ public final class Message {
     /** {@code MPI_Mrecv}: receives the probed message into {@code buf}; the message becomes null. */
     public Status mRecv(Object buf, int count, Datatype type) throws MPIException {
         Communicator c = checkHeld("MPI_Mrecv");
+        DeviceRequest r;
         try {
             TypeDescriptor t = Datatype.descriptorOf(type);
             MemorySegment segment = BufferMapping.forReceive(buf, count, t);
-            DeviceRequest r = start(segment);
+            r = start(segment);
             c.device().await(r);
             BufferMapping.finishReceive(buf, count, t, segment, r.byteCount());
-            return Status.ofSuccessful(r, c);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Mrecv", e);
         }
+        return Status.ofReceived(r, c, "MPI_Mrecv");
     }
 
     /** {@code MPI_Imrecv}: starts receiving the probed message; the message becomes null. */

@@ -38,13 +38,13 @@ public final class Status {
     }
 
     /**
-     * {@link #of(DeviceRequest, Communicator)} for a request that must have succeeded: raises its status error
-     * otherwise. The check reads the request, not a status made first, so that a blocking receive whose caller
-     * drops the status allocates none once the JIT inlines it (the status escapes only through the return).
+     * The status of {@code request}, a completed receive of {@code call}, whose status error is raised through
+     * {@code comm}'s error handler. The check reads the request, not a status made first, so that the status escapes
+     * only through the return: once the JIT inlines the API method into a caller that drops it, none is made.
      */
-    static Status ofSuccessful(DeviceRequest request, Communicator comm) {
+    static Status ofReceived(DeviceRequest request, Communicator comm, String call) throws MPIException {
         if (request.error() != ErrorClass.SUCCESS) {
-            throw Request.statusError(of(request, comm));
+            throw Errors.raise(comm, call, Request.statusError(of(request, comm)));
         }
         return of(request, comm);
     }

@@ -64,7 +64,7 @@ public final class Weft implements Callable<Integer> {
             for (String entry : RankCommands.ofThisJvm().runtimeClassPath()) {
                 out.println("  " + entry);
             }
-            out.println("Ranks start with: " + RankCommands.NATIVE_ACCESS);
+            out.println("Ranks start with: " + String.join(" ", RankCommands.WEFT_JVM_OPTIONS));
             return 0;
         }
 

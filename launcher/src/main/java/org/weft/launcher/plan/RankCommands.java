@@ -7,21 +7,26 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.weft.adi.WorldConfig;
+import org.weft.core.JitHints;
 import org.weft.mm.DeviceParameters;
 import org.weft.mm.module.shm.ShmParameters;
 
 /**
  * Builds each rank's command line and environment: the launcher's own {@code java}, native access enabled
- * (the native MPI module uses FFM), the user's JVM options, the user's class path followed by Weft's runtime
- * jars, the main class and the program's arguments; and the {@code WEFT_*} variables of
+ * (the native MPI module uses FFM), Weft's {@link JitHints}, the user's JVM options, the user's class path followed
+ * by Weft's runtime jars, the main class and the program's arguments; and the {@code WEFT_*} variables of
  * {@link WorldConfig} over the user's exports.
  */
 public final class RankCommands {
     /** Always given to ranks: the native MPI module calls libmpi through FFM. */
-    public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+    private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     /** Always given to ranks: Netty 4.1 uses sun.misc.Unsafe, which JDK 25 otherwise warns about on stderr. */
-    public static final String UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow";
+    private static final String UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow";
+    /** Every rank's JVM options before the user's (which can override them). */
+    public static final List<String> WEFT_JVM_OPTIONS = Stream.concat(Stream.of(NATIVE_ACCESS, UNSAFE_ACCESS),
+            JitHints.jvmOptions().stream()).toList();
 
     private final String java;
     private final List<String> runtimeClassPath;
@@ -184,8 +189,7 @@ public final class RankCommands {
     private List<String> javaCommand(JobPlan plan) {
         List<String> command = new ArrayList<>();
         command.add(java);
-        command.add(NATIVE_ACCESS);
-        command.add(UNSAFE_ACCESS);
+        command.addAll(WEFT_JVM_OPTIONS);
         command.addAll(plan.jvmArgs());
         List<String> classPath = new ArrayList<>(plan.classPath());
         classPath.addAll(runtimeClassPath);

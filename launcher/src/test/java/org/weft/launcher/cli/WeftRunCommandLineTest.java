@@ -190,8 +190,9 @@ class WeftRunCommandLineTest {
         RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar", "netty.jar"));
         RankLaunch launch = commands.launch(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), 1);
         assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-Xmx32m", "-cp",
-                "app.jar:weft.jar:netty.jar", "Main", "x"), launch.command());
+                "--sun-misc-unsafe-memory-access=allow", "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=dontinline,mpi.Comm::receive", "-Xmx32m", "-cp", "app.jar:weft.jar:netty.jar",
+                "Main", "x"), launch.command());
         assertEquals(Map.of("A", "1", "WEFT_LOCAL_SIZE", "2", "WEFT_RANK", "1", "WEFT_SIZE", "2",
                 "WEFT_JOB_ID", "job-1", "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"),
                 launch.environment());
@@ -222,7 +223,8 @@ class WeftRunCommandLineTest {
                 .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), nativeB, null);
         assertEquals(List.of("/opt/ompi/bin/mpirun", "-q", "-np", "2", "--oversubscribe", "--bind-to", "none",
                 "--tag-output", "--stdin", "none", "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-Xmx32m", "-cp", "app.jar:weft.jar", "Main", "x"),
+                "--sun-misc-unsafe-memory-access=allow", "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=dontinline,mpi.Comm::receive", "-Xmx32m", "-cp", "app.jar:weft.jar", "Main", "x"),
                 launch.command());
         assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));
         assertEquals("b", launch.environment().get("WEFT_SITE"));
@@ -242,7 +244,9 @@ class WeftRunCommandLineTest {
                 .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), mpichB, null);
         assertEquals(List.of(hydra.toString(), "-np", "2", "-bind-to", "none", "-prepend-rank", "-hosts",
                 "n1:1,n2:1", "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-cp", "app.jar:weft.jar", "Main"), launch.command());
+                "--sun-misc-unsafe-memory-access=allow", "-XX:CompileCommand=quiet",
+                "-XX:CompileCommand=dontinline,mpi.Comm::receive", "-cp", "app.jar:weft.jar", "Main"),
+                launch.command());
         assertEquals(MpirunFlavour.HYDRA, launch.mpirun());
         assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));
         assertNull(launch.environment().get("OMPI_ALLOW_RUN_AS_ROOT"));

@@ -1,20 +1,27 @@
 package org.weft.tests.p2p;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.InProcessWorld;
+import org.weft.tests.harness.SteadyStateAllocation;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.BlockingPingPong;
 import org.weft.tests.programs.PersistentPingPong;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Hot paths allocate nothing per message in steady state (DESIGN.md): a persistent send/receive ping-pong of a
  * preallocated buffer, after a warm-up, allocates on neither rank's thread — measured with the JVM's per-thread
  * allocation counter ({@link PersistentPingPong}: the least of several windows after a warm-up). Two ranks in
- * this JVM, over shm (default methods) and over tcp; over nativempi, a site job ({@code SiteJobTest}).
+ * this JVM, over shm (default methods) and over tcp; over nativempi, a site job ({@code SiteJobTest}). A blocking
+ * {@code recv} whose {@code Status} the program drops allocates nothing either, in a job that {@code weftrun}
+ * starts (its ranks get {@code JitHints}).
  */
 @Timeout(120)
 class SteadyStateAllocationTest {
@@ -30,5 +37,12 @@ class SteadyStateAllocationTest {
                     + " bytes in " + 2 * PersistentPingPong.MEASURED + " messages (" + perMessage + " per message),"
                     + " in the best of " + PersistentPingPong.WINDOWS + " windows");
         }
+    }
+
+    @Test
+    void aBlockingPingPongThatDropsItsStatusAllocatesNothingPerMessage() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", BlockingPingPong.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        SteadyStateAllocation.assertNothingPerMessage(result, 2, "shm with a blocking recv");
     }
 }

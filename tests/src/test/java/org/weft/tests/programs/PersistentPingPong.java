@@ -9,8 +9,8 @@ import org.weft.tests.harness.SteadyStateAllocation;
 /**
  * A persistent send/receive ping-pong of a preallocated 64-byte buffer between ranks 0 and 1, which measures what
  * its own thread allocates in steady state ({@link SteadyStateAllocation}). As a job, each of the two ranks prints
- * {@code ALLOCATED rank R bytes B messages M} (the best window) for the test to judge; the in-JVM allocation test
- * calls {@link #leastBytes} directly.
+ * its best window ({@link SteadyStateAllocation#print}) for the test to judge; the in-JVM allocation test calls
+ * {@link #leastBytes} directly.
  */
 public final class PersistentPingPong {
     public static final int WARM_UP = 50_000;
@@ -24,7 +24,7 @@ public final class PersistentPingPong {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
         long bytes = leastBytes(rank);
-        System.out.println("ALLOCATED rank " + rank + " bytes " + bytes + " messages " + 2 * MEASURED);
+        SteadyStateAllocation.print(rank, bytes, 2 * MEASURED);
         MPI.Finalize();
     }
 

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.MethodMatrix;
+import org.weft.tests.harness.SteadyStateAllocation;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.DieAfterInit;
 import org.weft.tests.programs.LargeMessages;
@@ -76,15 +77,7 @@ class SiteJobTest {
         WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site-launcher", "a=" + launcher,
                 PersistentPingPong.class.getName()).start();
         assertEquals(0, result.exitCode(), result.output());
-        Matcher line = Pattern.compile("ALLOCATED rank (\\d) bytes (\\d+) messages (\\d+)").matcher(result.stdout());
-        int ranks = 0;
-        while (line.find()) {
-            ranks++;
-            double perMessage = Long.parseLong(line.group(2)) / (double) Long.parseLong(line.group(3));
-            assertTrue(perMessage < 1.0, "rank " + line.group(1) + " allocated " + line.group(2) + " bytes in "
-                    + line.group(3) + " messages over nativempi");
-        }
-        assertEquals(2, ranks, result.output());
+        SteadyStateAllocation.assertNothingPerMessage(result, 2, "nativempi");
     }
 
     /** Four threads per rank ping-pong at once through nativempi (one libmpi gate for senders and pollers). */
