@@ -352,21 +352,16 @@ public final class PointToPoint implements RsrHandler {
                 }
             });
             ByteBuffer header = header(MessageHeader.CTS, MessageHeader.FLAG_BULK, 0, 0, accepted, senderRequest, id);
-            context.startpoint(source).send(ENQUEUE_MESSAGE, header, NO_PAYLOAD, SendCompletion.LOG_FAILURE);
+            // a receive whose sender is not cleared is cancelled; its listener completes it with the error
+            context.startpoint(source).send(ENQUEUE_MESSAGE, header, NO_PAYLOAD,
+                    SendCompletion.ofFailure(why -> bulk.cancelReceive(id)));
             return;
         }
         receivesAwaitingData.put(id, receive);
-        reply(source, MessageHeader.CTS, senderRequest, id, new SendCompletion() {
-            @Override
-            public void sent() {
-            }
-
-            @Override
-            public void failed(String why) {
-                receivesAwaitingData.remove(id);
-                receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
-            }
-        });
+        reply(source, MessageHeader.CTS, senderRequest, id, SendCompletion.ofFailure(why -> {
+            receivesAwaitingData.remove(id);
+            receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
+        }));
     }
 
     /**

@@ -19,6 +19,13 @@ public interface BulkTransfer {
     /** Starts receiving transfer {@code id} into the whole of {@code into}; {@code listener} hears the end. */
     void receive(long id, MemorySegment into, Listener listener);
 
+    /**
+     * Gives up receiving transfer {@code id}, started by {@link #receive}, which the sender will not send (the
+     * answer that clears it could not go): the link lets go of it and its listener hears that it failed. Nothing
+     * happens if the transfer has ended.
+     */
+    void cancelReceive(long id);
+
     /** Starts sending the whole of {@code from} as transfer {@code id}; {@code listener} hears the end. */
     void send(long id, MemorySegment from, Listener listener);
 

@@ -66,6 +66,7 @@ final class BulkTransfers {
      * {@code memory} is a heap array ({@code null} otherwise).
      */
     private static final class Transfer {
+        final long id;
         final MemorySegment request;
         final MemorySegment memory;
         final MemorySegment staged;
@@ -73,8 +74,9 @@ final class BulkTransfers {
         final BulkTransfer.Listener listener;
         String failure;
 
-        Transfer(MemorySegment request, MemorySegment memory, MemorySegment staged, boolean receive,
+        Transfer(long id, MemorySegment request, MemorySegment memory, MemorySegment staged, boolean receive,
                  BulkTransfer.Listener listener) {
+            this.id = id;
             this.request = request;
             this.memory = memory;
             this.staged = staged;
@@ -136,9 +138,37 @@ final class BulkTransfers {
             freeCells.add(cell);
             return (receive ? "MPI_Irecv" : "MPI_Isend") + " of a bulk transfer failed: " + mpi.errorString(rc);
         }
-        active.add(new Transfer(cell, memory, staged, receive, listener));
+        active.add(new Transfer(id, cell, memory, staged, receive, listener));
         activeCount = active.size();
         return null;
+    }
+
+    /**
+     * Cancels receive {@code id} in libmpi (a receive no sender will fill must not stay posted: it would take the
+     * data of a later transfer with the same tag) and tells its listener that it failed; nothing if it has ended.
+     */
+    void cancelReceive(long id) {
+        Transfer cancelled = null;
+        lock.lock();
+        try {
+            for (int i = 0; i < active.size() && cancelled == null; i++) {
+                Transfer t = active.get(i);
+                if (t.receive && t.id == id) {
+                    cancelled = t;
+                    active.set(i, active.getLast());
+                    active.removeLast();
+                    activeCount = active.size();
+                    mpi.cancelAndWait(t.request, status);
+                    freeCells.add(t.request);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (cancelled != null) {
+            cancelled.failure = "the receive was cancelled: its sender was not cleared to send";
+            tell(cancelled);
+        }
     }
 
     /** Whether any transfer is in flight (a hint read without the lock). */
@@ -176,22 +206,26 @@ final class BulkTransfers {
     private int tellFinished() {
         int n = finished.size();
         for (int i = 0; i < n; i++) {
-            Transfer t = finished.get(i);
-            if (t.staged != null) {
-                if (t.receive && t.failure == null) {
-                    CacheSizedCopy.copy(t.staged, 0, t.memory, 0, t.memory.byteSize());
-                }
-                staging.release(t.staged);
-            }
-            if (t.failure == null) {
-                t.listener.done();
-            } else {
-                log.accept(t.failure);
-                t.listener.failed(t.failure);
-            }
+            tell(finished.get(i));
         }
         finished.clear();
         return n;
+    }
+
+    /** Tells the listener of {@code t}, which has left {@link #active}, how it ended; unstages its data. */
+    private void tell(Transfer t) {
+        if (t.staged != null) {
+            if (t.receive && t.failure == null) {
+                CacheSizedCopy.copy(t.staged, 0, t.memory, 0, t.memory.byteSize());
+            }
+            staging.release(t.staged);
+        }
+        if (t.failure == null) {
+            t.listener.done();
+        } else {
+            log.accept(t.failure);
+            t.listener.failed(t.failure);
+        }
     }
 
     /**

@@ -62,6 +62,11 @@ final class NativeLink implements CommObject, BulkTransfer {
     }
 
     @Override
+    public void cancelReceive(long id) {
+        transfers.cancelReceive(id);
+    }
+
+    @Override
     public void send(long id, MemorySegment from, Listener listener) {
         transfers.start(false, nativeRank, id, from, listener);
     }

@@ -1,12 +1,16 @@
 package org.weft.mm.module.nativempi;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.weft.adi.param.Parameters;
 import org.weft.mm.module.TestModuleContext;
+import org.weft.mm.spi.BulkTransfer;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.SendStatus;
@@ -14,8 +18,8 @@ import org.weft.mm.spi.SendStatus;
 /**
  * One process of a two-process native job ({@code mpirun -np 2 java --enable-native-access=ALL-UNNAMED ... this
  * check|bench}): starts the {@code nativempi} module outside any Weft device, reaches the other process through the
- * descriptor of its native rank (Weft rank = native rank here), and either checks RSRs of 0 B to 1 MiB and a burst
- * of small ones ({@code check}) or times a ping-pong ({@code bench [rounds]}). Prints {@code rank R OK} and exits 0
+ * descriptor of its native rank (Weft rank = native rank here), and either checks RSRs of 0 B to 1 MiB, a burst
+ * of small ones and a cancelled bulk receive ({@code check}) or times a ping-pong ({@code bench [rounds]}). Prints {@code rank R OK} and exits 0
  * when all went well; any failure exits non-zero with the reason.
  */
 public final class NativeMpiProbeMain {
@@ -64,6 +68,7 @@ public final class NativeMpiProbeMain {
         } else {
             probe.checkSizes();
             probe.checkBurst();
+            probe.checkCancelledBulkReceive();
         }
         System.out.println("rank " + rank + " OK: " + module.describe());
         module.shutdown();
@@ -109,6 +114,62 @@ public final class NativeMpiProbeMain {
             require(sink.sequenced() == BURST && sink.lastLength() == 4 + LARGE_IN_BURST, "burst: " + sink.sequenced() + " RSRs, "
                     + "the last of " + sink.lastLength() + " bytes");
             send(10, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[0]));
+        }
+    }
+
+    /**
+     * A bulk receive given up leaves no receive posted in libmpi: rank 0 starts receiving transfer 99 into one
+     * buffer and cancels it (as when its CTS cannot go), then receives transfer 99 into another and tells rank 1 to
+     * send it. A receive left posted would take the data (MPI matches receives in posting order).
+     */
+    private void checkCancelledBulkReceive() {
+        BulkTransfer bulk = peer.bulk();
+        require(bulk != null, "nativempi should offer bulk transfers");
+        int bytes = 1 << 20;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(bytes, 64);
+            MemorySegment expected = arena.allocate(bytes, 64);
+            for (int i = 0; i < bytes; i++) {
+                expected.set(JAVA_BYTE, i, pattern(bytes, i));
+            }
+            Outcome transfer = new Outcome();
+            if (rank == 0) {
+                MemorySegment abandoned = arena.allocate(bytes, 64);
+                Outcome cancelled = new Outcome();
+                bulk.receive(99, abandoned, cancelled);
+                bulk.cancelReceive(99);
+                require(cancelled.failed == 1 && cancelled.done == 0, "the cancelled receive's listener: "
+                        + cancelled.done + " done, " + cancelled.failed + " failed");
+                bulk.receive(99, data, transfer);
+                send(10, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[0])); // now rank 1 may send
+                await(() -> transfer.done + transfer.failed > 0, "the bulk receive");
+                require(transfer.done == 1, "the bulk receive after the cancelled one failed");
+                require(data.mismatch(expected) == -1, "bulk byte " + data.mismatch(expected) + " differs");
+                require(abandoned.mismatch(arena.allocate(bytes)) == -1, "the cancelled receive got data");
+                bulk.cancelReceive(99); // ended: nothing happens
+                require(transfer.failed == 0, "cancelling an ended transfer told its listener");
+            } else {
+                awaitCount(sink.count() + 1);
+                bulk.send(99, expected, transfer);
+                await(() -> transfer.done + transfer.failed > 0, "the bulk send");
+                require(transfer.done == 1, "the bulk send failed");
+            }
+        }
+    }
+
+    /** What a bulk transfer's listener heard. */
+    private static final class Outcome implements BulkTransfer.Listener {
+        int done;
+        int failed;
+
+        @Override
+        public void done() {
+            done++;
+        }
+
+        @Override
+        public void failed(String why) {
+            failed++;
         }
     }
 
@@ -164,14 +225,19 @@ public final class NativeMpiProbeMain {
     }
 
     private void awaitCount(long count) {
+        await(() -> sink.count() >= count, "RSR " + count);
+    }
+
+    /** Polls the module until {@code done}; fails after 60 s. */
+    private void await(BooleanSupplier done, String what) {
         long deadline = System.nanoTime() + WAIT_NANOS;
         int idle = 0;
-        while (sink.count() < count) {
+        while (!done.getAsBoolean()) {
             if (module.poll() > 0) {
                 idle = 0;
             } else if (++idle > IDLE_POLLS_BEFORE_YIELDING) {
                 Thread.yield(); // two cores, two ranks, other jobs: never starve the peer
-                require(System.nanoTime() < deadline, "rank " + rank + " waited 60 s for RSR " + count);
+                require(System.nanoTime() < deadline, "rank " + rank + " waited 60 s for " + what);
             }
         }
     }
