@@ -269,16 +269,20 @@ public class Comm implements Freeable, Cloneable {
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
             throws MPIException {
         Communicator c = core();
-        DeviceRequest r;
+        return Status.ofReceived(sendReceive(c, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                recvtype, source, recvtag), c, "MPI_Sendrecv");
+    }
+
+    /** The work of {@link #sendRecv}, out of line as {@link #receive} is. */
+    private static DeviceRequest sendReceive(Communicator c, Object sendbuf, int sendcount, Datatype sendtype,
+                                             int dest, int sendtag, Object recvbuf, int recvcount,
+                                             Datatype recvtype, int source, int recvtag) throws MPIException {
         try {
             MemorySegment out = BufferMapping.forSend(sendbuf, sendcount, Datatype.descriptorOf(sendtype));
-            MemorySegment in = BufferMapping.forReceive(recvbuf, recvcount, Datatype.descriptorOf(recvtype));
-            r = exchange(c, out, dest, sendtag, recvbuf, recvcount, Datatype.descriptorOf(recvtype), in, source,
-                    recvtag);
+            return exchange(c, out, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Sendrecv", e);
         }
-        return Status.ofReceived(r, c, "MPI_Sendrecv");
     }
 
     /** {@code MPI_Sendrecv_replace}: the message sent is a copy, so the buffer can receive at once. */
@@ -289,24 +293,20 @@ public class Comm implements Freeable, Cloneable {
         try {
             MemorySegment view = BufferMapping.forSend(buf, count, Datatype.descriptorOf(type));
             MemorySegment out = MemorySegment.ofArray(new byte[(int) view.byteSize()]).copyFrom(view);
-            MemorySegment in = BufferMapping.forReceive(buf, count, Datatype.descriptorOf(type));
-            r = exchange(c, out, dest, sendtag, buf, count, Datatype.descriptorOf(type), in, source, recvtag);
+            r = exchange(c, out, dest, sendtag, buf, count, type, source, recvtag);
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Sendrecv_replace", e);
         }
         return Status.ofReceived(r, c, "MPI_Sendrecv_replace");
     }
 
+    /** Receives into {@code recvbuf} while sending {@code out}: the completed receive, its data in place. */
     private static DeviceRequest exchange(Communicator c, MemorySegment out, int dest, int sendtag, Object recvbuf,
-                                          int recvcount, TypeDescriptor recvtype, MemorySegment in, int source,
-                                          int recvtag) {
-        Arguments.checkDestination(c, dest);
-        Arguments.checkSendTag(sendtag);
-        DeviceRequest recv = PointToPoint.irecv(c, in, source, recvtag);
-        DeviceRequest send = PointToPoint.isend(c, out, dest, sendtag, SendMode.STANDARD);
-        c.device().await(send);
-        c.device().await(recv);
-        return received(recvbuf, recvcount, recvtype, in, recv);
+                                          int recvcount, Datatype recvtype, int source, int recvtag)
+            throws MPIException {
+        TypeDescriptor t = Datatype.descriptorOf(recvtype);
+        MemorySegment in = BufferMapping.forReceive(recvbuf, recvcount, t);
+        return received(recvbuf, recvcount, t, in, PointToPoint.sendRecv(c, out, dest, sendtag, in, source, recvtag));
     }
 
     /** The completed receive {@code r}, its staged data copied back to {@code buf}. */

@@ -73,6 +73,27 @@ public interface Device {
     }
 
     /**
+     * Blocking exchange ({@code MPI_Sendrecv}): receives into {@code buffer} while sending {@code data}, each side as
+     * {@link #irecv} and {@link #isend} (standard mode) take it, {@link Ranks#PROC_NULL} included; returns the
+     * completed receive, which may be one the device reuses, as {@link #recv}'s. A send that failed is raised.
+     */
+    default DeviceRequest sendRecv(MemorySegment data, int dest, int sendTag, MemorySegment buffer, int source,
+                                   int recvTag, int context) {
+        DeviceRequest recv = irecv(buffer, source, recvTag, context);
+        return awaitExchange(recv, isend(data, dest, sendTag, context, SendMode.STANDARD));
+    }
+
+    /** The end of {@link #sendRecv} for its started {@code recv} and {@code send}: waits for both. */
+    default DeviceRequest awaitExchange(DeviceRequest recv, DeviceRequest send) {
+        await(send);
+        await(recv);
+        if (send.error() != ErrorClass.SUCCESS) {
+            throw new DeviceException(send.error(), "the send of the exchange failed");
+        }
+        return recv;
+    }
+
+    /**
      * {@code MPI_Start} of a persistent send: as {@link #isend}, but the device may reuse {@code previous}, this
      * operation's last request (complete and waited for; {@code null} the first time), so that a persistent send
      * started again and again makes no garbage.

@@ -208,6 +208,15 @@ public final class MultimethodDevice implements Device {
         return request;
     }
 
+    /** An exchange with this thread's reusable requests (one for each side): no garbage per call. */
+    @Override
+    public DeviceRequest sendRecv(MemorySegment data, int dest, int sendTag, MemorySegment buffer, int source,
+                                  int recvTag, int contextId) {
+        DeviceRequest recv = restartRecv(pointToPoint.reusableRecv(), buffer, source, recvTag, contextId);
+        return awaitExchange(recv, restartSend(pointToPoint.reusableSend(), data, dest, sendTag, contextId,
+                SendMode.STANDARD));
+    }
+
     @Override
     public DeviceRequest restartSend(DeviceRequest previous, MemorySegment data, int dest, int tag, int contextId,
                                      SendMode mode) {

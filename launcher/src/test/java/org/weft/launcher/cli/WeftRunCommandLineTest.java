@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
@@ -189,10 +190,10 @@ class WeftRunCommandLineTest {
         JobPlan plan = plan("-np", "2", "-cp", "app.jar", "-J", "-Xmx32m", "-x", "A=1", "Main", "x");
         RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar", "netty.jar"));
         RankLaunch launch = commands.launch(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), 1);
-        assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-XX:CompileCommand=quiet",
-                "-XX:CompileCommand=dontinline,mpi.Comm::receive", "-Xmx32m", "-cp", "app.jar:weft.jar:netty.jar",
-                "Main", "x"), launch.command());
+        assertEquals(rankJava("-Xmx32m", "-cp", "app.jar:weft.jar:netty.jar", "Main", "x"), launch.command());
+        assertEquals(List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
+                "-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,mpi.Comm::receive",
+                "-XX:CompileCommand=dontinline,mpi.Comm::sendReceive"), RankCommands.WEFT_JVM_OPTIONS);
         assertEquals(Map.of("A", "1", "WEFT_LOCAL_SIZE", "2", "WEFT_RANK", "1", "WEFT_SIZE", "2",
                 "WEFT_JOB_ID", "job-1", "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"),
                 launch.environment());
@@ -222,10 +223,9 @@ class WeftRunCommandLineTest {
         RankLaunch launch = new RankCommands("/jdk/bin/java", List.of("weft.jar"))
                 .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), nativeB, null);
         assertEquals(List.of("/opt/ompi/bin/mpirun", "-q", "-np", "2", "--oversubscribe", "--bind-to", "none",
-                "--tag-output", "--stdin", "none", "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-XX:CompileCommand=quiet",
-                "-XX:CompileCommand=dontinline,mpi.Comm::receive", "-Xmx32m", "-cp", "app.jar:weft.jar", "Main", "x"),
-                launch.command());
+                "--tag-output", "--stdin", "none"), launch.command().subList(0, 10));
+        assertEquals(rankJava("-Xmx32m", "-cp", "app.jar:weft.jar", "Main", "x"),
+                launch.command().subList(10, launch.command().size()));
         assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));
         assertEquals("b", launch.environment().get("WEFT_SITE"));
         assertEquals("3", launch.environment().get("WEFT_SIZE"));
@@ -243,10 +243,9 @@ class WeftRunCommandLineTest {
         RankLaunch launch = new RankCommands("/jdk/bin/java", List.of("weft.jar"))
                 .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), mpichB, null);
         assertEquals(List.of(hydra.toString(), "-np", "2", "-bind-to", "none", "-prepend-rank", "-hosts",
-                "n1:1,n2:1", "/jdk/bin/java", "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow", "-XX:CompileCommand=quiet",
-                "-XX:CompileCommand=dontinline,mpi.Comm::receive", "-cp", "app.jar:weft.jar", "Main"),
-                launch.command());
+                "n1:1,n2:1"), launch.command().subList(0, 8));
+        assertEquals(rankJava("-cp", "app.jar:weft.jar", "Main"), launch.command().subList(8,
+                launch.command().size()));
         assertEquals(MpirunFlavour.HYDRA, launch.mpirun());
         assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));
         assertNull(launch.environment().get("OMPI_ALLOW_RUN_AS_ROOT"));
@@ -316,5 +315,13 @@ class WeftRunCommandLineTest {
         assertEquals(2, refuse(stderr, "--site", "a:2", "--host", "n1", "Main"));
         assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("--host places the ranks of a job without sites"),
                 stderr.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A rank's java command: the JDK's java, Weft's JVM options, then {@code rest}. */
+    private static List<String> rankJava(String... rest) {
+        List<String> command = new ArrayList<>(List.of("/jdk/bin/java"));
+        command.addAll(RankCommands.WEFT_JVM_OPTIONS);
+        command.addAll(List.of(rest));
+        return command;
     }
 }

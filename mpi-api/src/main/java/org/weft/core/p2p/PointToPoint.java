@@ -65,6 +65,18 @@ public final class PointToPoint {
     }
 
     /**
+     * {@code MPI_Sendrecv}: the completed receive, which the device may reuse (as {@link #recv}'s); a failed send is
+     * raised.
+     */
+    public static DeviceRequest sendRecv(Communicator comm, MemorySegment data, int dest, int sendTag,
+                                         MemorySegment buffer, int source, int recvTag) {
+        checkSend(comm, dest, sendTag);
+        checkReceive(comm, source, recvTag);
+        return comm.device().sendRecv(data, comm.toWorld(dest), sendTag, buffer, comm.toWorld(source), recvTag,
+                comm.context());
+    }
+
+    /**
      * {@code MPI_Ibsend}: copies the data into the attached buffer and sends from there; the returned request
      * is complete at once, as the user's buffer is free again.
      */

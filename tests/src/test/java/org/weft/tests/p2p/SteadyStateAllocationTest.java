@@ -1,6 +1,5 @@
 package org.weft.tests.p2p;
 
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,9 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Hot paths allocate nothing per message in steady state (DESIGN.md): a persistent send/receive ping-pong of a
  * preallocated buffer, after a warm-up, allocates on neither rank's thread — measured with the JVM's per-thread
  * allocation counter ({@link PersistentPingPong}: the least of several windows after a warm-up). Two ranks in
- * this JVM, over shm (default methods) and over tcp; over nativempi, a site job ({@code SiteJobTest}). A blocking
- * {@code recv} whose {@code Status} the program drops allocates nothing either, in a job that {@code weftrun}
- * starts (its ranks get {@code JitHints}).
+ * this JVM, over shm (default methods) and over tcp; over nativempi, a site job ({@code SiteJobTest}). Blocking
+ * {@code recv} and {@code sendRecv}, whose {@code Status} the program drops, allocate nothing either in a job that
+ * {@code weftrun} starts (its ranks get {@code JitHints}).
  */
 @Timeout(120)
 class SteadyStateAllocationTest {
@@ -39,10 +38,11 @@ class SteadyStateAllocationTest {
         }
     }
 
-    @Test
-    void aBlockingPingPongThatDropsItsStatusAllocatesNothingPerMessage() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("-np", "2", BlockingPingPong.class.getName()).start();
+    @ParameterizedTest
+    @ValueSource(strings = {"recv", "sendRecv"})
+    void aBlockingExchangeThatDropsItsStatusAllocatesNothingPerMessage(String call) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", BlockingPingPong.class.getName(), call).start();
         assertEquals(0, result.exitCode(), result.output());
-        SteadyStateAllocation.assertNothingPerMessage(result, 2, "shm with a blocking recv");
+        SteadyStateAllocation.assertNothingPerMessage(result, 2, "shm with blocking " + call);
     }
 }
