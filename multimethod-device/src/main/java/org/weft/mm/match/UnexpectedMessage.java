@@ -4,20 +4,24 @@ import org.weft.adi.DeviceMessage;
 
 /**
  * A message that arrived before its receive was posted: an eager one with its data copied aside, or the
- * envelope of a rendezvous one (its data stays with the sender until the receive answers with CTS).
+ * envelope of a rendezvous one (its data stays with the sender until the receive answers with CTS). A small eager
+ * one may come from an {@link UnexpectedPool} and go back to it once received, its array reused.
  */
 public final class UnexpectedMessage extends DeviceMessage {
-    final int source;
-    final int tag;
-    final int context;
-    private final long byteCount;
+    int source;
+    int tag;
+    int context;
+    private long byteCount;
+    /** The data of an eager message in its first {@link #byteCount} bytes; {@code null} for a rendezvous one. */
     private final byte[] eagerData;
-    private final long senderRequest;
-    private final boolean synchronous;
+    private long senderRequest;
+    private boolean synchronous;
     private final boolean bulkOffered;
+    /** Whether this message belongs to a pool (its array then has the pool's capacity). */
+    final boolean pooled;
 
     private UnexpectedMessage(int source, int tag, int context, long byteCount, byte[] eagerData,
-                              long senderRequest, boolean synchronous, boolean bulkOffered) {
+                              long senderRequest, boolean synchronous, boolean bulkOffered, boolean pooled) {
         this.source = source;
         this.tag = tag;
         this.context = context;
@@ -26,17 +30,35 @@ public final class UnexpectedMessage extends DeviceMessage {
         this.senderRequest = senderRequest;
         this.synchronous = synchronous;
         this.bulkOffered = bulkOffered;
+        this.pooled = pooled;
     }
 
     public static UnexpectedMessage eager(int source, int tag, int context, byte[] data, long senderRequest,
                                           boolean synchronous) {
-        return new UnexpectedMessage(source, tag, context, data.length, data, senderRequest, synchronous, false);
+        return new UnexpectedMessage(source, tag, context, data.length, data, senderRequest, synchronous, false,
+                false);
+    }
+
+    /** An empty eager message of a pool, whose array holds up to {@code capacity} bytes. */
+    static UnexpectedMessage pooled(int capacity) {
+        return new UnexpectedMessage(0, 0, 0, 0, new byte[capacity], 0, false, false, true);
     }
 
     /** {@code bulkOffered}: the sender can send the data by its link's bulk transfer. */
     public static UnexpectedMessage rendezvous(int source, int tag, int context, long byteCount,
                                                long senderRequest, boolean bulkOffered) {
-        return new UnexpectedMessage(source, tag, context, byteCount, null, senderRequest, false, bulkOffered);
+        return new UnexpectedMessage(source, tag, context, byteCount, null, senderRequest, false, bulkOffered, false);
+    }
+
+    /** This pooled message made an eager one of {@code length} bytes (already in {@link #eagerData()}). */
+    UnexpectedMessage reuse(int source, int tag, int context, int length, long senderRequest, boolean synchronous) {
+        this.source = source;
+        this.tag = tag;
+        this.context = context;
+        this.byteCount = length;
+        this.senderRequest = senderRequest;
+        this.synchronous = synchronous;
+        return this;
     }
 
     @Override
@@ -58,7 +80,7 @@ public final class UnexpectedMessage extends DeviceMessage {
         return context;
     }
 
-    /** The data of an eager message; {@code null} for a rendezvous one. */
+    /** The data of an eager message, in its first {@link #byteCount()} bytes; {@code null} for a rendezvous one. */
     public byte[] eagerData() {
         return eagerData;
     }

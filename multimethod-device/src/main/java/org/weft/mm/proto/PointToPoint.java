@@ -15,6 +15,7 @@ import org.weft.mm.Startpoint;
 import org.weft.mm.match.MatchingEngine;
 import org.weft.mm.match.RecvRequest;
 import org.weft.mm.match.UnexpectedMessage;
+import org.weft.mm.match.UnexpectedPool;
 import org.weft.mm.progress.Waiters;
 import org.weft.mm.select.Link;
 import org.weft.mm.spi.BulkTransfer;
@@ -54,6 +55,8 @@ public final class PointToPoint implements RsrHandler {
     private final MatchingEngine engine = new MatchingEngine();
     /** Orders each look-up-then-insert on the engine against the others (never held across a call out). */
     private final SpinLock engineLock = new SpinLock();
+    /** Small unexpected messages for reuse; under {@link #engineLock}. */
+    private final UnexpectedPool unexpectedPool = new UnexpectedPool();
     private final ConcurrentHashMap<Long, SendRequest> sendsAwaitingReceiver = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, RecvRequest> receivesAwaitingData = new ConcurrentHashMap<>();
     private final AtomicLong requestIds = new AtomicLong();
@@ -147,6 +150,12 @@ public final class PointToPoint implements RsrHandler {
         }
         if (arrived != null) {
             receiveMatched(request, arrived);
+            engineLock.lock();
+            try {
+                unexpectedPool.recycle(arrived); // no one else has it: taken from the queue, never handed out
+            } finally {
+                engineLock.unlock();
+            }
         }
         return request;
     }
@@ -221,9 +230,8 @@ public final class PointToPoint implements RsrHandler {
         try {
             receive = engine.takePosted(source, tag, ctx);
             if (receive == null) {
-                byte[] copy = new byte[length];
-                body.get(body.position() + MessageHeader.LENGTH, copy);
-                engine.addUnexpected(UnexpectedMessage.eager(source, tag, ctx, copy, senderRequest, sync));
+                engine.addUnexpected(unexpectedPool.eager(source, tag, ctx, body,
+                        body.position() + MessageHeader.LENGTH, length, senderRequest, sync));
             }
         } finally {
             engineLock.unlock();
@@ -317,8 +325,7 @@ public final class PointToPoint implements RsrHandler {
             clearToSend(receive, m.source(), m.tag(), m.byteCount(), m.senderRequest(), m.isBulkOffered());
             return;
         }
-        byte[] data = m.eagerData();
-        copyInto(receive, m.source(), m.tag(), MemorySegment.ofArray(data), 0, data.length);
+        copyInto(receive, m.source(), m.tag(), MemorySegment.ofArray(m.eagerData()), 0, m.byteCount());
         if (m.isSynchronous()) {
             reply(m.source(), MessageHeader.SYNC_ACK, m.senderRequest(), 0, SendCompletion.LOG_FAILURE);
         }

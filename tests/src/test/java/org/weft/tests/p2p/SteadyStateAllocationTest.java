@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * allocation counter ({@link PersistentPingPong}: the least of several windows after a warm-up). Two ranks in
  * this JVM, over shm (default methods) and over tcp; over nativempi, a site job ({@code SiteJobTest}). Blocking
  * {@code recv} and {@code sendRecv}, whose {@code Status} the program drops, allocate nothing either in a job that
- * {@code weftrun} starts (its ranks get {@code JitHints}).
+ * {@code weftrun} starts (its ranks get {@code JitHints}), nor do messages that wait as unexpected ones
+ * ({@code UnexpectedPool}).
  */
 @Timeout(120)
 class SteadyStateAllocationTest {
@@ -39,7 +40,7 @@ class SteadyStateAllocationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"recv", "sendRecv"})
+    @ValueSource(strings = {"recv", "sendRecv", "burst"})
     void aBlockingExchangeThatDropsItsStatusAllocatesNothingPerMessage(String call) throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("-np", "2", BlockingPingPong.class.getName(), call).start();
         assertEquals(0, result.exitCode(), result.output());

@@ -6,11 +6,11 @@ import mpi.MPIException;
 import org.weft.tests.harness.SteadyStateAllocation;
 
 /**
- * A blocking {@code send}/{@code recv} ping-pong of a preallocated 64-byte buffer between ranks 0 and 1 (with
- * the argument {@code sendRecv}: rank 0 sends and receives by one {@code sendRecv}), the program dropping each
- * receive's {@code Status}, as most do. A ping-pong, not a symmetric exchange, so that every message finds its
- * receive posted: one that arrives first is kept as an unexpected message, which allocates a copy of its data.
- * Each rank prints what its thread allocates in steady state ({@link SteadyStateAllocation#print}), its best window.
+ * A blocking {@code send}/{@code recv} ping-pong of a preallocated 64-byte buffer between ranks 0 and 1, the program
+ * dropping each receive's {@code Status}, as most do; with the argument {@code sendRecv} rank 0 sends and receives
+ * by one {@code sendRecv}; with {@code burst} rank 0 sends {@value #BURST} messages of tags 0, 1, ... and rank 1
+ * receives them last tag first, so that all but one wait as unexpected messages, then answers. Each rank prints what
+ * its thread allocates in steady state ({@link SteadyStateAllocation#print}), its best window.
  */
 public final class BlockingPingPong {
     private static final int WARM_UP = 100_000;
@@ -20,6 +20,7 @@ public final class BlockingPingPong {
      * {@code recv} inlined, which on a loaded machine (CI) was seen to land within the fifth window.
      */
     private static final int WINDOWS = 20;
+    private static final int BURST = 16;
 
     private BlockingPingPong() {
     }
@@ -29,15 +30,15 @@ public final class BlockingPingPong {
         int rank = MPI.COMM_WORLD.getRank();
         ByteBuffer buffer = MPI.newByteBuffer(64);
         ByteBuffer other = MPI.newByteBuffer(64);
-        boolean exchange = args.length > 0 && args[0].equals("sendRecv");
+        String mode = args.length > 0 ? args[0] : "recv";
         long bytes = SteadyStateAllocation.leastBytes(rounds -> {
-            if (exchange) {
-                exchange(rank, buffer, other, rounds);
-            } else {
-                pingPong(rank, buffer, rounds);
+            switch (mode) {
+                case "sendRecv" -> pingPongBySendRecv(rank, buffer, other, rounds);
+                case "burst" -> burst(rank, buffer, rounds);
+                default -> pingPong(rank, buffer, rounds);
             }
         }, WARM_UP, MEASURED, WINDOWS);
-        SteadyStateAllocation.print(rank, bytes, 2 * MEASURED);
+        SteadyStateAllocation.print(rank, bytes, (mode.equals("burst") ? BURST + 1 : 2) * MEASURED);
         MPI.Finalize();
     }
 
@@ -54,13 +55,30 @@ public final class BlockingPingPong {
         }
     }
 
-    private static void exchange(int rank, ByteBuffer out, ByteBuffer in, int rounds) throws MPIException {
+    private static void pingPongBySendRecv(int rank, ByteBuffer out, ByteBuffer in, int rounds)
+            throws MPIException {
         for (int i = 0; i < rounds; i++) {
             if (rank == 0) {
                 MPI.COMM_WORLD.sendRecv(out, 64, MPI.BYTE, 1, 1, in, 64, MPI.BYTE, 1, 1);
             } else {
                 MPI.COMM_WORLD.recv(in, 64, MPI.BYTE, 0, 1);
                 MPI.COMM_WORLD.send(out, 64, MPI.BYTE, 0, 1);
+            }
+        }
+    }
+
+    private static void burst(int rank, ByteBuffer buffer, int rounds) throws MPIException {
+        for (int i = 0; i < rounds; i++) {
+            if (rank == 0) {
+                for (int tag = 0; tag < BURST; tag++) {
+                    MPI.COMM_WORLD.send(buffer, 64, MPI.BYTE, 1, tag);
+                }
+                MPI.COMM_WORLD.recv(buffer, 0, MPI.BYTE, 1, BURST);
+            } else {
+                for (int tag = BURST - 1; tag >= 0; tag--) {
+                    MPI.COMM_WORLD.recv(buffer, 64, MPI.BYTE, 0, tag);
+                }
+                MPI.COMM_WORLD.send(buffer, 0, MPI.BYTE, 0, BURST);
             }
         }
     }
