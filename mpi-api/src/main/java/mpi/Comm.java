@@ -21,7 +21,6 @@ import org.weft.core.topo.CartesianTopology;
 import org.weft.core.topo.DistGraphTopology;
 import org.weft.core.topo.GraphTopology;
 import org.weft.core.topo.Topology;
-import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.MpiErrors;

@@ -10,8 +10,9 @@ import java.util.List;
  * it too (escape analysis) only if the API method that makes it is inlined into the program's loop, and it does not
  * inline a method whose own compiled code is big: {@code Comm.recv} with the whole receive path in it is. So the work
  * of each such method ({@code recv}, {@code sendRecv}) lives in a helper the JIT keeps out of line, and the method
- * itself only makes the status ({@code Status.ofReceived}). Measured: a blocking ping-pong allocated 40 bytes per round trip without this, none
- * with it, and a fresh heap's first touch of that garbage cost ~0.01–0.03 µs a message (docs/performance.md).
+ * itself only makes the status ({@code Status.ofReceived}). Measured: a blocking ping-pong allocated 40 bytes per
+ * round trip without this and none with it; a fresh heap's first touch of that garbage cost ~0.01–0.03 µs a message
+ * (docs/performance.md).
  */
 public final class JitHints {
     /** The out-of-line helpers, as {@code class::method} for {@code -XX:CompileCommand=dontinline}. */
