@@ -9,11 +9,14 @@ import mpi.MPIException;
  * Several threads of ranks 0 and 1 ping-pong at once (MPI_THREAD_MULTIPLE), each on its own tag with its own
  * message size — the larger ones above the methods' small-message paths — and each checks every echo: rank 1 adds
  * one to the first int. Concurrent senders and pollers share a method's locks; a lost, crossed or corrupted message
- * fails the echo check, a deadlock the test's timeout. Prints {@code THREADED OK rank R} per rank.
+ * fails the echo check, a deadlock the test's timeout. With the argument {@code large} the sizes are 64 KiB to
+ * 256 KiB (rendezvous; over nativempi, bulk transfers started by pollers and by the threads themselves). Prints
+ * {@code THREADED OK rank R} per rank.
  */
 public final class ThreadedPingPong {
     private static final int THREADS = 4;
     private static final int ROUNDS = 5000;
+    private static final int LARGE_ROUNDS = 500;
 
     private ThreadedPingPong() {
     }
@@ -24,13 +27,18 @@ public final class ThreadedPingPong {
             throw new IllegalStateException("THREAD_MULTIPLE not provided: " + provided);
         }
         int rank = MPI.COMM_WORLD.getRank();
+        boolean large = args.length > 0 && args[0].equals("large");
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] threads = new Thread[THREADS];
         for (int t = 0; t < THREADS; t++) {
             int tag = t;
             threads[t] = new Thread(() -> {
                 try {
-                    pingPong(rank, tag, 8 + tag * 3000); // 8 B to 9 KB
+                    if (large) {
+                        pingPong(rank, tag, (tag + 1) << 16, LARGE_ROUNDS); // 64 KiB to 256 KiB
+                    } else {
+                        pingPong(rank, tag, 8 + tag * 3000, ROUNDS); // 8 B to 9 KB
+                    }
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
@@ -47,9 +55,9 @@ public final class ThreadedPingPong {
         MPI.Finalize();
     }
 
-    private static void pingPong(int rank, int tag, int bytes) throws MPIException {
+    private static void pingPong(int rank, int tag, int bytes, int rounds) throws MPIException {
         ByteBuffer buffer = MPI.newByteBuffer(bytes);
-        for (int i = 0; i < ROUNDS; i++) {
+        for (int i = 0; i < rounds; i++) {
             int value = i * THREADS + tag;
             if (rank == 0) {
                 buffer.putInt(0, value);

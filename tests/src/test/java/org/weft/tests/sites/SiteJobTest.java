@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -84,8 +85,26 @@ class SiteJobTest {
     @ParameterizedTest
     @ValueSource(strings = {"mpirun", MPICH})
     void threadsPingPongAtOnceThroughNativeMpi(String launcher) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site-launcher", "a=" + launcher,
-                ThreadedPingPong.class.getName()).start();
+        threadedPingPong(launcher);
+    }
+
+    /**
+     * The same with 64–256 KiB messages: bulk transfers started at once by pollers (on a CTS) and by the threads
+     * (when a receive matches a waiting RTS). They deadlocked when the transfers had a lock of their own besides
+     * libmpi's gate, taken in either order.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mpirun", MPICH})
+    void threadsPingPongLargeMessagesAtOnceThroughNativeMpi(String launcher) throws Exception {
+        threadedPingPong(launcher, "large");
+    }
+
+    private static void threadedPingPong(String launcher, String... arguments) throws Exception {
+        List<String> command = new ArrayList<>(List.of("--report", "--site", "a:2", "--site-launcher",
+                "a=" + launcher, ThreadedPingPong.class.getName()));
+        command.addAll(List.of(arguments));
+        WeftrunJob.Result result = WeftrunJob.of(command.toArray(String[]::new)).timeout(Duration.ofSeconds(60))
+                .start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("THREADED OK rank 0") && result.stdout().contains("THREADED OK rank 1"),
                 result.output());

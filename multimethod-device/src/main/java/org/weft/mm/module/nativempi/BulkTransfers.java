@@ -7,8 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import org.weft.adi.concurrent.ReentrantSpinLock;
 import org.weft.mm.module.CacheSizedCopy;
 import org.weft.mm.spi.BulkTransfer;
 
@@ -26,8 +26,12 @@ import org.weft.mm.spi.BulkTransfer;
  * <p>A Java heap array's data goes through a native copy ({@link StagingBuffers}): the collector may move the array
  * while libmpi holds an address. Still one MPI message, instead of fragments each copied in and out of RSR slots.
  *
- * <p>Thread-safe: starts take the lock; {@link #poll()} (the module's one poller) tests every active transfer with
- * {@code MPI_Test} and tells the listeners of finished ones after giving the lock back.
+ * <p>Thread-safe: libmpi's gate guards the transfers too, one lock for both. With a lock of their own, a poller
+ * (which holds the gate) delivering a CTS that starts a transfer waited for that lock while a thread starting a
+ * transfer outside a poll held it and waited for the gate to call libmpi: two threads ping-ponging large messages
+ * deadlocked within seconds. {@link #poll()} (the module's one poller) tests every active transfer with
+ * {@code MPI_Test} and tells the listeners of finished ones after giving the lock back (a poll from the module still
+ * holds the gate then, as it does across its deliveries).
  */
 final class BulkTransfers {
     static final int FIRST_TAG = 0x400;
@@ -44,7 +48,8 @@ final class BulkTransfers {
     private final LibMpi mpi;
     private final long comm;
     private final Consumer<String> log;
-    private final ReentrantLock lock = new ReentrantLock();
+    /** libmpi's gate. */
+    private final ReentrantSpinLock lock;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment flag;
     private final MemorySegment status;
@@ -87,6 +92,7 @@ final class BulkTransfers {
 
     BulkTransfers(LibMpi mpi, long comm, Consumer<String> log) {
         this.mpi = mpi;
+        this.lock = mpi.gate();
         this.comm = comm;
         this.log = log;
         this.flag = arena.allocate(JAVA_INT);
