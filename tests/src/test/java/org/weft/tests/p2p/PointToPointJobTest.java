@@ -8,6 +8,7 @@ import org.weft.tests.programs.BadInput;
 import org.weft.tests.programs.CancelRecv;
 import org.weft.tests.programs.LargeMessages;
 import org.weft.tests.programs.SyncSend;
+import org.weft.tests.programs.ThreadedPingPong;
 import org.weft.tests.programs.WildcardOrdering;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,6 +53,17 @@ class PointToPointJobTest {
                 LargeMessages.class.getName()).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("LARGE OK"), result.output());
+    }
+
+    /** Four threads per rank ping-pong 64–256 KiB messages at once (rendezvous from several threads). */
+    @ParameterizedTest
+    @ValueSource(strings = {"shm", "tcp"})
+    void threadsPingPongLargeMessagesAtOnceOverEachMethod(String method) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--methods", "self," + method, "-np", "2",
+                ThreadedPingPong.class.getName(), "large").start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("THREADED OK rank 0") && result.stdout().contains("THREADED OK rank 1"),
+                result.output());
     }
 
     @Test
