@@ -79,12 +79,24 @@ public interface Device {
      */
     default DeviceRequest sendRecv(MemorySegment data, int dest, int sendTag, MemorySegment buffer, int source,
                                    int recvTag, int context) {
-        DeviceRequest recv = irecv(buffer, source, recvTag, context);
-        return awaitExchange(recv, isend(data, dest, sendTag, context, SendMode.STANDARD));
+        return exchange(null, null, data, dest, sendTag, buffer, source, recvTag, context);
     }
 
-    /** The end of {@link #sendRecv} for its started {@code recv} and {@code send}: waits for both. */
-    default DeviceRequest awaitExchange(DeviceRequest recv, DeviceRequest send) {
+    /**
+     * {@link #sendRecv} with the receive started by {@link #restartRecv} from {@code previousRecv} and the send by
+     * {@link #restartSend} from {@code previousSend} (either may be {@code null}), for a device that reuses requests.
+     * A send that cannot start cancels the receive first: it must not stay posted (its request may be reused).
+     */
+    default DeviceRequest exchange(DeviceRequest previousRecv, DeviceRequest previousSend, MemorySegment data,
+                                   int dest, int sendTag, MemorySegment buffer, int source, int recvTag, int context) {
+        DeviceRequest recv = restartRecv(previousRecv, buffer, source, recvTag, context);
+        DeviceRequest send;
+        try {
+            send = restartSend(previousSend, data, dest, sendTag, context, SendMode.STANDARD);
+        } catch (RuntimeException e) {
+            cancel(recv);
+            throw e;
+        }
         await(send);
         await(recv);
         if (send.error() != ErrorClass.SUCCESS) {

@@ -212,9 +212,8 @@ public final class MultimethodDevice implements Device {
     @Override
     public DeviceRequest sendRecv(MemorySegment data, int dest, int sendTag, MemorySegment buffer, int source,
                                   int recvTag, int contextId) {
-        DeviceRequest recv = restartRecv(pointToPoint.reusableRecv(), buffer, source, recvTag, contextId);
-        return awaitExchange(recv, restartSend(pointToPoint.reusableSend(), data, dest, sendTag, contextId,
-                SendMode.STANDARD));
+        return exchange(pointToPoint.reusableRecv(), pointToPoint.reusableSend(), data, dest, sendTag, buffer, source,
+                recvTag, contextId);
     }
 
     @Override
