@@ -40,7 +40,7 @@ class SteadyStateAllocationTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"recv", "sendRecv", "burst"})
+    @ValueSource(strings = {"recv", "sendRecv", "burst", "self"})
     void aBlockingExchangeThatDropsItsStatusAllocatesNothingPerMessage(String call) throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("-np", "2", BlockingPingPong.class.getName(), call).start();
         assertEquals(0, result.exitCode(), result.output());

@@ -9,8 +9,9 @@ import org.weft.tests.harness.SteadyStateAllocation;
  * A blocking {@code send}/{@code recv} ping-pong of a preallocated 64-byte buffer between ranks 0 and 1, the program
  * dropping each receive's {@code Status}, as most do; with the argument {@code sendRecv} rank 0 sends and receives
  * by one {@code sendRecv}; with {@code burst} rank 0 sends {@value #BURST} messages of tags 0, 1, ... and rank 1
- * receives them last tag first, so that all but one wait as unexpected messages, then answers. Each rank prints what
- * its thread allocates in steady state ({@link SteadyStateAllocation#print}), its best window.
+ * receives them last tag first, so that all but one wait as unexpected messages, then answers; with {@code self}
+ * each rank sends to itself and receives that (the self method; the message waits as unexpected). Each rank prints
+ * what its thread allocates in steady state ({@link SteadyStateAllocation#print}), its best window.
  */
 public final class BlockingPingPong {
     private static final int WARM_UP = 100_000;
@@ -31,14 +32,18 @@ public final class BlockingPingPong {
         ByteBuffer buffer = MPI.newByteBuffer(64);
         ByteBuffer other = MPI.newByteBuffer(64);
         String mode = args.length > 0 ? args[0] : "recv";
+        // a round to oneself takes a tenth of a ping-pong's: ten times the rounds, or the JIT has not compiled the
+        // loop (and dropped its Status objects) before the last window
+        int scale = mode.equals("self") ? 10 : 1;
         long bytes = SteadyStateAllocation.leastBytes(rounds -> {
             switch (mode) {
                 case "sendRecv" -> pingPongBySendRecv(rank, buffer, other, rounds);
                 case "burst" -> burst(rank, buffer, rounds);
+                case "self" -> toSelf(rank, buffer, rounds);
                 default -> pingPong(rank, buffer, rounds);
             }
-        }, WARM_UP, MEASURED, WINDOWS);
-        SteadyStateAllocation.print(rank, bytes, (mode.equals("burst") ? BURST + 1 : 2) * MEASURED);
+        }, scale * WARM_UP, scale * MEASURED, WINDOWS);
+        SteadyStateAllocation.print(rank, bytes, (mode.equals("burst") ? BURST + 1 : 2) * scale * MEASURED);
         MPI.Finalize();
     }
 
@@ -64,6 +69,13 @@ public final class BlockingPingPong {
                 MPI.COMM_WORLD.recv(in, 64, MPI.BYTE, 0, 1);
                 MPI.COMM_WORLD.send(out, 64, MPI.BYTE, 0, 1);
             }
+        }
+    }
+
+    private static void toSelf(int rank, ByteBuffer buffer, int rounds) throws MPIException {
+        for (int i = 0; i < rounds; i++) {
+            MPI.COMM_WORLD.send(buffer, 64, MPI.BYTE, rank, 1);
+            MPI.COMM_WORLD.recv(buffer, 64, MPI.BYTE, rank, 1);
         }
     }
 

@@ -9,18 +9,15 @@ import org.weft.mm.spi.SendStatus;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The loopback method (after Open MPI's {@code btl/self}): a send copies the RSR into a queue and a progress pass
- * delivers it. Delivering from a pass, not from inside the send, keeps handlers from running re-entrantly
- * under the sender's feet. One poller at a time, so RSRs are delivered in the order they were sent.
+ * The loopback method (after Open MPI's {@code btl/self}): a send copies the RSR into a queue ({@link PendingRsrs})
+ * and a progress pass delivers it. Delivering from a pass, not from inside the send, keeps handlers from running
+ * re-entrantly under the sender's feet. One poller at a time, so RSRs are delivered in the order they were sent.
  */
 public final class SelfModule implements CommModule {
     public static final Parameter<Long> EAGER_LIMIT = Parameter.bytes("self_eager_limit", 64 * 1024,
@@ -29,25 +26,19 @@ public final class SelfModule implements CommModule {
 
     private static final int MAX_PER_POLL = 64;
 
-    private final ConcurrentLinkedQueue<Frame> queue = new ConcurrentLinkedQueue<>();
-    /**
-     * RSRs queued and not yet taken: every progress pass asks, and a counter answers with one load where the queue's
-     * {@code isEmpty()} walks from its head (a few per cent of a waiting rank's loop in a profile).
-     */
-    private final AtomicInteger queued = new AtomicInteger();
+    private final PendingRsrs pending = new PendingRsrs();
     private final ReentrantLock pollLock = new ReentrantLock();
+    /** The poller's copy of the RSR it delivers (under {@link #pollLock}). */
+    private final PendingRsrs.Taken taken = new PendingRsrs.Taken();
+    /** Whether this module's poll is delivering: a poll from inside a delivery returns at once (see {@link #poll}). */
+    private boolean polling;
     private ModuleContext context;
     private byte[] identity;
     private long eagerLimit;
     private final CommObject link = new CommObject() {
         @Override
         public SendStatus send(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
-            ByteBuffer body = ByteBuffer.allocate(header.remaining() + (int) payload.byteSize())
-                    .order(ByteOrder.LITTLE_ENDIAN);
-            body.put(header.duplicate());
-            MemorySegment.copy(payload, 0, MemorySegment.ofArray(body.array()), body.position(), payload.byteSize());
-            queue.offer(new Frame(endpointId, handlerId, body.clear()));
-            queued.incrementAndGet();
+            pending.add(endpointId, handlerId, header, payload);
             return SendStatus.SENT;
         }
 
@@ -56,9 +47,6 @@ public final class SelfModule implements CommModule {
             return "self";
         }
     };
-
-    private record Frame(int endpointId, int handlerId, ByteBuffer body) {
-    }
 
     @Override
     public String name() {
@@ -92,28 +80,35 @@ public final class SelfModule implements CommModule {
         return eagerLimit;
     }
 
+    /**
+     * Delivers up to {@value #MAX_PER_POLL} queued RSRs in order. A poll from inside one of them (a handler that waits
+     * on this thread) delivers nothing: the RSR being delivered is in {@link #taken}, which the next would overwrite.
+     */
     @Override
     public int poll() {
-        if (queued.get() == 0 || !pollLock.tryLock()) {
+        if (pending.isEmpty() || !pollLock.tryLock()) {
             return 0;
         }
+        if (polling) {
+            pollLock.unlock();
+            return 0;
+        }
+        polling = true;
         try {
             int delivered = 0;
-            Frame frame;
-            while (delivered < MAX_PER_POLL && (frame = queue.poll()) != null) {
-                queued.decrementAndGet();
-                context.inbound().deliver(context.rank(), frame.endpointId, frame.handlerId, frame.body);
+            while (delivered < MAX_PER_POLL && pending.take(taken)) {
+                context.inbound().deliver(context.rank(), taken.endpointId, taken.handlerId, taken.body());
                 delivered++;
             }
             return delivered;
         } finally {
+            polling = false;
             pollLock.unlock();
         }
     }
 
     @Override
     public void shutdown() {
-        queue.clear();
-        queued.set(0);
+        pending.clear();
     }
 }
