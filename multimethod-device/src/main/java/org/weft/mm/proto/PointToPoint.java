@@ -4,6 +4,7 @@ import org.weft.adi.DeviceMessage;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.ProbeResult;
+import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
 import org.weft.adi.param.Parameter;
 import org.weft.mm.Context;
@@ -83,6 +84,9 @@ public final class PointToPoint implements RsrHandler {
             Thread owner = Thread.currentThread();
             this.send = new SendRequest(waiters, owner);
             this.recv = new RecvRequest(waiters, owner);
+            // idle from the start: only a request that is not in flight is handed out for reuse
+            send.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, 0, ErrorClass.SUCCESS);
+            recv.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, 0, ErrorClass.SUCCESS);
         }
     }
 
@@ -103,14 +107,19 @@ public final class PointToPoint implements RsrHandler {
         return post(receive.prepare(buffer, source, tag, ctx));
     }
 
-    /** This thread's request for blocking sends, which read their status before the thread's next one. */
+    /**
+     * This thread's request for blocking sends, which read their status before the thread's next one; {@code null}
+     * while it is in flight (a blocking call that ended by an exception left it so): the send then makes a new one.
+     */
     public DeviceRequest reusableSend() {
-        return perThread.get().send;
+        SendRequest send = perThread.get().send;
+        return send.isComplete() ? send : null;
     }
 
-    /** This thread's request for blocking receives. */
+    /** This thread's request for blocking receives; {@code null} while in flight, as {@link #reusableSend()}'s. */
     public DeviceRequest reusableRecv() {
-        return perThread.get().recv;
+        RecvRequest recv = perThread.get().recv;
+        return recv.isComplete() ? recv : null;
     }
 
     private DeviceRequest startWith(SendRequest request, MemorySegment data, int dest, int tag, int ctx,
