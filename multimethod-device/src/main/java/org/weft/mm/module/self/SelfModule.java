@@ -1,5 +1,6 @@
 package org.weft.mm.module.self;
 
+import org.weft.adi.concurrent.SpinLock;
 import org.weft.adi.param.Parameter;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
@@ -12,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The loopback method (after Open MPI's {@code btl/self}): a send copies the RSR into a queue ({@link PendingRsrs})
@@ -27,11 +27,10 @@ public final class SelfModule implements CommModule {
     private static final int MAX_PER_POLL = 64;
 
     private final PendingRsrs pending = new PendingRsrs();
-    private final ReentrantLock pollLock = new ReentrantLock();
-    /** The poller's copy of the RSR it delivers (under {@link #pollLock}). */
+    /** The poller's token: not reentrant, so a handler that polls from inside a delivery gets 0 (see {@link #poll}). */
+    private final SpinLock polling = new SpinLock();
+    /** The poller's copy of the RSR it delivers (under {@link #polling}). */
     private final PendingRsrs.Taken taken = new PendingRsrs.Taken();
-    /** Whether this module's poll is delivering: a poll from inside a delivery returns at once (see {@link #poll}). */
-    private boolean polling;
     private ModuleContext context;
     private byte[] identity;
     private long eagerLimit;
@@ -86,14 +85,9 @@ public final class SelfModule implements CommModule {
      */
     @Override
     public int poll() {
-        if (pending.isEmpty() || !pollLock.tryLock()) {
+        if (pending.isEmpty() || !polling.tryLock()) {
             return 0;
         }
-        if (polling) {
-            pollLock.unlock();
-            return 0;
-        }
-        polling = true;
         try {
             int delivered = 0;
             while (delivered < MAX_PER_POLL && pending.take(taken)) {
@@ -102,8 +96,7 @@ public final class SelfModule implements CommModule {
             }
             return delivered;
         } finally {
-            polling = false;
-            pollLock.unlock();
+            polling.unlock();
         }
     }
 
