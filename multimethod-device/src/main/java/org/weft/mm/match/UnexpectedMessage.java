@@ -98,6 +98,11 @@ public final class UnexpectedMessage extends DeviceMessage {
         return bulkOffered;
     }
 
+    /** Whether this message came from an {@link UnexpectedPool} (and may go back to it once received). */
+    public boolean isPooled() {
+        return pooled;
+    }
+
     /** An eager synchronous send whose sender waits for an acknowledgement. */
     public boolean isSynchronous() {
         return synchronous;

@@ -159,11 +159,13 @@ public final class PointToPoint implements RsrHandler {
         }
         if (arrived != null) {
             receiveMatched(request, arrived);
-            engineLock.lock();
-            try {
-                unexpectedPool.recycle(arrived); // no one else has it: taken from the queue, never handed out
-            } finally {
-                engineLock.unlock();
+            if (arrived.isPooled()) { // the others (rendezvous, larger) need not take the lock again
+                engineLock.lock();
+                try {
+                    unexpectedPool.recycle(arrived); // no one else has it: taken from the queue, never handed out
+                } finally {
+                    engineLock.unlock();
+                }
             }
         }
         return request;
