@@ -2,6 +2,7 @@ package org.weft.launcher.agent;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.weft.launcher.plan.RankLaunch;
 
@@ -12,6 +13,8 @@ import org.weft.launcher.plan.RankLaunch;
 public final class RankProcess {
     private final RankLaunch launch;
     private final Process process;
+    /** What the process had started when it was {@linkplain #stop asked to end}. */
+    private volatile List<ProcessHandle> family = List.of();
 
     RankProcess(RankLaunch launch, Process process) {
         this.launch = launch;
@@ -63,8 +66,23 @@ public final class RankProcess {
         return process.onExit().thenApply(Process::exitValue);
     }
 
-    /** Kills the rank and everything it started, without grace (SIGKILL on Unix). */
+    /**
+     * Asks the process to end. A native site's {@code mpirun} gets SIGTERM: it takes its ranks down and removes its
+     * session directory (Open MPI's, in the temporary directory, which SIGKILL leaves behind, one per job); the
+     * caller {@linkplain #kill kills} it if it does not end in time. A rank is killed at once.
+     */
+    public void stop() {
+        if (!launch.viaMpirun()) {
+            kill();
+            return;
+        }
+        family = process.descendants().toList(); // orphans once the mpirun is gone, and still to be killed
+        process.destroy();
+    }
+
+    /** Kills the process and everything it started (also before a {@link #stop}), without grace (SIGKILL on Unix). */
     public void kill() {
+        family.forEach(ProcessHandle::destroyForcibly);
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
     }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -28,8 +29,10 @@ import org.weft.launcher.plan.RankLaunch;
  * Runs one job to its end: starts the bootstrap service and the ranks, forwards their output, and decides the
  * outcome. The first failure wins and ends the job: a rank that exits non-zero, exits 0 without finalizing,
  * aborts, breaks the protocol or loses contact; or the time limit. The ranks are then told the job is over,
- * given {@link #KILL_GRACE} to stop, and killed. No rank outlives {@link #run}, nor the launcher's JVM
- * (a shutdown hook kills them on SIGINT/SIGTERM); nor does the job's {@link JobDirectory}.
+ * given {@link #KILL_GRACE} to stop, and stopped: killed, except a native site's {@code mpirun}, which gets SIGTERM
+ * and {@link #MPIRUN_GRACE} to take its ranks down and clean up before it is killed too. No rank outlives
+ * {@link #run}, nor the launcher's JVM (a shutdown hook stops them on SIGINT/SIGTERM); nor does the job's
+ * {@link JobDirectory}.
  *
  * <p>Exit status: 0 when every rank exited 0 (after finalizing, if it registered); the failing rank's status
  * or its {@code MPI_Abort} code; {@link #TIMEOUT_STATUS} on timeout; {@link #FAILURE_STATUS} otherwise.
@@ -37,6 +40,11 @@ import org.weft.launcher.plan.RankLaunch;
 public final class Job {
     /** Between telling ranks the job is over and killing them. */
     static final Duration KILL_GRACE = Duration.ofSeconds(1);
+    /**
+     * Between SIGTERM to a native site's {@code mpirun} and SIGKILL (Open MPI's takes about a second to end its ranks
+     * and remove its session directory).
+     */
+    static final Duration MPIRUN_GRACE = Duration.ofSeconds(5);
     /** After SIGKILL, how long to wait for the exits to be seen. */
     static final Duration KILL_WAIT = Duration.ofSeconds(5);
     /** After a rank exited 0, how long to wait for its BYE to be read. */
@@ -210,26 +218,35 @@ public final class Job {
     /** The event loop: returns when every started rank has exited (or refused to die after SIGKILL). */
     private void supervise(int live) throws InterruptedException {
         long timeoutAt = plan.timeout() == null ? Long.MAX_VALUE : System.nanoTime() + plan.timeout().toNanos();
-        long killAt = Long.MAX_VALUE;
-        long giveUpAt = Long.MAX_VALUE;
+        Ending ending = Ending.RUNNING;
+        long nextStepAt = Long.MAX_VALUE;
         while (live > 0) {
-            if (failure != null && killAt == Long.MAX_VALUE) {
+            if (failure != null && ending == Ending.RUNNING) {
                 server.endJob(failure.status(), failure.message());
-                killAt = System.nanoTime() + KILL_GRACE.toNanos();
+                ending = Ending.TOLD;
+                nextStepAt = System.nanoTime() + KILL_GRACE.toNanos();
             }
-            long deadline = failure == null ? timeoutAt : giveUpAt != Long.MAX_VALUE ? giveUpAt : killAt;
+            long deadline = failure == null ? timeoutAt : nextStepAt;
             JobEvent event = deadline == Long.MAX_VALUE ? events.take()
                     : events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
             if (event == null) {
-                if (failure == null) {
-                    fail(TIMEOUT_STATUS, "the job exceeded its time limit of " + plan.timeout().toSeconds()
-                            + " s (--timeout); killing it");
-                } else if (giveUpAt == Long.MAX_VALUE) {
-                    killAll();
-                    giveUpAt = System.nanoTime() + KILL_WAIT.toNanos();
-                } else {
-                    err.println("weftrun: " + live + " rank(s) still running after SIGKILL; giving up on them");
-                    return;
+                switch (ending) {
+                    case RUNNING -> fail(TIMEOUT_STATUS, "the job exceeded its time limit of "
+                            + plan.timeout().toSeconds() + " s (--timeout); killing it");
+                    case TOLD -> {
+                        stopAll();
+                        ending = Ending.STOPPED;
+                        nextStepAt = System.nanoTime() + MPIRUN_GRACE.toNanos();
+                    }
+                    case STOPPED -> {
+                        killAll();
+                        ending = Ending.KILLED;
+                        nextStepAt = System.nanoTime() + KILL_WAIT.toNanos();
+                    }
+                    case KILLED -> {
+                        err.println("weftrun: " + live + " rank(s) still running after SIGKILL; giving up on them");
+                        return;
+                    }
                 }
             } else if (event instanceof JobEvent.ProcessExited exit) {
                 live--;
@@ -343,9 +360,21 @@ public final class Job {
         }
     }
 
-    private void killAll() {
+    /** How far the ending of a failed job has gone. */
+    private enum Ending { RUNNING, TOLD, STOPPED, KILLED }
+
+    private void stopAll() {
         for (RankProcess process : processes) {
             if (process != null && process.isAlive()) {
+                process.stop();
+            }
+        }
+    }
+
+    /** Kills every process and what it started (an mpirun that ended on SIGTERM may have left some). */
+    private void killAll() {
+        for (RankProcess process : processes) {
+            if (process != null) {
                 process.kill();
             }
         }
@@ -358,9 +387,28 @@ public final class Job {
         }
         if (anyAlive) {
             err.println("weftrun: interrupted; killing the job");
+            stopAll();
+            awaitExits(MPIRUN_GRACE);
             killAll();
         }
         deleteJobDirectory();
+    }
+
+    private void awaitExits(Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        for (RankProcess process : processes) {
+            long left = deadline - System.nanoTime();
+            if (process != null && left > 0) {
+                try {
+                    process.onExit().get(left, TimeUnit.NANOSECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    return; // killed next
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private static void removeHook(Thread hook) {
