@@ -91,11 +91,7 @@ public class Request implements Freeable {
         if (!r.isComplete()) {
             awaitCompletion();
         }
-        if (r.error() != ErrorClass.SUCCESS) {
-            finish("MPI_Wait");
-            return;
-        }
-        deactivate(r);
+        finishQuietly("MPI_Wait");
     }
 
     /** {@code MPI_Test} with status: the status if complete, else {@code null}. */
@@ -154,6 +150,19 @@ public class Request implements Freeable {
         return status;
     }
 
+    /**
+     * Takes the completed active request without a status: a {@code Status} is made only for the error it
+     * raises (when the operation failed).
+     */
+    private void finishQuietly(String call) throws MPIException {
+        DeviceRequest r = active;
+        if (r.error() != ErrorClass.SUCCESS) {
+            finish(call);
+            return;
+        }
+        deactivate(r);
+    }
+
     /** The status of the completed (or null) request; the request becomes null or inactive. */
     Status take() {
         DeviceRequest r = active;
@@ -185,14 +194,19 @@ public class Request implements Freeable {
         if (device == null) {
             return Status.empty().withIndex(Ranks.UNDEFINED);
         }
-        int[] found = {Ranks.UNDEFINED};
-        device.await(() -> (found[0] = completedIndex(requests)) != Ranks.UNDEFINED);
-        return requests[found[0]].finish("MPI_Waitany").withIndex(found[0]);
+        int index = awaitAny(requests, device);
+        return requests[index].finish("MPI_Waitany").withIndex(index);
     }
 
     /** {@code MPI_Waitany}: index of a completed request, {@code MPI.UNDEFINED} if all are null. */
     public static int waitAny(Request[] requests) throws MPIException {
-        return waitAnyStatus(requests).getIndex();
+        Device device = deviceOf(requests);
+        if (device == null) {
+            return Ranks.UNDEFINED;
+        }
+        int index = awaitAny(requests, device);
+        requests[index].finishQuietly("MPI_Waitany");
+        return index;
     }
 
     /** {@code MPI_Testany} with status: null when no active request completed. */
@@ -201,18 +215,21 @@ public class Request implements Freeable {
         if (device == null) {
             return Status.empty().withIndex(Ranks.UNDEFINED);
         }
-        int index = completedIndex(requests);
-        if (index == Ranks.UNDEFINED) {
-            device.progress();
-            index = completedIndex(requests);
-        }
+        int index = testAny(requests, device);
         return index == Ranks.UNDEFINED ? null : requests[index].finish("MPI_Testany").withIndex(index);
     }
 
     /** {@code MPI_Testany}: index of a completed request, or {@code MPI.UNDEFINED}. */
     public static int testAny(Request[] requests) throws MPIException {
-        Status status = testAnyStatus(requests);
-        return status == null ? Ranks.UNDEFINED : status.getIndex();
+        Device device = deviceOf(requests);
+        if (device == null) {
+            return Ranks.UNDEFINED;
+        }
+        int index = testAny(requests, device);
+        if (index != Ranks.UNDEFINED) {
+            requests[index].finishQuietly("MPI_Testany");
+        }
+        return index;
     }
 
     /** {@code MPI_Waitall} with statuses; {@code ERR_IN_STATUS} if any operation failed. */
@@ -224,26 +241,35 @@ public class Request implements Freeable {
         return takeAll(requests, "MPI_Waitall");
     }
 
-    /** {@code MPI_Waitall}. */
+    /** {@code MPI_Waitall}, making statuses only to report a failure (no garbage per call for the statuses). */
     public static void waitAll(Request[] requests) throws MPIException {
-        waitAllStatus(requests);
+        Device device = deviceOf(requests);
+        if (device != null) {
+            device.await(() -> allComplete(requests));
+            finishAll(requests, "MPI_Waitall");
+        }
     }
 
     /** {@code MPI_Testall} with statuses: null unless every request completed. */
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         Device device = deviceOf(requests);
-        if (device != null && !allComplete(requests)) {
-            device.progress();
-            if (!allComplete(requests)) {
-                return null;
-            }
+        if (device != null && !testAll(requests, device)) {
+            return null;
         }
         return takeAll(requests, "MPI_Testall");
     }
 
-    /** {@code MPI_Testall}. */
+    /** {@code MPI_Testall}, making statuses only to report a failure. */
     public static boolean testAll(Request[] requests) throws MPIException {
-        return testAllStatus(requests) != null;
+        Device device = deviceOf(requests);
+        if (device == null) {
+            return true;
+        }
+        if (!testAll(requests, device)) {
+            return false;
+        }
+        finishAll(requests, "MPI_Testall");
+        return true;
     }
 
     /** {@code MPI_Waitsome} with statuses (indices in {@link Status#getIndex()}); null if all are null. */
@@ -297,6 +323,35 @@ public class Request implements Freeable {
         return null;
     }
 
+    /** Waits until an active request is complete; returns its index (there is an active request). */
+    private static int awaitAny(Request[] requests, Device device) {
+        int index = completedIndex(requests);
+        if (index == Ranks.UNDEFINED) {
+            device.await(() -> completedIndex(requests) != Ranks.UNDEFINED);
+            index = completedIndex(requests);
+        }
+        return index;
+    }
+
+    /** The index of a complete active request after at most one progress pass, or UNDEFINED. */
+    private static int testAny(Request[] requests, Device device) {
+        int index = completedIndex(requests);
+        if (index == Ranks.UNDEFINED) {
+            device.progress();
+            index = completedIndex(requests);
+        }
+        return index;
+    }
+
+    /** Whether every request is complete, after at most one progress pass. */
+    private static boolean testAll(Request[] requests, Device device) {
+        if (allComplete(requests)) {
+            return true;
+        }
+        device.progress();
+        return allComplete(requests);
+    }
+
     private static int completedIndex(Request[] requests) {
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
@@ -314,6 +369,24 @@ public class Request implements Freeable {
             }
         }
         return true;
+    }
+
+    /**
+     * Takes every request of a completed waitall or testall; statuses are made only when an operation failed,
+     * to raise {@code ERR_IN_STATUS} with them (as {@link #waitAllStatus} does).
+     */
+    private static void finishAll(Request[] requests, String call) throws MPIException {
+        for (Request r : requests) {
+            if (r != null && r.active != null && r.active.error() != ErrorClass.SUCCESS) {
+                takeAll(requests, call);
+                return;
+            }
+        }
+        for (Request r : requests) {
+            if (r != null && r.active != null) {
+                r.deactivate(r.active);
+            }
+        }
     }
 
     private static Status[] takeAll(Request[] requests, String call) throws MPIException {

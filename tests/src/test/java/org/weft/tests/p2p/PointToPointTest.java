@@ -295,6 +295,81 @@ class PointToPointTest {
         });
     }
 
+    /**
+     * The completion calls that return no status (waitAll, testAll, waitAny, testAny, which make none when all
+     * went well) take their requests as the ones that do, and still report a failed operation: ERR_IN_STATUS for
+     * the "all" calls, the operation's own class for the "any" ones.
+     */
+    @ParameterizedTest
+    @MethodSource("worlds")
+    void completionCallsWithoutStatusesTakeTheirRequestsAndReportATruncatedReceive(InProcessWorld w)
+            throws Exception {
+        w.run(rank -> {
+            world().setErrhandler(MPI.ERRORS_RETURN);
+            int size = world().getSize();
+            int next = (rank + 1) % size;
+            int prev = (rank + size - 1) % size;
+            IntBuffer out = MPI.newIntBuffer(4);
+            IntBuffer in = MPI.newIntBuffer(4);
+            out.put(0, rank);
+
+            Request[] pair = {world().iRecv(in, 4, MPI.INT, prev, 1), world().iSend(out, 4, MPI.INT, next, 1)};
+            Request.waitAll(pair);
+            assertTrue(pair[0].isNull() && pair[1].isNull(), "waitAll makes its requests null");
+            assertEquals(prev, in.get(0));
+
+            in.put(0, -1);
+            pair = new Request[] {world().iRecv(in, 4, MPI.INT, prev, 2), null};
+            assertFalse(Request.testAll(pair), "nobody sends tag 2 before the barrier");
+            world().barrier();
+            world().send(out, 4, MPI.INT, next, 2);
+            while (!Request.testAll(pair)) {
+                Thread.onSpinWait();
+            }
+            assertTrue(pair[0].isNull(), "testAll makes its requests null");
+            assertEquals(prev, in.get(0));
+
+            pair = new Request[] {world().iRecv(in, 4, MPI.INT, prev, 3), world().iSend(out, 4, MPI.INT, next, 3)};
+            int first = Request.waitAny(pair);
+            int second = Request.waitAny(pair);
+            assertEquals(1, first + second, "waitAny returns each completed request once");
+            assertEquals(MPI.UNDEFINED, Request.waitAny(pair));
+
+            Request[] truncated = {world().iRecv(in, 1, MPI.INT, prev, 4)};
+            world().send(out, 4, MPI.INT, next, 4);
+            mpi.MPIException all = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
+                    () -> Request.waitAll(truncated));
+            assertEquals(MPI.ERR_IN_STATUS, all.getErrorClass());
+            assertTrue(truncated[0].isNull(), "a failed waitAll takes its requests too");
+
+            Request[] one = {world().iRecv(in, 1, MPI.INT, prev, 5)};
+            world().send(out, 4, MPI.INT, next, 5);
+            mpi.MPIException any = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
+                    () -> Request.waitAny(one));
+            assertEquals(MPI.ERR_TRUNCATE, any.getErrorClass());
+
+            Request[] tested = {world().iRecv(in, 1, MPI.INT, prev, 6)};
+            world().send(out, 4, MPI.INT, next, 6);
+            mpi.MPIException testedAny = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
+                    () -> {
+                        while (Request.testAny(tested) == MPI.UNDEFINED) {
+                            Thread.onSpinWait();
+                        }
+                    });
+            assertEquals(MPI.ERR_TRUNCATE, testedAny.getErrorClass());
+
+            Request[] testedAll = {world().iRecv(in, 1, MPI.INT, prev, 7)};
+            world().send(out, 4, MPI.INT, next, 7);
+            mpi.MPIException allTested = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
+                    () -> {
+                        while (!Request.testAll(testedAll)) {
+                            Thread.onSpinWait();
+                        }
+                    });
+            assertEquals(MPI.ERR_IN_STATUS, allTested.getErrorClass());
+        });
+    }
+
     private static java.nio.LongBuffer copy(long[] data) {
         java.nio.LongBuffer b = MPI.newLongBuffer(data.length);
         b.put(data).clear();
