@@ -234,20 +234,14 @@ public class Request implements Freeable {
 
     /** {@code MPI_Waitall} with statuses; {@code ERR_IN_STATUS} if any operation failed. */
     public static Status[] waitAllStatus(Request[] requests) throws MPIException {
-        Device device = deviceOf(requests);
-        if (device != null) {
-            device.await(() -> allComplete(requests));
-        }
+        awaitAll(requests);
         return takeAll(requests, "MPI_Waitall");
     }
 
     /** {@code MPI_Waitall}, making statuses only to report a failure (no garbage per call for the statuses). */
     public static void waitAll(Request[] requests) throws MPIException {
-        Device device = deviceOf(requests);
-        if (device != null) {
-            device.await(() -> allComplete(requests));
-            finishAll(requests, "MPI_Waitall");
-        }
+        awaitAll(requests);
+        finishAll(requests, "MPI_Waitall");
     }
 
     /** {@code MPI_Testall} with statuses: null unless every request completed. */
@@ -321,6 +315,18 @@ public class Request implements Freeable {
             }
         }
         return null;
+    }
+
+    /**
+     * Waits until every request is complete, one after the other: progress is the whole device's, so waiting for
+     * each in turn waits for all, and a device request is its own completion test (no lambda made per call).
+     */
+    private static void awaitAll(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && !r.isComplete()) {
+                r.awaitCompletion();
+            }
+        }
     }
 
     /** Waits until an active request is complete; returns its index (there is an active request). */
