@@ -34,6 +34,11 @@ public final class Prequest extends Request {
         return !freed;
     }
 
+    /** Keeps the taken request: the next {@link #start} hands it to the device to be reused. */
+    @Override
+    void release(DeviceRequest r) {
+    }
+
     /** {@code MPI_Request_free}. */
     @Override
     public void free() throws MPIException {

@@ -169,16 +169,26 @@ public class Request implements Freeable {
         if (r == null) {
             return Status.empty();
         }
+        Status status = Status.of(r, comm);
         deactivate(r);
-        return Status.of(r, comm);
+        return status;
     }
 
-    /** The completed {@code r} is taken: its staged data is unpacked and the request becomes null or inactive. */
+    /**
+     * The completed {@code r} is taken: its staged data is unpacked, the request becomes null or inactive and
+     * {@code r} is {@linkplain #release released} (read no more after this).
+     */
     private void deactivate(DeviceRequest r) {
         active = null;
         if (staged != null) {
             staged.finish(r.byteCount());
         }
+        release(r);
+    }
+
+    /** Hands the taken {@code r} back to the device, which may reuse it for this thread's next operation. */
+    void release(DeviceRequest r) {
+        comm.device().retire(r);
     }
 
     static DeviceException statusError(Status status) {

@@ -121,6 +121,14 @@ public interface Device {
         return irecv(buffer, source, tag, context);
     }
 
+    /**
+     * Hands back the request of a nonblocking operation that its caller has taken for good: complete, its status
+     * read, referenced no more. The device may reuse it for this thread's next {@link #isend} or {@link #irecv}, so
+     * that a steady stream of nonblocking operations makes no garbage below the API's own request objects.
+     */
+    default void retire(DeviceRequest request) {
+    }
+
     /** {@code MPI_Iprobe}: a matching message that has arrived, left in place; {@code null} if none. */
     ProbeResult iprobe(int source, int tag, int context);
 

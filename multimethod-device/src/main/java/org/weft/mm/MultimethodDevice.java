@@ -192,6 +192,11 @@ public final class MultimethodDevice implements Device {
         return restartRecv(null, buffer, source, tag, contextId);
     }
 
+    @Override
+    public void retire(DeviceRequest request) {
+        pointToPoint.retire(request);
+    }
+
     /** A blocking send with this thread's reusable request: no garbage per call. */
     @Override
     public int send(MemorySegment data, int dest, int tag, int contextId, SendMode mode) {

@@ -86,6 +86,11 @@ public final class RecvRequest extends DeviceRequest {
         return matchedTag;
     }
 
+    /** Whether any thread may use this request (it is not a thread's own, for its blocking calls). */
+    public boolean servesAnyThread() {
+        return owner == null;
+    }
+
     @Override
     protected boolean completedByItsOnlyWaiter() {
         return owner == Thread.currentThread();

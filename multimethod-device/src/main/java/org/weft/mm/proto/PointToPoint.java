@@ -62,6 +62,8 @@ public final class PointToPoint implements RsrHandler {
     private final ConcurrentHashMap<Long, RecvRequest> receivesAwaitingData = new ConcurrentHashMap<>();
     private final AtomicLong requestIds = new AtomicLong();
     private final CachedThreadLocal<PerThread> perThread;
+    /** Retired requests kept per thread and kind: enough for the requests one exchange step has in flight. */
+    static final int RETIRED_PER_THREAD = 16;
 
     public PointToPoint(Context context, Waiters waiters, long fragmentSize) {
         this.context = context;
@@ -79,6 +81,11 @@ public final class PointToPoint implements RsrHandler {
         final RecvRequest recv;
         final ByteBuffer header = ByteBuffer.allocate(MessageHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         final BodyView bodyView = new BodyView();
+        /** Requests of nonblocking operations that the API has taken for good, for this thread's next ones. */
+        final SendRequest[] retiredSends = new SendRequest[RETIRED_PER_THREAD];
+        int retiredSendCount;
+        final RecvRequest[] retiredRecvs = new RecvRequest[RETIRED_PER_THREAD];
+        int retiredRecvCount;
 
         PerThread(Waiters waiters) {
             Thread owner = Thread.currentThread();
@@ -92,18 +99,18 @@ public final class PointToPoint implements RsrHandler {
 
     /**
      * Starts a send, reusing {@code reusable} — a request of this device that is complete and that nobody will
-     * read any more: a persistent send's previous one, or this thread's {@link #reusableSend()} — or making a new
-     * request when it is {@code null}. Reused requests keep steady streams of sends free of garbage.
+     * read any more: a persistent send's previous one, or this thread's {@link #reusableSend()} — or, when it is
+     * {@code null}, one {@linkplain #retire retired} on this thread, or a new one. Reused requests keep steady
+     * streams of sends free of garbage.
      */
     public DeviceRequest startSend(DeviceRequest reusable, MemorySegment data, int dest, int tag, int ctx,
                                    SendMode mode) {
-        return startWith(reusable instanceof SendRequest send ? send : new SendRequest(waiters), data, dest, tag, ctx,
-                mode);
+        return startWith(reusable instanceof SendRequest send ? send : retiredOrNewSend(), data, dest, tag, ctx, mode);
     }
 
     /** As {@link #startSend}, for a receive. */
     public DeviceRequest startRecv(DeviceRequest reusable, MemorySegment buffer, int source, int tag, int ctx) {
-        RecvRequest receive = reusable instanceof RecvRequest r ? r : new RecvRequest(waiters);
+        RecvRequest receive = reusable instanceof RecvRequest r ? r : retiredOrNewRecv();
         return post(receive.prepare(buffer, source, tag, ctx));
     }
 
@@ -120,6 +127,50 @@ public final class PointToPoint implements RsrHandler {
     public DeviceRequest reusableRecv() {
         RecvRequest recv = perThread.get().recv;
         return recv.isComplete() ? recv : null;
+    }
+
+    /**
+     * Keeps {@code request}, which its caller will read no more, for this thread's next nonblocking operation of the
+     * same kind (up to {@link #RETIRED_PER_THREAD} of each): only a complete request of this device that serves any
+     * thread (not a thread's own blocking request, which stays with its thread).
+     */
+    public void retire(DeviceRequest request) {
+        if (!request.isComplete()) {
+            return;
+        }
+        if (request instanceof SendRequest send && send.servesAnyThread()) {
+            PerThread mine = perThread.get();
+            if (mine.retiredSendCount < RETIRED_PER_THREAD) {
+                mine.retiredSends[mine.retiredSendCount++] = send;
+            }
+        } else if (request instanceof RecvRequest receive && receive.servesAnyThread()) {
+            PerThread mine = perThread.get();
+            if (mine.retiredRecvCount < RETIRED_PER_THREAD) {
+                mine.retiredRecvs[mine.retiredRecvCount++] = receive;
+            }
+        }
+    }
+
+    /** A send request {@linkplain #retire retired} on this thread, or a new one. */
+    private SendRequest retiredOrNewSend() {
+        PerThread mine = perThread.get();
+        if (mine.retiredSendCount == 0) {
+            return new SendRequest(waiters);
+        }
+        SendRequest send = mine.retiredSends[--mine.retiredSendCount];
+        mine.retiredSends[mine.retiredSendCount] = null;
+        return send;
+    }
+
+    /** A receive request {@linkplain #retire retired} on this thread, or a new one. */
+    private RecvRequest retiredOrNewRecv() {
+        PerThread mine = perThread.get();
+        if (mine.retiredRecvCount == 0) {
+            return new RecvRequest(waiters);
+        }
+        RecvRequest receive = mine.retiredRecvs[--mine.retiredRecvCount];
+        mine.retiredRecvs[mine.retiredRecvCount] = null;
+        return receive;
     }
 
     private DeviceRequest startWith(SendRequest request, MemorySegment data, int dest, int tag, int ctx,
@@ -192,7 +243,7 @@ public final class PointToPoint implements RsrHandler {
 
     public DeviceRequest imrecv(DeviceMessage message, MemorySegment buffer) {
         UnexpectedMessage m = (UnexpectedMessage) message;
-        RecvRequest request = new RecvRequest(waiters).prepare(buffer, m.source(), m.tag(), m.context());
+        RecvRequest request = retiredOrNewRecv().prepare(buffer, m.source(), m.tag(), m.context());
         receiveMatched(request, m);
         return request;
     }

@@ -129,6 +129,11 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
         complete(dest, tag, data.byteSize(), ErrorClass.SUCCESS);
     }
 
+    /** Whether any thread may use this request (it is not a thread's own, for its blocking calls). */
+    public boolean servesAnyThread() {
+        return owner == null;
+    }
+
     @Override
     protected boolean completedByItsOnlyWaiter() {
         return owner == Thread.currentThread();

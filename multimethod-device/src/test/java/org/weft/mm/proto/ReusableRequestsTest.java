@@ -18,7 +18,9 @@ import org.weft.mm.progress.Waiters;
 
 /**
  * A thread's request for blocking receives is handed out for reuse only when it is not in flight: a blocking call
- * that ended by an exception leaves it posted, and reusing it would post one request twice.
+ * that ended by an exception leaves it posted, and reusing it would post one request twice. Requests of nonblocking
+ * operations handed back by the API ({@code retire}) serve the same thread's next operations, and only complete
+ * ones that belong to no thread are kept.
  */
 class ReusableRequestsTest {
     private final PointToPoint p2p = new PointToPoint(new Context(0, 1), new Waiters(), 256 * 1024);
@@ -50,5 +52,43 @@ class ReusableRequestsTest {
         assertArrayEquals(new byte[] {6, 6, 6, 6}, second);
         assertArrayEquals(new byte[] {5, 5, 5, 5}, first);
         assertSame(abandoned, p2p.reusableRecv(), "complete again: reused");
+    }
+
+    @Test
+    void aRetiredReceiveServesThisThreadsNextReceiveOnly() throws Exception {
+        byte[] first = new byte[4];
+        DeviceRequest posted = p2p.startRecv(null, MemorySegment.ofArray(first), 0, 5, 0);
+        p2p.retire(posted); // not complete: not kept
+        DeviceRequest other = p2p.startRecv(null, MemorySegment.ofArray(new byte[4]), 0, 6, 0);
+        assertNotSame(posted, other);
+        arrive(5, new byte[] {5, 5, 5, 5});
+        arrive(6, new byte[] {6, 6, 6, 6});
+        assertTrue(posted.isComplete() && other.isComplete());
+
+        p2p.retire(posted);
+        DeviceRequest[] elsewhere = new DeviceRequest[1];
+        Thread thread = new Thread(() -> elsewhere[0] = p2p.startRecv(null, MemorySegment.ofArray(new byte[4]), 0,
+                7, 0));
+        thread.start();
+        thread.join();
+        assertNotSame(posted, elsewhere[0], "another thread's receive does not take this thread's retired one");
+
+        byte[] second = new byte[4];
+        DeviceRequest next = p2p.startRecv(null, MemorySegment.ofArray(second), 0, 8, 0);
+        assertSame(posted, next, "this thread's next receive reuses it");
+        assertFalse(next.isComplete(), "posted again");
+        arrive(8, new byte[] {8, 8, 8, 8});
+        assertTrue(next.isComplete());
+        assertArrayEquals(new byte[] {8, 8, 8, 8}, second);
+        assertArrayEquals(new byte[] {5, 5, 5, 5}, first, "the first receive's buffer is left alone");
+    }
+
+    @Test
+    void aThreadsOwnBlockingRequestIsNeverRetired() {
+        DeviceRequest own = p2p.reusableRecv();
+        p2p.retire(own);
+        DeviceRequest next = p2p.startRecv(null, MemorySegment.ofArray(new byte[4]), 0, 9, 0);
+        assertNotSame(own, next, "a nonblocking receive does not take the thread's blocking request");
+        assertSame(own, p2p.reusableRecv(), "which stays the thread's");
     }
 }

@@ -47,13 +47,19 @@ public final class SteadyStateAllocation {
 
     /** Every one of the job's {@code ranks} printed its line, and allocated less than a byte per message. */
     public static void assertNothingPerMessage(WeftrunJob.Result result, int ranks, String over) {
+        assertPerMessageBelow(result, ranks, 1.0, over);
+    }
+
+    /** Every one of the job's {@code ranks} printed its line, and allocated less than {@code limit} bytes a message. */
+    public static void assertPerMessageBelow(WeftrunJob.Result result, int ranks, double limit, String over) {
         Matcher line = LINE.matcher(result.stdout());
         int found = 0;
         while (line.find()) {
             found++;
             double perMessage = Long.parseLong(line.group(2)) / (double) Long.parseLong(line.group(3));
-            assertTrue(perMessage < 1.0, "rank " + line.group(1) + " allocated " + line.group(2) + " bytes in "
-                    + line.group(3) + " messages over " + over);
+            assertTrue(perMessage < limit, "rank " + line.group(1) + " allocated " + line.group(2) + " bytes in "
+                    + line.group(3) + " messages over " + over + " (" + perMessage + " a message; less than "
+                    + limit + " expected)");
         }
         assertEquals(ranks, found, result.output());
     }

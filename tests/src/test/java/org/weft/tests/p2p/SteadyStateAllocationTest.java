@@ -1,12 +1,14 @@
 package org.weft.tests.p2p;
 
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.InProcessWorld;
 import org.weft.tests.harness.SteadyStateAllocation;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.BlockingPingPong;
+import org.weft.tests.programs.NonblockingExchange;
 import org.weft.tests.programs.PersistentPingPong;
 
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -45,5 +47,17 @@ class SteadyStateAllocationTest {
         WeftrunJob.Result result = WeftrunJob.of("-np", "2", BlockingPingPong.class.getName(), call).start();
         assertEquals(0, result.exitCode(), result.output());
         SteadyStateAllocation.assertNothingPerMessage(result, 2, "shm with blocking " + call);
+    }
+
+    /**
+     * A nonblocking exchange ({@code iRecv}, {@code iSend}, {@code waitAll}) allocates only the request objects
+     * the API returns, one per operation (24 bytes with compressed pointers); the device reuses its own requests
+     * once the API has taken them (~100 bytes a message before, and ~50 more for statuses {@code waitAll} dropped).
+     */
+    @Test
+    void aNonblockingExchangeAllocatesOnlyTheApisRequestObjects() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", NonblockingExchange.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        SteadyStateAllocation.assertPerMessageBelow(result, 2, 40, "shm with iRecv, iSend and waitAll");
     }
 }
