@@ -108,9 +108,15 @@ public class Request implements Freeable {
         return poll() ? Status.of(r, comm) : null;
     }
 
-    /** {@code MPI_Test}. */
+    /** {@code MPI_Test}, without making a {@link Status} when all went well. */
     public final boolean test() throws MPIException {
-        return testStatus() != null;
+        if (!poll()) {
+            return false;
+        }
+        if (active != null) {
+            finishQuietly("MPI_Test");
+        }
+        return true;
     }
 
     /** Completion check with one progress pass when not yet complete. */

@@ -296,9 +296,9 @@ class PointToPointTest {
     }
 
     /**
-     * The completion calls that return no status (waitAll, testAll, waitAny, testAny, which make none when all
+     * The completion calls that return no status (waitAll, testAll, waitAny, testAny, test, which make none when all
      * went well) take their requests as the ones that do, and still report a failed operation: ERR_IN_STATUS for
-     * the "all" calls, the operation's own class for the "any" ones.
+     * the "all" calls, the operation's own class for the "any" ones and for test.
      */
     @ParameterizedTest
     @MethodSource("worlds")
@@ -367,6 +367,23 @@ class PointToPointTest {
                         }
                     });
             assertEquals(MPI.ERR_IN_STATUS, allTested.getErrorClass());
+
+            Request single = world().iRecv(in, 1, MPI.INT, prev, 8);
+            world().send(out, 4, MPI.INT, next, 8);
+            mpi.MPIException testedOne = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
+                    () -> {
+                        while (!single.test()) {
+                            Thread.onSpinWait();
+                        }
+                    });
+            assertEquals(MPI.ERR_TRUNCATE, testedOne.getErrorClass());
+            assertTrue(single.isNull(), "a failed test takes its request too");
+            Request fine = world().iRecv(in, 4, MPI.INT, prev, 9);
+            world().send(out, 4, MPI.INT, next, 9);
+            while (!fine.test()) {
+                Thread.onSpinWait();
+            }
+            assertTrue(fine.isNull() && fine.test(), "test makes its request null, and a null request tests true");
         });
     }
 
