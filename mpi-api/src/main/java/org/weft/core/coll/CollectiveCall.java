@@ -37,7 +37,7 @@ final class CollectiveCall {
 
     /** The local group of the communicator as the algorithms see it. */
     Members members() {
-        return Members.of(comm.group(), comm.device().rank());
+        return comm.collectives().members(comm.group(), comm.device().rank());
     }
 
     /** The bytes of {@code count} items to send from {@code buffer}. */

@@ -4,6 +4,7 @@ import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.weft.core.coll.sched.Members;
 
 /**
  * What keeps a communicator's collectives apart and moving: a sequence number per started collective (every
@@ -18,11 +19,26 @@ public final class CollectiveTraffic {
     private static final int PHASE_BITS = 8;
 
     private final AtomicInteger sequence = new AtomicInteger();
+    /** The communicator's members as the algorithms see them, made on the first collective call. */
+    private volatile Members members;
     private final ConcurrentLinkedQueue<BooleanSupplier> outstanding = new ConcurrentLinkedQueue<>();
 
     /** The base tag of the next collective; the low 8 bits are free for its phases. */
     public int nextTag() {
         return (sequence.getAndIncrement() & SEQUENCE_MASK) << PHASE_BITS;
+    }
+
+    /**
+     * The members of {@code group} seen from world rank {@code myWorldRank} — the communicator's, which never change
+     * — made once, with the split by site and host the algorithms ask for on every call.
+     */
+    public Members members(ProcessGroup group, int myWorldRank) {
+        Members m = members;
+        if (m == null) {
+            m = Members.of(group, myWorldRank);
+            members = m;
+        }
+        return m;
     }
 
     /** Remembers a started nonblocking collective; {@code advance} returns true once it is complete. */

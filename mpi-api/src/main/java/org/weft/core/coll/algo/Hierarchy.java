@@ -1,12 +1,6 @@
 package org.weft.core.coll.algo;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 import org.weft.adi.Device;
-import org.weft.adi.Locality;
 import org.weft.core.coll.sched.Members;
 
 /**
@@ -19,33 +13,27 @@ import org.weft.core.coll.sched.Members;
  * @param mine    index of this process's group
  */
 public record Hierarchy(Members members, int[][] groups, int mine) {
-    /** Site is level 0, host level 1. */
+    /** Site is level 0 ({@link Members#BY_SITE}), host level 1 ({@link Members#BY_HOST}). */
     public static final int LEVELS = 2;
 
-    /** Splits {@code m} by the locality key of {@code level}. */
+    /** Splits {@code m} by the locality key of {@code level} (the split is made once per members, see Members). */
     public static Hierarchy split(Device device, Members m, int level) {
-        Map<String, List<Integer>> byKey = new LinkedHashMap<>();
-        for (int i = 0; i < m.size(); i++) {
-            Locality where = device.locality(m.world(i));
-            String key = level == 0 ? where.site() : where.site() + "\u0000" + where.host();
-            byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
-        }
-        int[][] groups = new int[byKey.size()][];
+        int[][] groups = m.groups(device, level);
         int mine = -1;
-        int g = 0;
-        for (List<Integer> group : byKey.values()) {
-            groups[g] = group.stream().mapToInt(Integer::intValue).toArray();
-            if (group.contains(m.me())) {
-                mine = g;
+        for (int g = 0; g < groups.length && mine < 0; g++) {
+            for (int member : groups[g]) {
+                if (member == m.me()) {
+                    mine = g;
+                    break;
+                }
             }
-            g++;
         }
         return new Hierarchy(m, groups, mine);
     }
 
     /** True when the communicator spans several sites or hosts, so that a hierarchical algorithm pays off. */
     public static boolean spansSeveral(Device device, Members m) {
-        return split(device, m, LEVELS - 1).groups().length > 1;
+        return m.groups(device, Members.BY_HOST).length > 1;
     }
 
     /** True when every member is in one group: the level can be skipped. */

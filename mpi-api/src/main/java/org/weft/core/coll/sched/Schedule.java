@@ -201,6 +201,11 @@ public final class Schedule implements BooleanSupplier {
         for (int i = 0; i < transferCount; i++) {
             check(transfers[i], startedSteps[i]);
         }
+        for (int i = 0; i < transferCount; i++) {
+            device.retire(transfers[i]); // read for the last time: the device may reuse it
+            transfers[i] = null;
+        }
+        transferCount = 0;
         return true;
     }
 
