@@ -1,6 +1,7 @@
 package mpi;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import org.weft.adi.Device;
@@ -294,7 +295,12 @@ public class Request implements Freeable {
 
     /** {@code MPI_Waitsome}: indices of the completed requests; null if all are null. */
     public static int[] waitSome(Request[] requests) throws MPIException {
-        return indices(waitSomeStatus(requests));
+        Device device = deviceOf(requests);
+        if (device == null) {
+            return null;
+        }
+        device.await(() -> completedIndex(requests) != Ranks.UNDEFINED);
+        return finishCompleted(requests, "MPI_Waitsome");
     }
 
     /** {@code MPI_Testsome} with statuses: possibly empty; null if all are null. */
@@ -309,18 +315,12 @@ public class Request implements Freeable {
 
     /** {@code MPI_Testsome}: indices of the completed requests; null if all are null. */
     public static int[] testSome(Request[] requests) throws MPIException {
-        return indices(testSomeStatus(requests));
-    }
-
-    private static int[] indices(Status[] statuses) {
-        if (statuses == null) {
+        Device device = deviceOf(requests);
+        if (device == null) {
             return null;
         }
-        int[] result = new int[statuses.length];
-        for (int i = 0; i < statuses.length; i++) {
-            result[i] = statuses[i].getIndex();
-        }
-        return result;
+        device.progress();
+        return finishCompleted(requests, "MPI_Testsome");
     }
 
     /** The device of the first active request, or null when there is none. */
@@ -425,6 +425,39 @@ public class Request implements Freeable {
             throw Errors.raise(failed.comm, call, inStatus(statuses));
         }
         return statuses;
+    }
+
+    /**
+     * Takes the completed requests and returns their indices, making statuses only when one failed (then
+     * {@link #takeCompleted} takes them and raises {@code ERR_IN_STATUS}).
+     */
+    private static int[] finishCompleted(Request[] requests, String call) throws MPIException {
+        int[] done = new int[requests.length];
+        int count = 0;
+        boolean failed = false;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r != null && r.active != null && (r.active.isComplete() || r.advance())) {
+                failed |= r.active.error() != ErrorClass.SUCCESS;
+                done[count++] = i;
+            }
+        }
+        if (failed) {
+            return indices(takeCompleted(requests, call)); // raises ERR_IN_STATUS with the statuses
+        }
+        for (int k = 0; k < count; k++) {
+            Request r = requests[done[k]];
+            r.deactivate(r.active);
+        }
+        return Arrays.copyOf(done, count);
+    }
+
+    private static int[] indices(Status[] statuses) {
+        int[] result = new int[statuses.length];
+        for (int i = 0; i < statuses.length; i++) {
+            result[i] = statuses[i].getIndex();
+        }
+        return result;
     }
 
     private static Status[] takeCompleted(Request[] requests, String call) throws MPIException {

@@ -296,9 +296,10 @@ class PointToPointTest {
     }
 
     /**
-     * The completion calls that return no status (waitAll, testAll, waitAny, testAny, test, which make none when all
-     * went well) take their requests as the ones that do, and still report a failed operation: ERR_IN_STATUS for
-     * the "all" calls, the operation's own class for the "any" ones and for test.
+     * The completion calls that return no status (waitAll, testAll, waitAny, testAny, test, waitSome, testSome,
+     * which make none when all went well) take their requests as the ones that do, and still report a failed
+     * operation: ERR_IN_STATUS for the "all" and "some" calls, the operation's own class for the "any" ones and
+     * for test.
      */
     @ParameterizedTest
     @MethodSource("worlds")
@@ -384,6 +385,32 @@ class PointToPointTest {
                 Thread.onSpinWait();
             }
             assertTrue(fine.isNull() && fine.test(), "test makes its request null, and a null request tests true");
+
+            Request[] some = {world().iRecv(in, 1, MPI.INT, prev, 10)};
+            world().send(out, 4, MPI.INT, next, 10);
+            mpi.MPIException waitedSome = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
+                    () -> Request.waitSome(some));
+            assertEquals(MPI.ERR_IN_STATUS, waitedSome.getErrorClass());
+            assertTrue(some[0].isNull(), "a failed waitSome takes its requests too");
+            Request[] testedSome = {world().iRecv(in, 1, MPI.INT, prev, 11)};
+            world().send(out, 4, MPI.INT, next, 11);
+            mpi.MPIException someTested = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
+                    () -> {
+                        while (Request.testSome(testedSome).length == 0) {
+                            Thread.onSpinWait();
+                        }
+                    });
+            assertEquals(MPI.ERR_IN_STATUS, someTested.getErrorClass());
+            Request[] fineSome = {world().iRecv(in, 4, MPI.INT, prev, 12), world().iSend(out, 4, MPI.INT, next, 12)};
+            int taken = 0;
+            while (taken < 2) {
+                int[] indices = Request.waitSome(fineSome);
+                for (int index : indices) {
+                    assertTrue(fineSome[index].isNull(), "waitSome makes each request it returns null");
+                }
+                taken += indices.length;
+            }
+            assertEquals(null, Request.waitSome(fineSome), "all null: waitSome returns null");
         });
     }
 
