@@ -320,98 +320,71 @@ class PointToPointTest {
             assertEquals(prev, in.get(0));
 
             in.put(0, -1);
-            pair = new Request[] {world().iRecv(in, 4, MPI.INT, prev, 2), null};
-            assertFalse(Request.testAll(pair), "nobody sends tag 2 before the barrier");
+            Request[] later = {world().iRecv(in, 4, MPI.INT, prev, 2), null};
+            assertFalse(Request.testAll(later), "nobody sends tag 2 before the barrier");
             world().barrier();
             world().send(out, 4, MPI.INT, next, 2);
-            while (!Request.testAll(pair)) {
-                Thread.onSpinWait();
-            }
-            assertTrue(pair[0].isNull(), "testAll makes its requests null");
+            spinUntil(() -> Request.testAll(later));
+            assertTrue(later[0].isNull(), "testAll makes its requests null");
             assertEquals(prev, in.get(0));
 
-            pair = new Request[] {world().iRecv(in, 4, MPI.INT, prev, 3), world().iSend(out, 4, MPI.INT, next, 3)};
-            int first = Request.waitAny(pair);
-            int second = Request.waitAny(pair);
+            Request[] both = {world().iRecv(in, 4, MPI.INT, prev, 3), world().iSend(out, 4, MPI.INT, next, 3)};
+            int first = Request.waitAny(both);
+            int second = Request.waitAny(both);
             assertEquals(1, first + second, "waitAny returns each completed request once");
-            assertEquals(MPI.UNDEFINED, Request.waitAny(pair));
+            assertEquals(MPI.UNDEFINED, Request.waitAny(both));
 
-            Request[] truncated = {world().iRecv(in, 1, MPI.INT, prev, 4)};
+            Request single = world().iRecv(in, 4, MPI.INT, prev, 4);
             world().send(out, 4, MPI.INT, next, 4);
-            mpi.MPIException all = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
-                    () -> Request.waitAll(truncated));
-            assertEquals(MPI.ERR_IN_STATUS, all.getErrorClass());
-            assertTrue(truncated[0].isNull(), "a failed waitAll takes its requests too");
+            spinUntil(single::test);
+            assertTrue(single.isNull() && single.test(), "test makes its request null, and a null request tests true");
 
-            Request[] one = {world().iRecv(in, 1, MPI.INT, prev, 5)};
-            world().send(out, 4, MPI.INT, next, 5);
-            mpi.MPIException any = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
-                    () -> Request.waitAny(one));
-            assertEquals(MPI.ERR_TRUNCATE, any.getErrorClass());
-
-            Request[] tested = {world().iRecv(in, 1, MPI.INT, prev, 6)};
-            world().send(out, 4, MPI.INT, next, 6);
-            mpi.MPIException testedAny = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
-                    () -> {
-                        while (Request.testAny(tested) == MPI.UNDEFINED) {
-                            Thread.onSpinWait();
-                        }
-                    });
-            assertEquals(MPI.ERR_TRUNCATE, testedAny.getErrorClass());
-
-            Request[] testedAll = {world().iRecv(in, 1, MPI.INT, prev, 7)};
-            world().send(out, 4, MPI.INT, next, 7);
-            mpi.MPIException allTested = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
-                    () -> {
-                        while (!Request.testAll(testedAll)) {
-                            Thread.onSpinWait();
-                        }
-                    });
-            assertEquals(MPI.ERR_IN_STATUS, allTested.getErrorClass());
-
-            Request single = world().iRecv(in, 1, MPI.INT, prev, 8);
-            world().send(out, 4, MPI.INT, next, 8);
-            mpi.MPIException testedOne = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
-                    () -> {
-                        while (!single.test()) {
-                            Thread.onSpinWait();
-                        }
-                    });
-            assertEquals(MPI.ERR_TRUNCATE, testedOne.getErrorClass());
-            assertTrue(single.isNull(), "a failed test takes its request too");
-            Request fine = world().iRecv(in, 4, MPI.INT, prev, 9);
-            world().send(out, 4, MPI.INT, next, 9);
-            while (!fine.test()) {
-                Thread.onSpinWait();
-            }
-            assertTrue(fine.isNull() && fine.test(), "test makes its request null, and a null request tests true");
-
-            Request[] some = {world().iRecv(in, 1, MPI.INT, prev, 10)};
-            world().send(out, 4, MPI.INT, next, 10);
-            mpi.MPIException waitedSome = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
-                    () -> Request.waitSome(some));
-            assertEquals(MPI.ERR_IN_STATUS, waitedSome.getErrorClass());
-            assertTrue(some[0].isNull(), "a failed waitSome takes its requests too");
-            Request[] testedSome = {world().iRecv(in, 1, MPI.INT, prev, 11)};
-            world().send(out, 4, MPI.INT, next, 11);
-            mpi.MPIException someTested = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
-                    () -> {
-                        while (Request.testSome(testedSome).length == 0) {
-                            Thread.onSpinWait();
-                        }
-                    });
-            assertEquals(MPI.ERR_IN_STATUS, someTested.getErrorClass());
-            Request[] fineSome = {world().iRecv(in, 4, MPI.INT, prev, 12), world().iSend(out, 4, MPI.INT, next, 12)};
-            int taken = 0;
-            while (taken < 2) {
-                int[] indices = Request.waitSome(fineSome);
-                for (int index : indices) {
-                    assertTrue(fineSome[index].isNull(), "waitSome makes each request it returns null");
+            Request[] some = {world().iRecv(in, 4, MPI.INT, prev, 5), world().iSend(out, 4, MPI.INT, next, 5)};
+            for (int taken = 0; taken < 2; ) {
+                for (int index : Request.waitSome(some)) {
+                    assertTrue(some[index].isNull(), "waitSome makes each request it returns null");
+                    taken++;
                 }
-                taken += indices.length;
             }
-            assertEquals(null, Request.waitSome(fineSome), "all null: waitSome returns null");
+            assertEquals(null, Request.waitSome(some), "all null: waitSome returns null");
+
+            // a receive of 1 int that a message of 4 truncates, through each call
+            int tag = 6;
+            for (String call : List.of("waitAll", "testAll", "waitAny", "testAny", "test", "waitSome", "testSome")) {
+                Request[] one = {world().iRecv(in, 1, MPI.INT, prev, tag)};
+                world().send(out, 4, MPI.INT, next, tag++);
+                mpi.MPIException e = org.junit.jupiter.api.Assertions.assertThrows(mpi.MPIException.class,
+                        () -> complete(call, one));
+                int expected = call.endsWith("All") || call.endsWith("Some") ? MPI.ERR_IN_STATUS : MPI.ERR_TRUNCATE;
+                assertEquals(expected, e.getErrorClass(), call);
+                assertTrue(one[0].isNull(), "a failed " + call + " takes its request too");
+            }
         });
+    }
+
+    /** Completes {@code requests} by {@code call}, testing calls repeated until they report completion. */
+    private static void complete(String call, Request[] requests) throws mpi.MPIException {
+        switch (call) {
+            case "waitAll" -> Request.waitAll(requests);
+            case "testAll" -> spinUntil(() -> Request.testAll(requests));
+            case "waitAny" -> Request.waitAny(requests);
+            case "testAny" -> spinUntil(() -> Request.testAny(requests) != MPI.UNDEFINED);
+            case "test" -> spinUntil(requests[0]::test);
+            case "waitSome" -> Request.waitSome(requests);
+            case "testSome" -> spinUntil(() -> Request.testSome(requests).length > 0);
+            default -> throw new IllegalArgumentException(call);
+        }
+    }
+
+    /** A test call that may throw. */
+    private interface Check {
+        boolean done() throws mpi.MPIException;
+    }
+
+    private static void spinUntil(Check check) throws mpi.MPIException {
+        while (!check.done()) {
+            Thread.onSpinWait();
+        }
     }
 
     private static java.nio.LongBuffer copy(long[] data) {
