@@ -59,8 +59,22 @@ class PointToPointJobTest {
     @ParameterizedTest
     @ValueSource(strings = {"shm", "tcp"})
     void threadsPingPongLargeMessagesAtOnceOverEachMethod(String method) throws Exception {
+        runThreaded(method, "large");
+    }
+
+    /**
+     * Four threads per rank exchange by iRecv/iSend, small and rendezvous messages, through every completion call:
+     * the requests the device reuses (handed back by whichever thread took them) never cross two operations.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"shm", "tcp"})
+    void threadsExchangeByNonblockingCallsOverEachMethod(String method) throws Exception {
+        runThreaded(method, "nonblocking");
+    }
+
+    private static void runThreaded(String method, String mode) throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--methods", "self," + method, "-np", "2",
-                ThreadedPingPong.class.getName(), "large").start();
+                ThreadedPingPong.class.getName(), mode).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("THREADED OK rank 0") && result.stdout().contains("THREADED OK rank 1"),
                 result.output());
