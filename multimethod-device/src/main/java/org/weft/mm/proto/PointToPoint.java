@@ -25,6 +25,7 @@ import org.weft.mm.spi.MalformedRsrException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayDeque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -82,10 +83,8 @@ public final class PointToPoint implements RsrHandler {
         final ByteBuffer header = ByteBuffer.allocate(MessageHeader.LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         final BodyView bodyView = new BodyView();
         /** Requests of nonblocking operations that the API has taken for good, for this thread's next ones. */
-        final SendRequest[] retiredSends = new SendRequest[RETIRED_PER_THREAD];
-        int retiredSendCount;
-        final RecvRequest[] retiredRecvs = new RecvRequest[RETIRED_PER_THREAD];
-        int retiredRecvCount;
+        final ArrayDeque<SendRequest> retiredSends = new ArrayDeque<>(RETIRED_PER_THREAD);
+        final ArrayDeque<RecvRequest> retiredRecvs = new ArrayDeque<>(RETIRED_PER_THREAD);
 
         PerThread(Waiters waiters) {
             Thread owner = Thread.currentThread();
@@ -139,38 +138,28 @@ public final class PointToPoint implements RsrHandler {
             return;
         }
         if (request instanceof SendRequest send && send.servesAnyThread()) {
-            PerThread mine = perThread.get();
-            if (mine.retiredSendCount < RETIRED_PER_THREAD) {
-                mine.retiredSends[mine.retiredSendCount++] = send;
-            }
+            keep(perThread.get().retiredSends, send);
         } else if (request instanceof RecvRequest receive && receive.servesAnyThread()) {
-            PerThread mine = perThread.get();
-            if (mine.retiredRecvCount < RETIRED_PER_THREAD) {
-                mine.retiredRecvs[mine.retiredRecvCount++] = receive;
-            }
+            keep(perThread.get().retiredRecvs, receive);
+        }
+    }
+
+    private static <R extends DeviceRequest> void keep(ArrayDeque<R> retired, R request) {
+        if (retired.size() < RETIRED_PER_THREAD) {
+            retired.push(request);
         }
     }
 
     /** A send request {@linkplain #retire retired} on this thread, or a new one. */
     private SendRequest retiredOrNewSend() {
-        PerThread mine = perThread.get();
-        if (mine.retiredSendCount == 0) {
-            return new SendRequest(waiters);
-        }
-        SendRequest send = mine.retiredSends[--mine.retiredSendCount];
-        mine.retiredSends[mine.retiredSendCount] = null;
-        return send;
+        SendRequest send = perThread.get().retiredSends.poll();
+        return send != null ? send : new SendRequest(waiters);
     }
 
     /** A receive request {@linkplain #retire retired} on this thread, or a new one. */
     private RecvRequest retiredOrNewRecv() {
-        PerThread mine = perThread.get();
-        if (mine.retiredRecvCount == 0) {
-            return new RecvRequest(waiters);
-        }
-        RecvRequest receive = mine.retiredRecvs[--mine.retiredRecvCount];
-        mine.retiredRecvs[mine.retiredRecvCount] = null;
-        return receive;
+        RecvRequest receive = perThread.get().retiredRecvs.poll();
+        return receive != null ? receive : new RecvRequest(waiters);
     }
 
     private DeviceRequest startWith(SendRequest request, MemorySegment data, int dest, int tag, int ctx,
