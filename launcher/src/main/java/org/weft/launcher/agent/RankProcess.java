@@ -80,10 +80,15 @@ public final class RankProcess {
         process.destroy();
     }
 
-    /** Kills the process and everything it started (also before a {@link #stop}), without grace (SIGKILL on Unix). */
+    /**
+     * Kills the process and everything it started (also before a {@link #stop}), without grace (SIGKILL on Unix).
+     * An ended process is not searched for descendants (a walk of every process on the host, at every job's end).
+     */
     public void kill() {
         family.forEach(ProcessHandle::destroyForcibly);
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
+        if (process.isAlive()) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
     }
 }
