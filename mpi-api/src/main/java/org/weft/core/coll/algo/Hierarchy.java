@@ -19,16 +19,7 @@ public record Hierarchy(Members members, int[][] groups, int mine) {
     /** Splits {@code m} by the locality key of {@code level} (the split is made once per members, see Members). */
     public static Hierarchy split(Device device, Members m, int level) {
         int[][] groups = m.groups(device, level);
-        int mine = -1;
-        for (int g = 0; g < groups.length && mine < 0; g++) {
-            for (int member : groups[g]) {
-                if (member == m.me()) {
-                    mine = g;
-                    break;
-                }
-            }
-        }
-        return new Hierarchy(m, groups, mine);
+        return new Hierarchy(m, groups, indexOfGroup(groups, m.me()));
     }
 
     /** True when the communicator spans several sites or hosts, so that a hierarchical algorithm pays off. */
@@ -43,6 +34,15 @@ public record Hierarchy(Members members, int[][] groups, int mine) {
 
     /** Index of {@code member}'s group. */
     public int groupOf(int member) {
+        int g = indexOfGroup(groups, member);
+        if (g < 0) {
+            throw new IllegalArgumentException("member " + member + " not in " + members);
+        }
+        return g;
+    }
+
+    /** Index of the group holding {@code member}, or −1. */
+    private static int indexOfGroup(int[][] groups, int member) {
         for (int g = 0; g < groups.length; g++) {
             for (int i : groups[g]) {
                 if (i == member) {
@@ -50,7 +50,7 @@ public record Hierarchy(Members members, int[][] groups, int mine) {
                 }
             }
         }
-        throw new IllegalArgumentException("member " + member + " not in " + members);
+        return -1;
     }
 
     /** The leader of each group: {@code root} in its own group, the lowest member elsewhere. */
