@@ -265,20 +265,17 @@ class SiteJobTest {
             assertFalse(process.isAlive(), "process " + process.pid() + " " + process.info().command().orElse("")
                     + " outlived its job");
         }
-        List<Path> leftBehind = new ArrayList<>();
-        for (ProcessHandle process : processes) {
-            leftBehind.addAll(openMpiSessionDirectoriesOf(process.pid()));
-        }
-        assertEquals(List.of(), leftBehind, "Open MPI's session directories of the job's mpiruns are removed (an"
-                + " mpirun killed without grace leaves them in the temporary directory)");
+        assertEquals(List.of(), openMpiSessionDirectoriesOf(processes), "Open MPI's session directories of the"
+                + " job's mpiruns are removed (an mpirun killed without grace leaves them in the temporary directory)");
     }
 
-    /** Open MPI 4.1's session directories of the {@code mpirun} with process id {@code pid}: TMP/ompi.HOST.UID/pid.PID. */
-    private static List<Path> openMpiSessionDirectoriesOf(long pid) throws IOException {
+    /** Open MPI 4.1's session directories of any of {@code processes}: TMP/ompi.HOST.UID/pid.PID. */
+    private static List<Path> openMpiSessionDirectoriesOf(List<ProcessHandle> processes) throws IOException {
         Path tmp = Path.of(System.getenv().getOrDefault("TMPDIR", "/tmp"));
         try (Stream<Path> tops = Files.list(tmp)) {
             return tops.filter(p -> p.getFileName().toString().startsWith("ompi."))
-                    .map(p -> p.resolve("pid." + pid)).filter(Files::exists).toList();
+                    .flatMap(top -> processes.stream().map(process -> top.resolve("pid." + process.pid())))
+                    .filter(Files::exists).toList();
         }
     }
 
