@@ -99,12 +99,13 @@ public final class PointToPoint implements RsrHandler {
     /**
      * Starts a send, reusing {@code reusable} — a request of this device that is complete and that nobody will
      * read any more: a persistent send's previous one, or this thread's {@link #reusableSend()} — or, when it is
-     * {@code null}, one {@linkplain #retire retired} on this thread, or a new one. Reused requests keep steady
-     * streams of sends free of garbage.
+     * {@code null} or still has reports due ({@link SendRequest#isSettled}), one {@linkplain #retire retired} on
+     * this thread, or a new one. Reused requests keep steady streams of sends free of garbage.
      */
     public DeviceRequest startSend(DeviceRequest reusable, MemorySegment data, int dest, int tag, int ctx,
                                    SendMode mode) {
-        return startWith(reusable instanceof SendRequest send ? send : retiredOrNewSend(), data, dest, tag, ctx, mode);
+        SendRequest send = reusable instanceof SendRequest s && s.isSettled() ? s : retiredOrNewSend();
+        return startWith(send, data, dest, tag, ctx, mode);
     }
 
     /** As {@link #startSend}, for a receive. */
@@ -119,7 +120,7 @@ public final class PointToPoint implements RsrHandler {
      */
     public DeviceRequest reusableSend() {
         SendRequest send = perThread.get().send;
-        return send.isComplete() ? send : null;
+        return send.isSettled() ? send : null;
     }
 
     /** This thread's request for blocking receives; {@code null} while in flight, as {@link #reusableSend()}'s. */
@@ -131,13 +132,14 @@ public final class PointToPoint implements RsrHandler {
     /**
      * Keeps {@code request}, which its caller will read no more, for this thread's next nonblocking operation of the
      * same kind (up to {@link #RETIRED_PER_THREAD} of each): only a complete request of this device that serves any
-     * thread (not a thread's own blocking request, which stays with its thread).
+     * thread (not a thread's own blocking request, which stays with its thread), and a send only once no RSR of it
+     * will report to it any more ({@link SendRequest#isSettled}).
      */
     public void retire(DeviceRequest request) {
         if (!request.isComplete()) {
             return;
         }
-        if (request instanceof SendRequest send && send.servesAnyThread()) {
+        if (request instanceof SendRequest send && send.servesAnyThread() && send.isSettled()) {
             keep(perThread.get().retiredSends, send);
         } else if (request instanceof RecvRequest receive && receive.servesAnyThread()) {
             keep(perThread.get().retiredRecvs, receive);
@@ -417,8 +419,9 @@ public final class PointToPoint implements RsrHandler {
         }
         receivesAwaitingData.put(id, receive);
         reply(source, MessageHeader.CTS, senderRequest, id, SendCompletion.ofFailure(why -> {
-            receivesAwaitingData.remove(id);
-            receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
+            if (receivesAwaitingData.remove(id, receive)) { // else its data came: the receive is another's now
+                receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
+            }
         }));
     }
 

@@ -19,8 +19,18 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
     int dest;
     int tag;
     private final Waiters waiters;
-    /** Data fragments the method has still to take; 0 while the send is eager or waits for CTS. */
+    /**
+     * Data fragments the method has still to take before the send succeeds; 0 while the send is eager or waits for
+     * CTS, and from a failure on (fragments reported after it do not make the send succeed). Guarded by this.
+     */
     private int fragmentsLeft;
+    /**
+     * Reports still due to this request from RSRs the startpoints hold (an RTS or synchronous message through the
+     * {@link #failureReporter()}, data fragments): a send that failed part-way is complete while later fragments
+     * wait in a back-pressure queue, and the request may serve another send only once they have reported
+     * ({@link #isSettled()}). Guarded by this; an eager standard send never counts (its one report completes it).
+     */
+    private int reportsDue;
     private boolean completesWhenTaken;
     private SendCompletion failureReporter;
 
@@ -51,19 +61,23 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
         this.dest = dest;
         this.tag = tag;
         this.completesWhenTaken = completesWhenTaken;
-        this.fragmentsLeft = 0;
+        this.fragmentsLeft = 0; // reportsDue is 0 already: a request is reused only settled
         return this;
     }
 
     /**
-     * The completion for RSRs of this send whose arrival is not what completes it (an RTS, a synchronous eager
-     * message): only a failure matters.
+     * The completion for the one RSR of this send whose arrival is not what completes it (its RTS, or its message
+     * when synchronous): only a failure matters. Counted as due from this call until it reports.
      */
     synchronized SendCompletion failureReporter() {
+        reportsDue++;
         if (failureReporter == null) {
             failureReporter = new SendCompletion() {
                 @Override
                 public void sent() {
+                    synchronized (SendRequest.this) {
+                        reportsDue--;
+                    }
                 }
 
                 @Override
@@ -97,6 +111,7 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
     /** The receiver answered: the data goes as {@code fragments} RSRs, each reported to {@link #sent()}. */
     synchronized void expectFragments(int fragments) {
         fragmentsLeft = fragments;
+        reportsDue += fragments;
     }
 
     @Override
@@ -106,22 +121,40 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
             return;
         }
         synchronized (this) {
-            if (fragmentsLeft > 1) {
-                fragmentsLeft--;
+            reportsDue--;
+            if (fragmentsLeft == 0 || --fragmentsLeft > 0) {
                 return;
             }
-            if (fragmentsLeft == 0) {
-                return;
-            }
-            fragmentsLeft = 0;
         }
         completeSent();
     }
 
     @Override
     public void failed(String why) {
+        if (!completesWhenTaken) {
+            synchronized (this) {
+                reportsDue--;
+                fragmentsLeft = 0;
+            }
+        }
         if (!isComplete()) {
             complete(dest, tag, 0, ErrorClass.ERR_OTHER);
+        }
+    }
+
+    /**
+     * Whether the send is over and nothing will report to this request any more, so that it may serve another
+     * send: complete, and (unless an eager standard send, whose completion was its one report) no report due.
+     */
+    boolean isSettled() {
+        if (!isComplete()) {
+            return false;
+        }
+        if (completesWhenTaken) {
+            return true;
+        }
+        synchronized (this) {
+            return reportsDue == 0;
         }
     }
 
