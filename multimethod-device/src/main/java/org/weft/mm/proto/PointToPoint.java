@@ -454,7 +454,7 @@ public final class PointToPoint implements RsrHandler {
 
     private long awaitReceiver(SendRequest request) {
         long id = requestIds.incrementAndGet();
-        sendsAwaitingReceiver.put(id, request);
+        request.awaitReceiver(sendsAwaitingReceiver, id);
         return id;
     }
 

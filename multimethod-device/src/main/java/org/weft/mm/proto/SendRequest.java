@@ -8,6 +8,7 @@ import org.weft.mm.spi.BulkTransfer;
 import org.weft.mm.stats.MethodCounters;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Map;
 
 /**
  * A send, and the completion its eager RSR or its data fragments report to. An eager standard send completes when
@@ -33,6 +34,9 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
     private int reportsDue;
     private boolean completesWhenTaken;
     private SendCompletion failureReporter;
+    /** The sends awaiting their receiver's answer, this one among them under {@link #awaitingId}; else null. */
+    private Map<Long, SendRequest> awaitingIn;
+    private long awaitingId;
 
     /** The thread whose blocking sends this request serves, or {@code null} when any thread may wait for it. */
     private final Thread owner;
@@ -62,7 +66,18 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
         this.tag = tag;
         this.completesWhenTaken = completesWhenTaken;
         this.fragmentsLeft = 0; // reportsDue is 0 already: a request is reused only settled
+        this.awaitingIn = null;
         return this;
+    }
+
+    /**
+     * Registers this send in {@code sends} under {@code id} until its receiver answers (a CTS, a synchronous
+     * message's acknowledgement), which finds it there; a failure to send what asked for the answer takes it out.
+     */
+    synchronized void awaitReceiver(Map<Long, SendRequest> sends, long id) {
+        awaitingIn = sends;
+        awaitingId = id;
+        sends.put(id, this);
     }
 
     /**
@@ -82,6 +97,11 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
 
                 @Override
                 public void failed(String why) {
+                    synchronized (SendRequest.this) {
+                        if (awaitingIn != null) { // no answer will come: the entry would outlive the send
+                            awaitingIn.remove(awaitingId, SendRequest.this);
+                        }
+                    }
                     SendRequest.this.failed(why);
                 }
             };

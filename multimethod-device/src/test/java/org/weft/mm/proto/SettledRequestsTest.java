@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -23,6 +24,7 @@ import org.weft.mm.progress.Waiters;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
+import org.weft.mm.spi.MalformedRsrException;
 import org.weft.mm.spi.ModuleContext;
 import org.weft.mm.spi.SendStatus;
 
@@ -82,6 +84,26 @@ class SettledRequestsTest {
         context.flushBacklog();
         assertSame(own, p2p.reusableSend(), "every report in: the thread's again");
         assertEquals(ErrorClass.ERR_OTHER, own.error());
+    }
+
+    @Test
+    void aSendWhoseRequestToSendFailedWaitsForNoAnswer() {
+        method.script(SendStatus.FAILED);
+        DeviceRequest send = p2p.startSend(null, MemorySegment.ofArray(new byte[4 * FRAGMENT]), 1, 7, CTX,
+                SendMode.STANDARD);
+        assertTrue(send.isComplete());
+        assertEquals(ErrorClass.ERR_OTHER, send.error());
+        p2p.retire(send);
+
+        method.script(SendStatus.SENT);
+        DeviceRequest next = p2p.startSend(null, MemorySegment.ofArray(new byte[4 * FRAGMENT]), 1, 8, CTX,
+                SendMode.STANDARD);
+        assertSame(send, next, "settled: reused");
+        long nextId = MessageHeader.senderRequest(method.sent.getLast());
+        // an answer to the failed RTS (its id was nextId - 1) finds no send: it must not drive the new one
+        assertThrows(MalformedRsrException.class,
+                () -> p2p.handle(1, header(MessageHeader.CTS, 4 * FRAGMENT, nextId - 1, 99)));
+        assertFalse(next.isComplete());
     }
 
     /**
