@@ -2,7 +2,7 @@ package org.weft.bench;
 
 /**
  * The command line of a benchmark that takes only {@code -m maxBytes} and {@code -i iterations} (pphandle,
- * selfcost); an unknown option is refused with the list of the known ones.
+ * selfcost, steady); an unknown option is refused with the list of the known ones.
  */
 public record SizeAndIterations(int maxBytes, int iterations) {
     public static SizeAndIterations parse(String[] args, int defaultMaxBytes, int defaultIterations) {

@@ -119,6 +119,8 @@ public final class Weft implements Callable<Integer> {
                         "Nexus ppmulti: shm ping-pong beside tcp load"),
                 new Benchmark("selfcost", "org.weft.bench.path.SelfSendRecv",
                         "software cost of a send+recv to oneself (no cross-core traffic)"),
+                new Benchmark("steady", "org.weft.bench.path.SteadyLatency",
+                        "a long ping-pong of one size: median one-way of its steady windows"),
                 new Benchmark("wake", "org.weft.bench.path.WakeLatency",
                         "how late a receive that waited (parked) sees its message"),
                 new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
