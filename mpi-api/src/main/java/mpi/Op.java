@@ -31,6 +31,14 @@ public final class Op implements Freeable {
     private final boolean arrayForm;
     private final boolean bufferForm;
     private volatile boolean freed;
+    /**
+     * A predefined operation's last binding (its kernels keep no state, so one serves every call on the type):
+     * a collective in a loop then binds without making a combiner, a {@link Reduction} and the kernel's name.
+     */
+    private volatile Bound lastBound;
+
+    private record Bound(TypeDescriptor type, Reduction reduction) {
+    }
 
     /** {@code MPI_Op_create} from a user function. */
     public Op(UserFunction function, boolean commute) {
@@ -81,9 +89,15 @@ public final class Op implements Freeable {
             throw MpiErrors.error(ErrorClass.ERR_OP, op == null ? "the operation is null" : "the operation was freed");
         }
         TypeDescriptor descriptor = TypeDescriptor.check(Datatype.descriptorOf(type));
-        Combiner combiner = op.predefined ? op.predefinedCombiner(descriptor)
-                : op.userCombiner(descriptor, type, buffer instanceof Buffer);
-        return new Reduction(combiner, op.commutative);
+        if (!op.predefined) {
+            return new Reduction(op.userCombiner(descriptor, type, buffer instanceof Buffer), op.commutative);
+        }
+        Bound last = op.lastBound;
+        if (last == null || last.type != descriptor) {
+            last = new Bound(descriptor, new Reduction(op.predefinedCombiner(descriptor), op.commutative));
+            op.lastBound = last;
+        }
+        return last.reduction;
     }
 
     private Combiner predefinedCombiner(TypeDescriptor descriptor) {

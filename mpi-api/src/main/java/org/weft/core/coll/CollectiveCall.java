@@ -20,7 +20,8 @@ import org.weft.core.error.MpiErrors;
 final class CollectiveCall {
     private final Communicator comm;
     private final Schedule schedule;
-    private final List<Runnable> finishers = new ArrayList<>();
+    /** Copy-backs of staged results, made only by calls that stage (most do not). */
+    private List<Runnable> finishers;
 
     CollectiveCall(Communicator comm) {
         this.comm = comm;
@@ -55,14 +56,19 @@ final class CollectiveCall {
             return BufferMapping.forReceive(buffer, count, type);
         }
         MemorySegment staged = BufferMapping.forSend(buffer, count, type); // a copy holding the current values
+        if (finishers == null) {
+            finishers = new ArrayList<>();
+        }
         finishers.add(() -> BufferMapping.finishReceive(buffer, count, type, staged, staged.byteSize()));
         return staged;
     }
 
     /** The schedule, closed with the copy-backs. */
     Schedule schedule() {
-        for (Runnable finisher : finishers) {
-            schedule.local(finisher);
+        if (finishers != null) {
+            for (Runnable finisher : finishers) {
+                schedule.local(finisher);
+            }
         }
         return schedule.endRound();
     }

@@ -1,9 +1,9 @@
 package org.weft.core.coll.sched;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.function.BooleanSupplier;
 
 import org.weft.adi.Device;
@@ -26,12 +26,28 @@ import org.weft.core.error.MpiErrors;
  *
  * <p>Not thread-safe while being built; once started, concurrent advancing is harmless (one thread advances,
  * the others see the state so far).
+ *
+ * <p>A schedule is made per call, so it keeps its steps in one array, rounds ended by a marker, rather than in a
+ * list per round (which made a blocking barrier allocate twice what it does now).
  */
 public final class Schedule implements BooleanSupplier {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+    private static final DeviceRequest[] NO_TRANSFERS = {};
+    private static final VarHandle ADVANCING;
 
-    private sealed interface Step permits Send, Receive, Local {
+    static {
+        try {
+            ADVANCING = MethodHandles.lookup().findVarHandle(Schedule.class, "advancing", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
+
+    private sealed interface Step permits Send, Receive, Local, EndOfRound {
+    }
+
+    /** Closes a round in {@link #steps}. */
+    private enum EndOfRound implements Step { MARK }
 
     private record Send(MemorySegment data, int worldRank, int phase) implements Step {
     }
@@ -45,13 +61,21 @@ public final class Schedule implements BooleanSupplier {
     private final Device device;
     private final int context;
     private final int tag;
-    private final List<List<Step>> rounds = new ArrayList<>();
-    private List<Step> building = new ArrayList<>();
+    /** The steps of all rounds in order, each round closed by {@link EndOfRound#MARK}. */
+    private Step[] steps = new Step[8];
+    private int stepCount;
+    /** Transfers (sends and receives) in the round being built, and the most in any closed round. */
+    private int transfersBuilt;
+    private int mostTransfers;
     private final DeviceRequest completion = new DeviceRequest();
-    private final AtomicBoolean advancing = new AtomicBoolean();
-    private int round = -1;
-    private DeviceRequest[] transfers = new DeviceRequest[0];
-    private Step[] startedSteps = new Step[0];
+    /** Whether a thread is advancing the schedule (set by compare-and-set through {@link #ADVANCING}). */
+    private volatile boolean advancing;
+    /** Where the running round's steps start in {@link #steps}; -1 before the first. */
+    private int roundStart = -1;
+    /** Where the next round starts: after the running round's mark. */
+    private int nextRound;
+    /** The running round's transfers, in the order of its transfer steps. */
+    private DeviceRequest[] transfers;
     private int transferCount;
     private DeviceException failure;
 
@@ -72,8 +96,8 @@ public final class Schedule implements BooleanSupplier {
      * different phases between the same two processes match by phase instead of by order.
      */
     public Schedule send(MemorySegment data, int worldRank, int phase) {
-        building.add(new Send(data, worldRank, phase));
-        return this;
+        transfersBuilt++;
+        return add(new Send(data, worldRank, phase));
     }
 
     /** Sends an empty message (a signal) to world rank {@code worldRank} in the current round. */
@@ -88,8 +112,8 @@ public final class Schedule implements BooleanSupplier {
 
     /** Receives exactly {@code buffer.byteSize()} bytes sent from {@code worldRank} in phase {@code phase}. */
     public Schedule receive(MemorySegment buffer, int worldRank, int phase) {
-        building.add(new Receive(buffer, worldRank, phase));
-        return this;
+        transfersBuilt++;
+        return add(new Receive(buffer, worldRank, phase));
     }
 
     /** Waits for an empty message (a signal) from world rank {@code worldRank} in the current round. */
@@ -99,22 +123,31 @@ public final class Schedule implements BooleanSupplier {
 
     /** Runs {@code action} when the current round starts, before its transfers, after the earlier actions. */
     public Schedule local(Runnable action) {
-        building.add(new Local(action));
-        return this;
+        return add(new Local(action));
     }
 
     /** Closes the current round: what follows starts only once its transfers completed. */
     public Schedule endRound() {
-        if (!building.isEmpty()) {
-            rounds.add(building);
-            building = new ArrayList<>();
+        if (stepCount > 0 && steps[stepCount - 1] != EndOfRound.MARK) {
+            add(EndOfRound.MARK);
+            mostTransfers = Math.max(mostTransfers, transfersBuilt);
+            transfersBuilt = 0;
         }
+        return this;
+    }
+
+    private Schedule add(Step step) {
+        if (stepCount == steps.length) {
+            steps = Arrays.copyOf(steps, stepCount * 2);
+        }
+        steps[stepCount++] = step;
         return this;
     }
 
     /** Starts the schedule: runs the first round's local steps and starts its transfers. */
     public Schedule start() {
         endRound();
+        transfers = mostTransfers == 0 ? NO_TRANSFERS : new DeviceRequest[mostTransfers];
         getAsBoolean();
         return this;
     }
@@ -164,16 +197,16 @@ public final class Schedule implements BooleanSupplier {
         if (completion.isComplete()) {
             return true;
         }
-        if (!advancing.compareAndSet(false, true)) {
+        if (!ADVANCING.compareAndSet(this, false, true)) {
             return false;
         }
         try {
             while (roundComplete()) {
-                if (++round == rounds.size()) {
+                if (nextRound == stepCount) {
                     completion.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, 0, ErrorClass.SUCCESS);
                     return true;
                 }
-                startRound(rounds.get(round));
+                startRound();
             }
             return false;
         } catch (DeviceException e) {
@@ -182,7 +215,7 @@ public final class Schedule implements BooleanSupplier {
             // a bug in a local step must end this collective with an error, not escape from a test() call
             return fail(new DeviceException(ErrorClass.ERR_INTERN, "collective: a local step failed: " + e, e));
         } finally {
-            advancing.set(false);
+            advancing = false;
         }
     }
 
@@ -198,8 +231,13 @@ public final class Schedule implements BooleanSupplier {
                 return false;
             }
         }
-        for (int i = 0; i < transferCount; i++) {
-            check(transfers[i], startedSteps[i]);
+        if (roundStart >= 0) {
+            int transfer = 0;
+            for (int i = roundStart; steps[i] != EndOfRound.MARK; i++) {
+                if (!(steps[i] instanceof Local)) {
+                    check(transfers[transfer++], steps[i]);
+                }
+            }
         }
         for (int i = 0; i < transferCount; i++) {
             device.retire(transfers[i]); // read for the last time: the device may reuse it
@@ -221,25 +259,21 @@ public final class Schedule implements BooleanSupplier {
         }
     }
 
-    private void startRound(List<Step> steps) {
-        if (transfers.length < steps.size()) {
-            transfers = new DeviceRequest[steps.size()];
-            startedSteps = new Step[steps.size()];
-        }
+    /** Starts the round at {@link #nextRound}: its steps in order, each local step run, each transfer started. */
+    private void startRound() {
+        roundStart = nextRound;
         transferCount = 0;
-        for (Step step : steps) {
-            switch (step) {
+        int i = roundStart;
+        for (; steps[i] != EndOfRound.MARK; i++) {
+            switch (steps[i]) {
                 case Local l -> l.action().run();
-                case Send s -> {
-                    startedSteps[transferCount] = s;
-                    transfers[transferCount++] =
-                            device.isend(s.data(), s.worldRank(), tag + s.phase(), context, SendMode.STANDARD);
-                }
-                case Receive r -> {
-                    startedSteps[transferCount] = r;
-                    transfers[transferCount++] = device.irecv(r.buffer(), r.worldRank(), tag + r.phase(), context);
-                }
+                case Send s -> transfers[transferCount++] =
+                        device.isend(s.data(), s.worldRank(), tag + s.phase(), context, SendMode.STANDARD);
+                case Receive r -> transfers[transferCount++] =
+                        device.irecv(r.buffer(), r.worldRank(), tag + r.phase(), context);
+                case EndOfRound e -> throw new AssertionError("a round's mark inside the round");
             }
         }
+        nextRound = i + 1;
     }
 }
