@@ -663,7 +663,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Barrier}: dissemination, or multilevel when the communicator spans several sites or hosts. */
     public final void barrier() throws MPIException {
-        blocking("MPI_Barrier", Collectives::barrier);
+        blocking("MPI_Barrier", c -> Collectives.barrier(c, true));
     }
 
     /** {@code MPI_Comm_set_name}: {@code ERR_ARG} for a null name. */
@@ -698,7 +698,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Bcast}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("MPI_Bcast", c -> Collectives.bcast(c, buf, count, descriptor(type), root));
+        blocking("MPI_Bcast", c -> Collectives.bcast(c, buf, count, descriptor(type), root, true));
     }
 
     /** {@code MPI_Ibcast}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -957,12 +957,12 @@ public class Comm implements Freeable, Cloneable {
     /** {@code MPI_Reduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
         blocking("MPI_Reduce", c -> Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
-                type, sendbuf), root));
+                type, sendbuf), root, true));
     }
 
     /** {@code MPI_Reduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        blocking("MPI_Reduce", c -> reduceInPlace(c, buf, count, type, op, root));
+        blocking("MPI_Reduce", c -> reduceInPlace(c, buf, count, type, op, root, true));
     }
 
     /** {@code MPI_Ireduce}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -973,19 +973,19 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Ireduce}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iReduce(java.nio.Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
-        return start("MPI_Ireduce", c -> reduceInPlace(c, buf, count, type, op, root));
+        return start("MPI_Ireduce", c -> reduceInPlace(c, buf, count, type, op, root, false));
     }
 
     /** {@code MPI_Allreduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         blocking("MPI_Allreduce", c -> Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
-                Op.bind(op, type, sendbuf)));
+                Op.bind(op, type, sendbuf), true));
     }
 
     /** {@code MPI_Allreduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
         blocking("MPI_Allreduce", c -> Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op, type,
-                buf)));
+                buf), true));
     }
 
     /** {@code MPI_Iallreduce}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -1057,7 +1057,12 @@ public class Comm implements Freeable, Cloneable {
     /** Runs a blocking collective; errors go through the communicator's error handler. */
     final void blocking(String call, CollectivePlan plan) throws MPIException {
         guarded(call, c -> {
-            plan.plan(c).run(c.collectives());
+            Schedule schedule = plan.plan(c);
+            try {
+                schedule.run(c.collectives());
+            } finally {
+                c.collectives().finished(schedule); // a kept schedule may serve the next call with these arguments
+            }
             return null;
         });
     }
@@ -1082,11 +1087,12 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /** {@code MPI_Reduce} with {@code MPI_IN_PLACE} at the root: {@code buf} is every rank's input, the root's output. */
-    private Schedule reduceInPlace(Communicator c, Object buf, int count, Datatype type, Op op, int root) {
+    private Schedule reduceInPlace(Communicator c, Object buf, int count, Datatype type, Op op, int root,
+                                   boolean keep) {
         TypeDescriptor t = Datatype.descriptorOf(type);
         Reduction r = Op.bind(op, type, buf);
-        return c.rank() == root ? Collectives.reduce(c, null, buf, count, t, r, root)
-                : Collectives.reduce(c, buf, null, count, t, r, root);
+        return c.rank() == root ? Collectives.reduce(c, null, buf, count, t, r, root, keep)
+                : Collectives.reduce(c, buf, null, count, t, r, root, keep);
     }
 
     /** The core descriptor of {@code type} (null stays null, for the argument checks). */

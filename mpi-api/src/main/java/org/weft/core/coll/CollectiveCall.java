@@ -1,11 +1,14 @@
 package org.weft.core.coll;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.weft.adi.ErrorClass;
 import org.weft.core.coll.sched.Members;
+import org.weft.core.coll.sched.ReusableSchedules;
+import org.weft.core.coll.sched.ReusableSchedules.Kind;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
@@ -22,10 +25,57 @@ final class CollectiveCall {
     private final Schedule schedule;
     /** Copy-backs of staged results, made only by calls that stage (most do not). */
     private List<Runnable> finishers;
+    /** Whether a buffer went through a packed copy made now, which a later call could not reuse. */
+    private boolean staged;
+    /** What the schedule is kept as, with the arguments it was built for; {@code null}: not kept. */
+    private Kind keepAs;
+    private Object first;
+    private Object second;
+    private int count;
+    private TypeDescriptor type;
+    private Reduction op;
+    private int root;
 
     CollectiveCall(Communicator comm) {
         this.comm = comm;
         this.schedule = new Schedule(comm.device(), comm.collectiveContext(), comm.collectives().nextTag());
+    }
+
+    /**
+     * A call that, when {@code keep} (a blocking call), hands its schedule to the communicator to keep for later
+     * calls with the same arguments, unless it staged a buffer ({@link ReusableSchedules}).
+     */
+    CollectiveCall(Communicator comm, boolean keep, Kind kind, Object first, Object second, int count,
+                   TypeDescriptor type, Reduction op, int root) {
+        this(comm);
+        long most = ReusableSchedules.MOST_BYTES_HELD;
+        if (keep && held(first) <= most && held(second) <= most) {
+            this.keepAs = kind;
+            this.first = first;
+            this.second = second;
+            this.count = count;
+            this.type = type;
+            this.op = op;
+            this.root = root;
+        }
+    }
+
+    /** Bytes a kept schedule would hold reachable through {@code buffer}; not a buffer at all: too many. */
+    private static long held(Object buffer) {
+        if (buffer == null) {
+            return 0;
+        }
+        boolean primitiveArray = buffer.getClass().isArray() && buffer.getClass().getComponentType().isPrimitive();
+        return buffer instanceof Buffer || primitiveArray ? BufferMapping.availableBytes(buffer) : Long.MAX_VALUE;
+    }
+
+    /**
+     * The schedule the communicator kept from an earlier blocking call with the same arguments, ready to run under
+     * this call's tag; {@code null} when there is none or the call is not blocking ({@code keep} false).
+     */
+    static Schedule kept(Communicator comm, boolean keep, Kind kind, Object first, Object second, int count,
+                         TypeDescriptor type, Reduction op, int root) {
+        return keep ? comm.collectives().kept(kind, first, second, count, type, op, root) : null;
     }
 
     Communicator comm() {
@@ -43,7 +93,9 @@ final class CollectiveCall {
 
     /** The bytes of {@code count} items to send from {@code buffer}. */
     MemorySegment in(Object buffer, int count, TypeDescriptor type) {
-        return BufferMapping.forSend(buffer, count, type);
+        MemorySegment data = BufferMapping.forSend(buffer, count, type); // checks the arguments first
+        staged |= BufferMapping.needsStaging(buffer, type);
+        return data;
     }
 
     /**
@@ -55,6 +107,7 @@ final class CollectiveCall {
         if (!BufferMapping.needsFinish(buffer, type)) {
             return BufferMapping.forReceive(buffer, count, type);
         }
+        staged = true;
         MemorySegment staged = BufferMapping.forSend(buffer, count, type); // a copy holding the current values
         if (finishers == null) {
             finishers = new ArrayList<>();
@@ -63,14 +116,18 @@ final class CollectiveCall {
         return staged;
     }
 
-    /** The schedule, closed with the copy-backs. */
+    /** The schedule, closed with the copy-backs; kept by the communicator if this call keeps and staged nothing. */
     Schedule schedule() {
         if (finishers != null) {
             for (Runnable finisher : finishers) {
                 schedule.local(finisher);
             }
         }
-        return schedule.endRound();
+        schedule.endRound();
+        if (keepAs != null && !staged) {
+            comm.collectives().keep(keepAs, first, second, count, type, op, root, schedule);
+        }
+        return schedule;
     }
 
     /** {@code ERR_ARG}/{@code ERR_COUNT} unless {@code counts} and {@code displs} describe {@code n} blocks. */

@@ -10,6 +10,7 @@ import org.weft.core.coll.algo.PairwiseReduceScatter;
 import org.weft.core.coll.algo.RecursiveDoublingScan;
 import org.weft.core.coll.algo.RingAllgather;
 import org.weft.core.coll.sched.Blocks;
+import org.weft.core.coll.sched.ReusableSchedules.Kind;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
@@ -32,22 +33,46 @@ public final class Collectives {
 
     /** {@code MPI_Barrier}. */
     public static Schedule barrier(Communicator comm) {
-        CollectiveCall call = new CollectiveCall(comm);
+        return barrier(comm, false);
+    }
+
+    /**
+     * {@code MPI_Barrier}; {@code keep}: a blocking call, which may run the schedule the communicator kept from an
+     * earlier one and keeps its own (see {@link ReusableSchedules}; so may {@link #bcast}, {@link #reduce} and
+     * {@link #allReduce}).
+     */
+    public static Schedule barrier(Communicator comm, boolean keep) {
         if (comm.isInter()) {
+            CollectiveCall call = new CollectiveCall(comm);
             InterCollectives.barrier(call);
-        } else {
-            Algorithms.barrier(call.plan(), comm.device(), call.members());
+            return call.schedule();
         }
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.BARRIER, null, null, 0, null, null, 0);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.BARRIER, null, null, 0, null, null, 0);
+        Algorithms.barrier(call.plan(), comm.device(), call.members());
         return call.schedule();
     }
 
     /** {@code MPI_Bcast}. */
     public static Schedule bcast(Communicator comm, Object buf, int count, TypeDescriptor type, int root) {
+        return bcast(comm, buf, count, type, root, false);
+    }
+
+    /** {@code MPI_Bcast}; {@code keep}: a blocking call (see {@link #barrier(Communicator, boolean)}). */
+    public static Schedule bcast(Communicator comm, Object buf, int count, TypeDescriptor type, int root,
+                                 boolean keep) {
         if (comm.isInter()) {
             return InterCollectives.bcast(new CollectiveCall(comm), buf, count, type, root);
         }
         checkRoot(comm, root);
-        CollectiveCall call = new CollectiveCall(comm);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.BCAST, buf, null, count, type, null, root);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.BCAST, buf, null, count, type, null, root);
         MemorySegment data = comm.rank() == root ? call.in(buf, count, type) : call.out(buf, count, type);
         Algorithms.bcast(call.plan(), comm.device(), call.members(), data, root);
         return call.schedule();
@@ -200,11 +225,23 @@ public final class Collectives {
     /** {@code MPI_Reduce}; {@code sendbuf == null} at the root: in place; {@code recvbuf} matters at the root. */
     public static Schedule reduce(Communicator comm, Object sendbuf, Object recvbuf, int count, TypeDescriptor type,
                                   Reduction op, int root) {
+        return reduce(comm, sendbuf, recvbuf, count, type, op, root, false);
+    }
+
+    /** {@code MPI_Reduce}; {@code keep}: a blocking call (see {@link #barrier(Communicator, boolean)}). */
+    public static Schedule reduce(Communicator comm, Object sendbuf, Object recvbuf, int count, TypeDescriptor type,
+                                  Reduction op, int root, boolean keep) {
         if (comm.isInter()) {
             return InterCollectives.reduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op, root);
         }
         checkRoot(comm, root);
-        CollectiveCall call = new CollectiveCall(comm);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.REDUCE, sendbuf, recvbuf, count, type, op,
+                root);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.REDUCE, sendbuf, recvbuf, count, type, op,
+                root);
         boolean isRoot = comm.rank() == root;
         MemorySegment recv = isRoot ? call.out(recvbuf, count, type) : null;
         MemorySegment send = sendbuf == null && isRoot ? recv : call.in(sendbuf, count, type);
@@ -215,10 +252,22 @@ public final class Collectives {
     /** {@code MPI_Allreduce}; {@code sendbuf == null}: in place. */
     public static Schedule allReduce(Communicator comm, Object sendbuf, Object recvbuf, int count,
                                      TypeDescriptor type, Reduction op) {
+        return allReduce(comm, sendbuf, recvbuf, count, type, op, false);
+    }
+
+    /** {@code MPI_Allreduce}; {@code keep}: a blocking call (see {@link #barrier(Communicator, boolean)}). */
+    public static Schedule allReduce(Communicator comm, Object sendbuf, Object recvbuf, int count,
+                                     TypeDescriptor type, Reduction op, boolean keep) {
         if (comm.isInter()) {
             return InterCollectives.allReduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op);
         }
-        CollectiveCall call = new CollectiveCall(comm);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLREDUCE, sendbuf, recvbuf, count, type, op,
+                0);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.ALLREDUCE, sendbuf, recvbuf, count, type, op,
+                0);
         MemorySegment recv = call.out(recvbuf, count, type);
         MemorySegment send = sendbuf == null ? recv : call.in(sendbuf, count, type);
         Algorithms.allreduce(call.plan(), comm.device(), call.members(), send, recv, count, type.byteSize(), op);

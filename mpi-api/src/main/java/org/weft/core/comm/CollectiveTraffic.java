@@ -5,6 +5,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.weft.core.coll.sched.Members;
+import org.weft.core.coll.sched.ReusableSchedules;
+import org.weft.core.coll.sched.ReusableSchedules.Kind;
+import org.weft.core.coll.sched.Schedule;
 
 /**
  * What keeps a communicator's collectives apart and moving: a sequence number per started collective (every
@@ -22,6 +25,8 @@ public final class CollectiveTraffic {
     /** The communicator's members as the algorithms see them, made on the first collective call. */
     private volatile Members members;
     private final ConcurrentLinkedQueue<BooleanSupplier> outstanding = new ConcurrentLinkedQueue<>();
+    /** Schedules of blocking collectives, kept to run again for the same arguments. */
+    private final ReusableSchedules schedules = new ReusableSchedules();
 
     /** The base tag of the next collective; the low 8 bits are free for its phases. */
     public int nextTag() {
@@ -39,6 +44,26 @@ public final class CollectiveTraffic {
             members = m;
         }
         return m;
+    }
+
+    /**
+     * The schedule kept from an earlier blocking collective of this kind with these arguments, restarted under the
+     * next tag (one tag a call, kept or built, so every rank keeps counting alike); {@code null} if none is idle.
+     */
+    public Schedule kept(Kind kind, Object first, Object second, int count, Object type, Object op, int root) {
+        Schedule schedule = schedules.take(kind, first, second, count, type, op, root);
+        return schedule == null ? null : schedule.restart(nextTag());
+    }
+
+    /** Keeps {@code schedule}, just built for a blocking collective with these arguments and about to run. */
+    public void keep(Kind kind, Object first, Object second, int count, Object type, Object op, int root,
+                     Schedule schedule) {
+        schedules.add(kind, first, second, count, type, op, root, schedule);
+    }
+
+    /** A blocking collective ran {@code schedule}: if kept, it may serve the next call (if it succeeded). */
+    public void finished(Schedule schedule) {
+        schedules.finished(schedule);
     }
 
     /** Remembers a started nonblocking collective; {@code advance} returns true once it is complete. */

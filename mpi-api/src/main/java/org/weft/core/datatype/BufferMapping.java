@@ -115,7 +115,8 @@ public final class BufferMapping {
         return needsStaging(buffer, type) ? new StagedReceive(buffer, count, type, segment) : null;
     }
 
-    private static boolean needsStaging(Object buffer, TypeDescriptor type) {
+    /** Whether {@code buffer}'s items of {@code type} go through a packed copy rather than a view of it. */
+    public static boolean needsStaging(Object buffer, TypeDescriptor type) {
         return buffer instanceof boolean[] || !type.isContiguous();
     }
 
@@ -211,7 +212,8 @@ public final class BufferMapping {
         return (long) count * type.byteSize();
     }
 
-    private static long availableBytes(Object buffer) {
+    /** Bytes {@code buffer} holds (the whole array, or the whole buffer's capacity). */
+    public static long availableBytes(Object buffer) {
         if (buffer instanceof Buffer b) {
             return (long) b.capacity() * elementBytes(b);
         }

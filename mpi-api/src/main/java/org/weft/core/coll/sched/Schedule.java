@@ -49,6 +49,13 @@ public final class Schedule implements BooleanSupplier {
     /** Closes a round in {@link #steps}. */
     private enum EndOfRound implements Step { MARK }
 
+    /** The schedule's request, made pending again when a kept schedule runs again. */
+    private static final class Completion extends DeviceRequest {
+        void again() {
+            reuse();
+        }
+    }
+
     private record Send(MemorySegment data, int worldRank, int phase) implements Step {
     }
 
@@ -60,14 +67,15 @@ public final class Schedule implements BooleanSupplier {
 
     private final Device device;
     private final int context;
-    private final int tag;
+    /** The collective's tag: this call's ({@link #restart} gives a kept schedule the next call's). */
+    private int tag;
     /** The steps of all rounds in order, each round closed by {@link EndOfRound#MARK}. */
     private Step[] steps = new Step[8];
     private int stepCount;
     /** Transfers (sends and receives) in the round being built, and the most in any closed round. */
     private int transfersBuilt;
     private int mostTransfers;
-    private final DeviceRequest completion = new DeviceRequest();
+    private final Completion completion = new Completion();
     /** Whether a thread is advancing the schedule (set by compare-and-set through {@link #ADVANCING}). */
     private volatile boolean advancing;
     /** Where the running round's steps start in {@link #steps}; -1 before the first. */
@@ -147,7 +155,9 @@ public final class Schedule implements BooleanSupplier {
     /** Starts the schedule: runs the first round's local steps and starts its transfers. */
     public Schedule start() {
         endRound();
-        transfers = mostTransfers == 0 ? NO_TRANSFERS : new DeviceRequest[mostTransfers];
+        if (transfers == null) {
+            transfers = mostTransfers == 0 ? NO_TRANSFERS : new DeviceRequest[mostTransfers];
+        }
         getAsBoolean();
         return this;
     }
@@ -174,6 +184,27 @@ public final class Schedule implements BooleanSupplier {
             });
         }
         throwIfFailed();
+    }
+
+    /**
+     * Makes this schedule, which {@linkplain #succeeded ran to its end}, ready to run again from its first round
+     * for another call of the same collective with the same arguments, under that call's {@code tag}
+     * ({@link ReusableSchedules}). Its steps read the buffers when they run, so they move that call's data.
+     */
+    public Schedule restart(int tag) {
+        if (!succeeded()) {
+            throw new IllegalStateException("only a schedule that ran to its end runs again");
+        }
+        this.tag = tag;
+        roundStart = -1;
+        nextRound = 0;
+        completion.again();
+        return this;
+    }
+
+    /** Whether the schedule ran to its end without error. */
+    public boolean succeeded() {
+        return completion.isComplete() && failure == null;
     }
 
     /** Raises the error that ended the schedule, if any. */

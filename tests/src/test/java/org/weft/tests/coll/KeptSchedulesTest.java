@@ -1,0 +1,90 @@
+package org.weft.tests.coll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import java.time.Duration;
+import java.util.Arrays;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.weft.tests.harness.InProcessWorld;
+
+/**
+ * A blocking barrier, bcast, reduce or allreduce called again with the same arguments runs the schedule its
+ * communicator kept from the earlier call. Such a schedule must move each call's data: here the same buffers are
+ * reused call after call with new contents, roots alternate (two kept schedules each for bcast and reduce), two
+ * allreduces alternate between two pairs of buffers, in place and not — eight kept schedules in all — and
+ * nonblocking collectives (never kept) on the same buffers come in between, so a schedule that read its data when
+ * built, kept a stale tag or was not made pending again would show as a wrong value or a hang (a kept schedule left
+ * complete fails every case). Flat worlds of 1–5 ranks (folds of non-powers of two) and 6 ranks over 2 sites
+ * (the hierarchical algorithms).
+ */
+@Timeout(120)
+class KeptSchedulesTest {
+    private static final int CALLS = 300;
+
+    @ParameterizedTest(name = "{0} ranks over {1} site(s)")
+    @CsvSource({"1, 1", "2, 1", "3, 1", "4, 1", "5, 1", "6, 2"})
+    void repeatedBlockingCollectivesMoveEachCallsData(int size, int sites) throws Exception {
+        InProcessWorld.of(size).with("methods", "tcp").perRank("site", r -> "site" + r % sites)
+                .timeout(Duration.ofSeconds(100)).run(rank -> exchange(rank, size));
+    }
+
+    private static void exchange(int rank, int size) throws MPIException {
+        Intracomm world = MPI.COMM_WORLD;
+        int ranksSum = size * (size - 1) / 2;
+        double[] in = new double[3];
+        double[] out = new double[3];
+        double[] otherIn = new double[3];
+        double[] otherOut = new double[3];
+        int[] max = new int[1];
+        IntBuffer shared = MPI.newIntBuffer(2);
+        DoubleBuffer directIn = MPI.newDoubleBuffer(3);
+        DoubleBuffer directOut = MPI.newDoubleBuffer(3);
+        for (int call = 0; call < CALLS; call++) {
+            for (int k = 0; k < 3; k++) {
+                in[k] = rank * 10 + call + k;
+                otherIn[k] = rank - call * k;
+            }
+            world.allReduce(in, out, 3, MPI.DOUBLE, MPI.SUM);
+            world.allReduce(otherIn, otherOut, 3, MPI.DOUBLE, MPI.SUM);
+            for (int k = 0; k < 3; k++) {
+                assertEquals(10.0 * ranksSum + size * (call + k), out[k], "allreduce, call " + call);
+                assertEquals(ranksSum - (double) size * call * k, otherOut[k], "second allreduce, call " + call);
+            }
+
+            max[0] = rank + call;
+            world.allReduce(max, 1, MPI.INT, MPI.MAX);
+            assertEquals(size - 1 + call, max[0], "in-place allreduce, call " + call);
+
+            int root = call % 2 == 0 ? 0 : size - 1; // two roots: two kept bcasts (and two reduces)
+            shared.put(0, rank == root ? call * 7 + root : -1).put(1, rank == root ? -call : -1);
+            world.bcast(shared, 2, MPI.INT, root);
+            assertEquals(call * 7 + root, shared.get(0), "bcast from " + root + ", call " + call);
+            assertEquals(-call, shared.get(1), "bcast from " + root + ", call " + call);
+
+            int reduceRoot = size - 1 - root;
+            Arrays.fill(otherOut, -1);
+            world.reduce(in, otherOut, 3, MPI.DOUBLE, MPI.SUM, reduceRoot);
+            if (rank == reduceRoot) {
+                assertEquals(10.0 * ranksSum + size * call, otherOut[0], "reduce to " + reduceRoot + ", call " + call);
+            }
+
+            world.barrier();
+
+            if (call % 10 == 0) { // a nonblocking collective on the same buffers, between the kept ones
+                directIn.put(0, rank + call).put(1, 1).put(2, call);
+                Request request = world.iAllReduce(directIn, directOut, 3, MPI.DOUBLE, MPI.SUM);
+                request.waitFor();
+                assertEquals(ranksSum + (double) size * call, directOut.get(0), "iallreduce, call " + call);
+                assertEquals(size, directOut.get(1), "iallreduce, call " + call);
+            }
+        }
+    }
+}
