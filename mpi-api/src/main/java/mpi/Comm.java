@@ -663,7 +663,12 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Barrier}: dissemination, or multilevel when the communicator spans several sites or hosts. */
     public final void barrier() throws MPIException {
-        blocking("MPI_Barrier", c -> Collectives.barrier(c, true));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.barrier(c, true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Barrier", e);
+        }
     }
 
     /** {@code MPI_Comm_set_name}: {@code ERR_ARG} for a null name. */
@@ -698,7 +703,12 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Bcast}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("MPI_Bcast", c -> Collectives.bcast(c, buf, count, descriptor(type), root, true));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.bcast(c, buf, count, descriptor(type), root, true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Bcast", e);
+        }
     }
 
     /** {@code MPI_Ibcast}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -956,13 +966,23 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Reduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
-        blocking("MPI_Reduce", c -> Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op,
-                type, sendbuf), root, true));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type, sendbuf),
+                    root, true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Reduce", e);
+        }
     }
 
     /** {@code MPI_Reduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
-        blocking("MPI_Reduce", c -> reduceInPlace(c, buf, count, type, op, root, true));
+        Communicator c = core();
+        try {
+            runBlocking(c, reduceInPlace(c, buf, count, type, op, root, true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Reduce", e);
+        }
     }
 
     /** {@code MPI_Ireduce}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -978,14 +998,23 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Allreduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Allreduce", c -> Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
-                Op.bind(op, type, sendbuf), true));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
+                    Op.bind(op, type, sendbuf), true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Allreduce", e);
+        }
     }
 
     /** {@code MPI_Allreduce}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Allreduce", c -> Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op, type,
-                buf), true));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op, type, buf), true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Allreduce", e);
+        }
     }
 
     /** {@code MPI_Iallreduce}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -1057,14 +1086,22 @@ public class Comm implements Freeable, Cloneable {
     /** Runs a blocking collective; errors go through the communicator's error handler. */
     final void blocking(String call, CollectivePlan plan) throws MPIException {
         guarded(call, c -> {
-            Schedule schedule = plan.plan(c);
-            try {
-                schedule.run(c.collectives());
-            } finally {
-                c.collectives().finished(schedule); // a kept schedule may serve the next call with these arguments
-            }
+            runBlocking(c, plan.plan(c));
             return null;
         });
+    }
+
+    /**
+     * Runs {@code schedule} on {@code c} to its end. The most repeated collectives (barrier, bcast, reduce,
+     * allreduce) call this straight, without {@link #blocking}'s lambdas, so that a call that runs a kept
+     * schedule allocates nothing.
+     */
+    static void runBlocking(Communicator c, Schedule schedule) {
+        try {
+            schedule.run(c.collectives());
+        } finally {
+            c.collectives().finished(schedule); // a kept schedule may serve the next call with these arguments
+        }
     }
 
     /** Starts a nonblocking collective and returns its request; argument errors go through the error handler. */

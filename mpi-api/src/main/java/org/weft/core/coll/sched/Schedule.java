@@ -86,6 +86,13 @@ public final class Schedule implements BooleanSupplier {
     private DeviceRequest[] transfers;
     private int transferCount;
     private DeviceException failure;
+    /** The nonblocking collectives a blocking {@link #run(CollectiveTraffic)} advances while it waits. */
+    private CollectiveTraffic outstanding;
+    /** That run's wait condition, made once with the schedule (a kept schedule runs many times). */
+    private final BooleanSupplier advancedWithOutstanding = () -> {
+        outstanding.advanceAll();
+        return getAsBoolean();
+    };
 
     /** An empty schedule for traffic in {@code context} with {@code tag}. */
     public Schedule(Device device, int context, int tag) {
@@ -178,10 +185,8 @@ public final class Schedule implements BooleanSupplier {
     public void run(CollectiveTraffic outstanding) {
         start();
         if (!completion.isComplete()) {
-            device.await(() -> {
-                outstanding.advanceAll();
-                return getAsBoolean();
-            });
+            this.outstanding = outstanding;
+            device.await(advancedWithOutstanding);
         }
         throwIfFailed();
     }
