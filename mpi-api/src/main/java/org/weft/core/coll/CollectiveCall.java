@@ -75,7 +75,13 @@ final class CollectiveCall {
      */
     static Schedule kept(Communicator comm, boolean keep, Kind kind, Object first, Object second, int count,
                          TypeDescriptor type, Reduction op, int root) {
-        return keep ? comm.collectives().kept(kind, first, second, count, type, op, root) : null;
+        if (!keep) {
+            return null;
+        }
+        if (type != null) {
+            TypeDescriptor.check(type); // freed since the schedule was kept: ERR_TYPE, as a new call would raise
+        }
+        return comm.collectives().kept(kind, first, second, count, type, op, root);
     }
 
     Communicator comm() {

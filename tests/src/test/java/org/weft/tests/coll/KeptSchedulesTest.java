@@ -1,11 +1,13 @@
 package org.weft.tests.coll;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import java.time.Duration;
 import java.util.Arrays;
+import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -34,6 +36,23 @@ class KeptSchedulesTest {
     void repeatedBlockingCollectivesMoveEachCallsData(int size, int sites) throws Exception {
         InProcessWorld.of(size).with("methods", "tcp").perRank("site", r -> "site" + r % sites)
                 .timeout(Duration.ofSeconds(100)).run(rank -> exchange(rank, size));
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @CsvSource({"1", "2"})
+    void aKeptScheduleIsNotRunForADatatypeFreedSinceItWasKept(int size) throws Exception {
+        InProcessWorld.of(size).with("methods", "tcp").run(rank -> {
+            Intracomm world = MPI.COMM_WORLD;
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            Datatype pair = MPI.INT.dup();
+            int[] data = {rank, rank};
+            world.bcast(data, 2, pair, 0);
+            world.bcast(data, 2, pair, 0); // runs the kept schedule
+            pair.free();
+            MPIException e = assertThrows(MPIException.class, () -> world.bcast(data, 2, pair, 0));
+            assertEquals(MPI.ERR_TYPE, e.getErrorClass());
+            world.barrier(); // the communicator goes on
+        });
     }
 
     private static void exchange(int rank, int size) throws MPIException {
