@@ -18,7 +18,8 @@ import org.weft.core.error.MpiErrors;
 /**
  * One collective call being prepared: its schedule (with the communicator's next collective tag), the user
  * buffers mapped to segments, and what must happen after the algorithm (copying a staged {@code boolean[]}
- * result back). {@link #schedule()} closes it.
+ * result back). {@link #schedule()} closes it — and, for a blocking call that staged nothing, hands it to the
+ * communicator to keep ({@link ReusableSchedules}); {@link #kept} finds one kept before.
  */
 final class CollectiveCall {
     private final Communicator comm;
