@@ -834,14 +834,23 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Allgather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        blocking("MPI_Allgather", c -> Collectives.allGather(c, sendbuf, count, descriptor(type), recvbuf, count2,
-                descriptor(type2)));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.allGather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                    descriptor(type2), true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Allgather", e);
+        }
     }
 
     /** {@code MPI_Allgather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
-        blocking("MPI_Allgather", c -> Collectives.allGather(c, null, count, descriptor(type), buf, count,
-                descriptor(type)));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.allGather(c, null, count, descriptor(type), buf, count, descriptor(type), true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Allgather", e);
+        }
     }
 
     /** {@code MPI_Iallgather}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -882,8 +891,13 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Alltoall}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void allToAll(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
-        blocking("MPI_Alltoall", c -> Collectives.allToAll(c, sendbuf, count, descriptor(type), recvbuf, count2,
-                descriptor(type2)));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.allToAll(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                    descriptor(type2), true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Alltoall", e);
+        }
     }
 
     /** {@code MPI_Ialltoall}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -1092,8 +1106,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Runs {@code schedule} on {@code c} to its end. The most repeated collectives (barrier, bcast, reduce,
-     * allreduce) call this straight, without {@link #blocking}'s lambdas, so that a call that runs a kept
+     * Runs {@code schedule} on {@code c} to its end. The collectives that keep their schedules (barrier, bcast,
+     * reduce, allreduce, allgather, alltoall) call this straight, without {@link #blocking}'s lambdas, so that a call that runs a kept
      * schedule allocates nothing.
      */
     static void runBlocking(Communicator c, Schedule schedule) {

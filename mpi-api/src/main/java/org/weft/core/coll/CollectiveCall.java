@@ -28,14 +28,15 @@ final class CollectiveCall {
     private List<Runnable> finishers;
     /** Whether a buffer went through a packed copy made now, which a later call could not reuse. */
     private boolean staged;
-    /** What the schedule is kept as, with the arguments it was built for; {@code null}: not kept. */
+    /** What the schedule is kept as, with the arguments it was built for (see {@link Kind}); {@code null}: not kept. */
     private Kind keepAs;
-    private Object first;
-    private Object second;
-    private int count;
-    private TypeDescriptor type;
-    private Reduction op;
-    private int root;
+    private Object a;
+    private Object b;
+    private Object c;
+    private Object d;
+    private int x;
+    private int y;
+    private int z;
 
     CollectiveCall(Communicator comm) {
         this.comm = comm;
@@ -46,18 +47,19 @@ final class CollectiveCall {
      * A call that, when {@code keep} (a blocking call), hands its schedule to the communicator to keep for later
      * calls with the same arguments, unless it staged a buffer ({@link ReusableSchedules}).
      */
-    CollectiveCall(Communicator comm, boolean keep, Kind kind, Object first, Object second, int count,
-                   TypeDescriptor type, Reduction op, int root) {
+    CollectiveCall(Communicator comm, boolean keep, Kind kind, Object a, Object b, Object c, Object d, int x, int y,
+                   int z) {
         this(comm);
         long most = ReusableSchedules.MOST_BYTES_HELD;
-        if (keep && held(first) <= most && held(second) <= most) {
+        if (keep && held(a) <= most && held(b) <= most) {
             this.keepAs = kind;
-            this.first = first;
-            this.second = second;
-            this.count = count;
-            this.type = type;
-            this.op = op;
-            this.root = root;
+            this.a = a;
+            this.b = b;
+            this.c = c;
+            this.d = d;
+            this.x = x;
+            this.y = y;
+            this.z = z;
         }
     }
 
@@ -74,15 +76,19 @@ final class CollectiveCall {
      * The schedule the communicator kept from an earlier blocking call with the same arguments, ready to run under
      * this call's tag; {@code null} when there is none or the call is not blocking ({@code keep} false).
      */
-    static Schedule kept(Communicator comm, boolean keep, Kind kind, Object first, Object second, int count,
-                         TypeDescriptor type, Reduction op, int root) {
+    static Schedule kept(Communicator comm, boolean keep, Kind kind, Object a, Object b, Object c, Object d, int x,
+                         int y, int z) {
         if (!keep) {
             return null;
         }
-        if (type != null) {
-            TypeDescriptor.check(type); // freed since the schedule was kept: ERR_TYPE, as a new call would raise
+        // a type freed since the schedule was kept: ERR_TYPE, as a new call would raise
+        if (c instanceof TypeDescriptor type) {
+            TypeDescriptor.check(type);
         }
-        return comm.collectives().kept(kind, first, second, count, type, op, root);
+        if (d instanceof TypeDescriptor type) {
+            TypeDescriptor.check(type);
+        }
+        return comm.collectives().kept(kind, a, b, c, d, x, y, z);
     }
 
     Communicator comm() {
@@ -132,7 +138,7 @@ final class CollectiveCall {
         }
         schedule.endRound();
         if (keepAs != null && !staged) {
-            comm.collectives().keep(keepAs, first, second, count, type, op, root, schedule);
+            comm.collectives().keep(keepAs, a, b, c, d, x, y, z, schedule);
         }
         return schedule;
     }

@@ -38,8 +38,8 @@ public final class Collectives {
 
     /**
      * {@code MPI_Barrier}; {@code keep}: a blocking call, which may run the schedule the communicator kept from an
-     * earlier one and keeps its own (see {@link ReusableSchedules}; so may {@link #bcast}, {@link #reduce} and
-     * {@link #allReduce}).
+     * earlier one and keeps its own (see {@link ReusableSchedules}; so may {@link #bcast}, {@link #reduce},
+     * {@link #allReduce}, {@link #allGather} and {@link #allToAll}).
      */
     public static Schedule barrier(Communicator comm, boolean keep) {
         if (comm.isInter()) {
@@ -47,11 +47,11 @@ public final class Collectives {
             InterCollectives.barrier(call);
             return call.schedule();
         }
-        Schedule kept = CollectiveCall.kept(comm, keep, Kind.BARRIER, null, null, 0, null, null, 0);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.BARRIER, null, null, null, null, 0, 0, 0);
         if (kept != null) {
             return kept;
         }
-        CollectiveCall call = new CollectiveCall(comm, keep, Kind.BARRIER, null, null, 0, null, null, 0);
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.BARRIER, null, null, null, null, 0, 0, 0);
         Algorithms.barrier(call.plan(), comm.device(), call.members());
         return call.schedule();
     }
@@ -68,11 +68,11 @@ public final class Collectives {
             return InterCollectives.bcast(new CollectiveCall(comm), buf, count, type, root);
         }
         checkRoot(comm, root);
-        Schedule kept = CollectiveCall.kept(comm, keep, Kind.BCAST, buf, null, count, type, null, root);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.BCAST, buf, null, type, null, count, 0, root);
         if (kept != null) {
             return kept;
         }
-        CollectiveCall call = new CollectiveCall(comm, keep, Kind.BCAST, buf, null, count, type, null, root);
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.BCAST, buf, null, type, null, count, 0, root);
         MemorySegment data = comm.rank() == root ? call.in(buf, count, type) : call.out(buf, count, type);
         Algorithms.bcast(call.plan(), comm.device(), call.members(), data, root);
         return call.schedule();
@@ -139,11 +139,23 @@ public final class Collectives {
     /** {@code MPI_Allgather}; {@code sendbuf == null}: in place. */
     public static Schedule allGather(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
                                      Object recvbuf, int recvcount, TypeDescriptor recvtype) {
+        return allGather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false);
+    }
+
+    /** {@code MPI_Allgather}; {@code keep}: a blocking call (see {@link #barrier(Communicator, boolean)}). */
+    public static Schedule allGather(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                     Object recvbuf, int recvcount, TypeDescriptor recvtype, boolean keep) {
         if (comm.isInter()) {
             return InterCollectives.allGather(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype);
         }
-        CollectiveCall call = new CollectiveCall(comm);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLGATHER, sendbuf, recvbuf, sendtype, recvtype,
+                sendcount, recvcount, 0);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.ALLGATHER, sendbuf, recvbuf, sendtype, recvtype,
+                sendcount, recvcount, 0);
         int size = comm.size();
         checkCount(recvcount);
         MemorySegment recv = call.out(recvbuf, Math.multiplyExact(size, recvcount), recvtype);
@@ -174,11 +186,23 @@ public final class Collectives {
     /** {@code MPI_Alltoall}. */
     public static Schedule allToAll(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
                                     Object recvbuf, int recvcount, TypeDescriptor recvtype) {
+        return allToAll(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false);
+    }
+
+    /** {@code MPI_Alltoall}; {@code keep}: a blocking call (see {@link #barrier(Communicator, boolean)}). */
+    public static Schedule allToAll(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                    Object recvbuf, int recvcount, TypeDescriptor recvtype, boolean keep) {
         if (comm.isInter()) {
             return InterCollectives.allToAll(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype);
         }
-        CollectiveCall call = new CollectiveCall(comm);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLTOALL, sendbuf, recvbuf, sendtype, recvtype,
+                sendcount, recvcount, 0);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.ALLTOALL, sendbuf, recvbuf, sendtype, recvtype,
+                sendcount, recvcount, 0);
         int size = comm.size();
         checkCount(sendcount);
         checkCount(recvcount);
@@ -235,13 +259,11 @@ public final class Collectives {
             return InterCollectives.reduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op, root);
         }
         checkRoot(comm, root);
-        Schedule kept = CollectiveCall.kept(comm, keep, Kind.REDUCE, sendbuf, recvbuf, count, type, op,
-                root);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.REDUCE, sendbuf, recvbuf, type, op, count, 0, root);
         if (kept != null) {
             return kept;
         }
-        CollectiveCall call = new CollectiveCall(comm, keep, Kind.REDUCE, sendbuf, recvbuf, count, type, op,
-                root);
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.REDUCE, sendbuf, recvbuf, type, op, count, 0, root);
         boolean isRoot = comm.rank() == root;
         MemorySegment recv = isRoot ? call.out(recvbuf, count, type) : null;
         MemorySegment send = sendbuf == null && isRoot ? recv : call.in(sendbuf, count, type);
@@ -261,13 +283,11 @@ public final class Collectives {
         if (comm.isInter()) {
             return InterCollectives.allReduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op);
         }
-        Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLREDUCE, sendbuf, recvbuf, count, type, op,
-                0);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLREDUCE, sendbuf, recvbuf, type, op, count, 0, 0);
         if (kept != null) {
             return kept;
         }
-        CollectiveCall call = new CollectiveCall(comm, keep, Kind.ALLREDUCE, sendbuf, recvbuf, count, type, op,
-                0);
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.ALLREDUCE, sendbuf, recvbuf, type, op, count, 0, 0);
         MemorySegment recv = call.out(recvbuf, count, type);
         MemorySegment send = sendbuf == null ? recv : call.in(sendbuf, count, type);
         Algorithms.allreduce(call.plan(), comm.device(), call.members(), send, recv, count, type.byteSize(), op);

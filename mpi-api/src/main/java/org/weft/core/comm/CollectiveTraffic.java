@@ -47,18 +47,18 @@ public final class CollectiveTraffic {
     }
 
     /**
-     * The schedule kept from an earlier blocking collective of this kind with these arguments, restarted under the
+     * The schedule kept from an earlier blocking collective of this kind with these arguments (their order:
+     * {@link Kind}), restarted under the
      * next tag (one tag a call, kept or built, so every rank keeps counting alike); {@code null} if none is idle.
      */
-    public Schedule kept(Kind kind, Object first, Object second, int count, Object type, Object op, int root) {
-        Schedule schedule = schedules.take(kind, first, second, count, type, op, root);
+    public Schedule kept(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z) {
+        Schedule schedule = schedules.take(kind, a, b, c, d, x, y, z);
         return schedule == null ? null : schedule.restart(nextTag());
     }
 
     /** Keeps {@code schedule}, just built for a blocking collective with these arguments and about to run. */
-    public void keep(Kind kind, Object first, Object second, int count, Object type, Object op, int root,
-                     Schedule schedule) {
-        schedules.add(kind, first, second, count, type, op, root, schedule);
+    public void keep(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z, Schedule schedule) {
+        schedules.add(kind, a, b, c, d, x, y, z, schedule);
     }
 
     /** A blocking collective ran {@code schedule}: if kept, it may serve the next call (if it succeeded). */

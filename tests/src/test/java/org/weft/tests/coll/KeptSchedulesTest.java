@@ -18,10 +18,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.weft.tests.harness.InProcessWorld;
 
 /**
- * A blocking barrier, bcast, reduce or allreduce called again with the same arguments runs the schedule its
+ * A blocking barrier, bcast, reduce, allreduce, allgather or alltoall called again with the same arguments runs the schedule its
  * communicator kept from the earlier call. Such a schedule must move each call's data: here the same buffers are
  * reused call after call with new contents, roots alternate (two kept schedules each for bcast and reduce), two
- * allreduces alternate between two pairs of buffers, in place and not — eight kept schedules in all — and
+ * allreduces alternate between two pairs of buffers, in place and not, an allgather and an alltoall follow — ten
+ * kept schedules in all — and
  * nonblocking collectives (never kept) on the same buffers come in between, so a schedule that read its data when
  * built, kept a stale tag or was not made pending again would show as a wrong value or a hang (a kept schedule left
  * complete fails every case). Flat worlds of 1–5 ranks (folds of non-powers of two) and 6 ranks over 2 sites
@@ -66,6 +67,10 @@ class KeptSchedulesTest {
         IntBuffer shared = MPI.newIntBuffer(2);
         DoubleBuffer directIn = MPI.newDoubleBuffer(3);
         DoubleBuffer directOut = MPI.newDoubleBuffer(3);
+        int[] mine = new int[2];
+        int[] gathered = new int[2 * size];
+        int[] outgoing = new int[size];
+        int[] incoming = new int[size];
         for (int call = 0; call < CALLS; call++) {
             for (int k = 0; k < 3; k++) {
                 in[k] = rank * 10 + call + k;
@@ -96,6 +101,21 @@ class KeptSchedulesTest {
             }
 
             world.barrier();
+
+            mine[0] = rank;
+            mine[1] = call;
+            Arrays.fill(gathered, -1);
+            world.allGather(mine, 2, MPI.INT, gathered, 2, MPI.INT);
+            Arrays.fill(incoming, -1);
+            for (int peer = 0; peer < size; peer++) {
+                outgoing[peer] = rank * 1000 + peer + call;
+            }
+            world.allToAll(outgoing, 1, MPI.INT, incoming, 1, MPI.INT);
+            for (int peer = 0; peer < size; peer++) {
+                assertEquals(peer, gathered[2 * peer], "allgather, call " + call);
+                assertEquals(call, gathered[2 * peer + 1], "allgather, call " + call);
+                assertEquals(peer * 1000 + rank + call, incoming[peer], "alltoall, call " + call);
+            }
 
             if (call % 10 == 0) { // a nonblocking collective on the same buffers, between the kept ones
                 directIn.put(0, rank + call).put(1, 1).put(2, call);

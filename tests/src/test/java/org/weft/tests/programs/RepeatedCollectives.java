@@ -1,12 +1,13 @@
 package org.weft.tests.programs;
 
+import java.util.Arrays;
 import mpi.MPI;
 import org.weft.tests.harness.SteadyStateAllocation;
 
 /**
- * Every rank calls one blocking collective over and over — {@code barrier}, or an {@code allReduce} of one double
- * with {@code MPI.SUM} on the same arrays with new data each call, checked (the first argument says which), as an
- * iterative solver does — and prints what its thread allocates in steady state
+ * Every rank calls one blocking collective over and over — {@code barrier}, an {@code allReduce} of one double
+ * with {@code MPI.SUM}, an {@code allGather} or an {@code allToAll} of one int, on the same arrays with new data each call, checked (the
+ * first argument says which), as an iterative solver does — and prints what its thread allocates in steady state
  * ({@link SteadyStateAllocation#print}, its best window), a "message" being one call.
  */
 public final class RepeatedCollectives {
@@ -20,20 +21,40 @@ public final class RepeatedCollectives {
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
-        boolean barrier = args[0].equals("barrier");
+        String collective = args[0];
         int size = MPI.COMM_WORLD.getSize();
         double[] in = new double[1];
         double[] out = new double[1];
+        int[] mine = new int[1];
+        int[] all = new int[size];
+        int[] mineToAll = new int[size];
         long bytes = SteadyStateAllocation.leastBytes(rounds -> {
             for (int i = 0; i < rounds; i++) {
-                if (barrier) {
-                    MPI.COMM_WORLD.barrier();
-                } else {
-                    in[0] = rank + i; // new data every call: a kept schedule must move it
-                    MPI.COMM_WORLD.allReduce(in, out, 1, MPI.DOUBLE, MPI.SUM);
-                    if (out[0] != size * (size - 1) / 2.0 + (double) size * i) {
-                        throw new AssertionError("allReduce gave " + out[0] + " in call " + i);
+                switch (collective) {
+                    case "barrier" -> MPI.COMM_WORLD.barrier();
+                    case "allreduce" -> {
+                        in[0] = rank + i; // new data every call: a kept schedule must move it
+                        MPI.COMM_WORLD.allReduce(in, out, 1, MPI.DOUBLE, MPI.SUM);
+                        if (out[0] != size * (size - 1) / 2.0 + (double) size * i) {
+                            throw new AssertionError("allReduce gave " + out[0] + " in call " + i);
+                        }
                     }
+                    case "allgather" -> {
+                        mine[0] = rank * 1000 + i;
+                        MPI.COMM_WORLD.allGather(mine, 1, MPI.INT, all, 1, MPI.INT);
+                        if (all[size - 1] != (size - 1) * 1000 + i) {
+                            throw new AssertionError("allGather gave " + all[size - 1] + " in call " + i);
+                        }
+                    }
+                    case "alltoall" -> {
+                        Arrays.fill(mineToAll, rank * 1000 + i);
+                        MPI.COMM_WORLD.allToAll(mineToAll, 1, MPI.INT, all, 1, MPI.INT);
+                        if (all[size - 1] != (size - 1) * 1000 + i) {
+                            throw new AssertionError("allToAll gave " + all[size - 1] + " in call " + i);
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("barrier, allreduce, allgather or alltoall, not "
+                            + collective);
                 }
             }
         }, WARM_UP, MEASURED, WINDOWS);

@@ -13,10 +13,31 @@ package org.weft.core.coll.sched;
  * At most {@link #SIZE} entries; a new one replaces the idle one used longest ago.
  */
 public final class ReusableSchedules {
-    /** The collectives whose schedules are kept. */
-    public enum Kind { BARRIER, BCAST, REDUCE, ALLREDUCE }
+    /**
+     * The collectives whose schedules are kept, and what their arguments are in a key (buffers {@code a},
+     * {@code b}; types or operation {@code c}, {@code d}; counts and root {@code x}, {@code y}, {@code z}); unused
+     * parts are {@code null} or 0.
+     */
+    public enum Kind {
+        /** No arguments. */
+        BARRIER,
+        /** a buffer, c type, x count, z root. */
+        BCAST,
+        /** a send buffer, b receive buffer, c type, d operation, x count, z root. */
+        REDUCE,
+        /** a send buffer, b receive buffer, c type, d operation, x count. */
+        ALLREDUCE,
+        /** a send buffer, b receive buffer, c send type, d receive type, x send count, y receive count. */
+        ALLGATHER,
+        /** a send buffer, b receive buffer, c send type, d receive type, x send count, y receive count. */
+        ALLTOALL
+    }
 
-    static final int SIZE = 8;
+    /**
+     * Entries per communicator: a loop that cycles through more distinct collectives than this finds none kept (the
+     * least recently used is always the next wanted), and builds per call as before.
+     */
+    static final int SIZE = 16;
     /**
      * The largest user buffer a kept schedule may hold: it keeps the buffer reachable as long as it is kept, so a
      * program that reduces a large array once and drops it must not find the array still held. The saving is in
@@ -24,23 +45,24 @@ public final class ReusableSchedules {
      */
     public static final long MOST_BYTES_HELD = 64 * 1024;
 
-    /** Arguments and schedule of one kept collective; mutable so that a hit allocates nothing. */
+    /** Key (see {@link Kind}) and schedule of one kept collective; mutable so that a hit allocates nothing. */
     private static final class Entry {
         Kind kind;
-        Object first;
-        Object second;
-        int count;
-        Object type;
-        Object op;
-        int root;
+        Object a;
+        Object b;
+        Object c;
+        Object d;
+        int x;
+        int y;
+        int z;
         Schedule schedule;
         boolean busy;
         /** When it was last taken or added, on {@link #clock}. */
         long used;
 
-        boolean matches(Kind kind, Object first, Object second, int count, Object type, Object op, int root) {
-            return this.kind == kind && this.first == first && this.second == second && this.count == count
-                    && this.type == type && this.op == op && this.root == root;
+        boolean matches(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z) {
+            return this.kind == kind && this.a == a && this.b == b && this.c == c && this.d == d && this.x == x
+                    && this.y == y && this.z == z;
         }
     }
 
@@ -48,10 +70,9 @@ public final class ReusableSchedules {
     private long clock;
 
     /** A kept schedule built for these arguments, marked busy (to be restarted), or {@code null} if none is idle. */
-    public synchronized Schedule take(Kind kind, Object first, Object second, int count, Object type, Object op,
-                                      int root) {
+    public synchronized Schedule take(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z) {
         for (Entry e : entries) {
-            if (e != null && !e.busy && e.matches(kind, first, second, count, type, op, root)) {
+            if (e != null && !e.busy && e.matches(kind, a, b, c, d, x, y, z)) {
                 e.busy = true;
                 e.used = ++clock;
                 return e.schedule;
@@ -61,19 +82,20 @@ public final class ReusableSchedules {
     }
 
     /** Keeps {@code schedule}, just built for these arguments and about to run, as busy (unless all are busy). */
-    public synchronized void add(Kind kind, Object first, Object second, int count, Object type, Object op, int root,
+    public synchronized void add(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z,
                                  Schedule schedule) {
         Entry e = replaceable();
         if (e == null) {
             return;
         }
         e.kind = kind;
-        e.first = first;
-        e.second = second;
-        e.count = count;
-        e.type = type;
-        e.op = op;
-        e.root = root;
+        e.a = a;
+        e.b = b;
+        e.c = c;
+        e.d = d;
+        e.x = x;
+        e.y = y;
+        e.z = z;
         e.schedule = schedule;
         e.busy = true;
         e.used = ++clock;
