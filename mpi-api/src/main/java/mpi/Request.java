@@ -289,7 +289,7 @@ public class Request implements Freeable {
         if (device == null) {
             return null;
         }
-        device.await(() -> completedIndex(requests) != Ranks.UNDEFINED);
+        awaitAny(requests, device);
         return takeCompleted(requests, "MPI_Waitsome");
     }
 
@@ -299,7 +299,7 @@ public class Request implements Freeable {
         if (device == null) {
             return null;
         }
-        device.await(() -> completedIndex(requests) != Ranks.UNDEFINED);
+        awaitAny(requests, device);
         return finishCompleted(requests, "MPI_Waitsome");
     }
 

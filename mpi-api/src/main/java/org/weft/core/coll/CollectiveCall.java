@@ -81,14 +81,16 @@ final class CollectiveCall {
         if (!keep) {
             return null;
         }
-        // a type freed since the schedule was kept: ERR_TYPE, as a new call would raise
-        if (c instanceof TypeDescriptor type) {
-            TypeDescriptor.check(type);
-        }
-        if (d instanceof TypeDescriptor type) {
-            TypeDescriptor.check(type);
-        }
+        checkIfType(c);
+        checkIfType(d);
         return comm.collectives().kept(kind, a, b, c, d, x, y, z);
+    }
+
+    /** A type in a key freed since the schedule was kept: {@code ERR_TYPE}, as a new call would raise. */
+    private static void checkIfType(Object keyPart) {
+        if (keyPart instanceof TypeDescriptor type) {
+            TypeDescriptor.check(type);
+        }
     }
 
     Communicator comm() {

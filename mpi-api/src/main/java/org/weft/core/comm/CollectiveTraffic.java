@@ -48,8 +48,8 @@ public final class CollectiveTraffic {
 
     /**
      * The schedule kept from an earlier blocking collective of this kind with these arguments (their order:
-     * {@link Kind}), restarted under the
-     * next tag (one tag a call, kept or built, so every rank keeps counting alike); {@code null} if none is idle.
+     * {@link Kind}), restarted under the next tag (one tag a call, kept or built, so every rank keeps counting
+     * alike); {@code null} if none is idle.
      */
     public Schedule kept(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z) {
         Schedule schedule = schedules.take(kind, a, b, c, d, x, y, z);
