@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * One process of the job as Nexus saw it: its endpoints with their handler tables, the communication modules it
  * runs, and startpoints to every peer once the business cards have been exchanged. Arriving RSRs from every
- * module come here ({@link #inboundFor}) and run the addressed endpoint's handler.
+ * module come here ({@link #inbound}) and run the addressed endpoint's handler.
  */
 public final class Context {
     private final int rank;
@@ -23,6 +23,7 @@ public final class Context {
     private final List<Endpoint> endpoints = new ArrayList<>();
     private final Map<String, MethodCounters> counters = new LinkedHashMap<>();
     private final Backlog backlog = new Backlog();
+    private final RsrSink inbound = this::deliver;
     private volatile List<CommModule> modules = List.of();
     private volatile Startpoint[] startpoints;
     private volatile DescriptorTable[] tables;
@@ -126,13 +127,9 @@ public final class Context {
         return backlog.drain(Startpoint::flush);
     }
 
-    /** The sink a module delivers to: runs the addressed handler and counts the RSR for {@code method}. */
-    public RsrSink inboundFor(String method) {
-        MethodCounters methodCounters = counters(method);
-        return (sourceRank, endpointId, handlerId, body) -> {
-            methodCounters.delivered(body.remaining());
-            deliver(sourceRank, endpointId, handlerId, body);
-        };
+    /** The sink modules deliver to: runs the addressed handler (the modules count what they deliver). */
+    public RsrSink inbound() {
+        return inbound;
     }
 
     private void deliver(int sourceRank, int endpointId, int handlerId, ByteBuffer body) {

@@ -101,8 +101,8 @@ public final class MultimethodDevice implements Device {
         Map<String, String> unavailable = new LinkedHashMap<>();
         List<CommModule> running = new ArrayList<>();
         for (CommModule module : ModuleCatalog.create(MethodOrder.parse(methods), userChosen)) {
-            ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters,
-                    context.inboundFor(module.name()));
+            ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters, context.inbound(),
+                    context.counters(module.name()));
             String cause = module.unavailabilityCause(moduleContext);
             if (cause == null) {
                 cause = start(module, moduleContext);
@@ -359,7 +359,7 @@ public final class MultimethodDevice implements Device {
 
     /** What every module of this process learns at init. */
     private record ProcessModuleContext(WorldConfig config, String hostName, Parameters parameters,
-                                        RsrSink inbound) implements ModuleContext {
+                                        RsrSink inbound, MethodCounters counters) implements ModuleContext {
         @Override
         public int rank() {
             return config.rank();

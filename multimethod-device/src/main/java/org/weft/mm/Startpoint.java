@@ -94,7 +94,7 @@ public final class Startpoint {
             enqueue(handlerId, header, payload, completion);
             return;
         }
-        report(l, status, header.remaining() + payload.byteSize(), completion);
+        report(l, status, completion);
     }
 
     private synchronized void enqueue(int handlerId, ByteBuffer header, MemorySegment payload,
@@ -129,13 +129,12 @@ public final class Startpoint {
                 pending.poll();
             }
             sent++;
-            report(l, status, next.header.remaining() + next.payload.byteSize(), next.completion);
+            report(l, status, next.completion);
         }
     }
 
-    private void report(Link l, SendStatus status, long bytes, SendCompletion completion) {
+    private void report(Link l, SendStatus status, SendCompletion completion) {
         if (status == SendStatus.SENT) {
-            l.counters().sent(bytes);
             completion.sent();
         } else {
             completion.failed("rank " + rank + " cannot be reached by " + l.module().name() + " (" + status + ")");

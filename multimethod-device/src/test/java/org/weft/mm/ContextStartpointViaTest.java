@@ -113,7 +113,7 @@ class ContextStartpointViaTest {
         Path dir = Files.createDirectories(jobDir.resolve(jobId));
         Parameters parameters = new Parameters(Map.of("job_dir", dir.toString()), Map.of());
         module.init(new TestModuleContext(rank, size, jobId, ModuleTestJob.SECRET, "localhost", parameters,
-                context.inboundFor(module.name())));
+                context.inbound(), context.counters(module.name())));
         started.add(module);
         return module;
     }

@@ -1,6 +1,7 @@
 package org.weft.mm.spi;
 
 import org.weft.adi.param.Parameters;
+import org.weft.mm.stats.MethodCounters;
 import org.weft.mm.DeviceParameters;
 
 /** What a module learns of the process it serves when it starts. */
@@ -37,4 +38,11 @@ public interface ModuleContext {
 
     /** Where the module hands arriving RSRs. */
     RsrSink inbound();
+
+    /**
+     * The counters of this module's method. The module counts its own traffic, where it serialises anyway: each
+     * link its sends under its send lock, each poller its deliveries under its token, in cells it takes once
+     * ({@link MethodCounters#newTraffic()}).
+     */
+    MethodCounters counters();
 }

@@ -45,6 +45,22 @@ class MethodSelectionJobTest {
         }
     }
 
+    /**
+     * Each rank sends itself one 4-byte message and the next rank one (a 40-byte envelope each): the modules count
+     * what they send and deliver, and the report sums it per method.
+     */
+    @Test
+    void theReportCountsEachMethodsRsrsAndBytes() throws Exception {
+        String defaults = report("--report", "-np", "3", SelfAndRing.class.getName());
+        String tcpOnly = report("--methods", "tcp", "--report", "-np", "3", SelfAndRing.class.getName());
+        for (int r = 0; r < 3; r++) {
+            assertEquals(List.of(1L, 44L, 1L, 44L), traffic(defaults, r, "self"), defaults);
+            assertEquals(List.of(1L, 44L, 1L, 44L), traffic(defaults, r, "shm"), defaults);
+            assertEquals(List.of(0L, 0L, 0L, 0L), traffic(defaults, r, "tcp"), defaults);
+            assertEquals(List.of(2L, 88L, 2L, 88L), traffic(tcpOnly, r, "tcp"), tcpOnly);
+        }
+    }
+
     @Test
     void anUnknownMethodIsAClearError() throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--methods", "carrier-pigeon", "-np", "2",
@@ -53,22 +69,39 @@ class MethodSelectionJobTest {
         assertTrue(result.stderr().contains("unknown method(s) [carrier-pigeon]"), result.output());
     }
 
-    /** Runs the job and parses the method matrix of its report: row = sender, column = receiver. */
-    private static List<List<String>> matrix(String... args) throws Exception {
+    /** Runs the job and returns its standard output, which holds the report. */
+    private static String report(String... args) throws Exception {
         WeftrunJob.Result result = WeftrunJob.of(args).start();
         assertEquals(0, result.exitCode(), result.output());
-        String[] lines = result.stdout().split("\n");
+        return result.stdout();
+    }
+
+    /** RSRs sent, bytes sent, RSRs received and bytes received by {@code method} on {@code rank}, from the report. */
+    private static List<Long> traffic(String report, int rank, String method) {
+        for (String line : report.split("\n")) {
+            String[] cells = line.trim().split("\\s+");
+            if (cells.length == 8 && cells[0].equals(Integer.toString(rank)) && cells[1].equals(method)) {
+                return List.of(Long.parseLong(cells[2]), Long.parseLong(cells[3]), Long.parseLong(cells[4]),
+                        Long.parseLong(cells[5]));
+            }
+        }
+        throw new AssertionError("no " + method + " row for rank " + rank + " in:\n" + report);
+    }
+
+    /** Runs the job and parses the method matrix of its report: row = sender, column = receiver. */
+    private static List<List<String>> matrix(String... args) throws Exception {
+        String[] lines = report(args).split("\n");
         List<List<String>> rows = new ArrayList<>();
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].startsWith("method matrix")) {
                 for (int r = 0; r < 3; r++) {
                     String[] cells = lines[i + 2 + r].trim().split("\\s+");
-                    assertEquals(Integer.toString(r), cells[0], result.stdout());
+                    assertEquals(Integer.toString(r), cells[0], String.join("\n", lines));
                     rows.add(List.of(cells).subList(1, cells.length));
                 }
             }
         }
-        assertEquals(3, rows.size(), "a method matrix in:\n" + result.output());
+        assertEquals(3, rows.size(), "a method matrix in:\n" + String.join("\n", lines));
         return rows;
     }
 }

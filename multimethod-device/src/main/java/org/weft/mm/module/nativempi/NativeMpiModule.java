@@ -13,6 +13,7 @@ import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.ModuleContext;
+import org.weft.mm.spi.RsrSink;
 
 /**
  * The {@code nativempi} communication module: RSRs between processes of one native MPI job (one {@code mpirun}),
@@ -150,8 +151,10 @@ public final class NativeMpiModule implements CommModule {
         long firstBuffer = config.eagerLimit() + 1024 + RsrPrefix.LENGTH; // room for the device's message header
         long maxMessage = config.maxRsr() + RsrPrefix.LENGTH;
         sends = new SendSlots(mpi, comm, rank, config.sendSlots(), firstBuffer, maxMessage,
-                config.blockingSendLimit(), this::log);
-        receiver = new Receiver(mpi, comm, context.inbound(), config.postedReceives(), maxMessage, this::log);
+                config.blockingSendLimit(), context.counters().newTraffic(), this::log);
+        // deliveries are counted under libmpi's gate, the poll token
+        RsrSink sink = context.inbound().countingIn(context.counters().newTraffic());
+        receiver = new Receiver(mpi, comm, sink, config.postedReceives(), maxMessage, this::log);
         transfers = new BulkTransfers(mpi, comm, this::log);
         sessionId = agreeOnSessionId();
         localDescriptor = new NativeAddress(sessionId, nativeRank).toDescriptor();

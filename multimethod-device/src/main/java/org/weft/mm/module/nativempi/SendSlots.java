@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.function.Consumer;
 import org.weft.adi.concurrent.ReentrantSpinLock;
 import org.weft.mm.spi.SendStatus;
+import org.weft.mm.stats.MethodCounters;
 
 /**
  * The sends of this process in flight in libmpi: a fixed number of slots, each a native buffer and the
@@ -36,6 +37,8 @@ final class SendSlots {
     private final int sourceRank;
     private final long maxMessage;
     private final Consumer<String> log;
+    /** What these slots sent (under {@link #lock}, libmpi's gate). */
+    private final MethodCounters.Traffic traffic;
     private final ReentrantSpinLock lock;
     private final Arena arena = Arena.ofShared();
     private final int count;
@@ -55,8 +58,9 @@ final class SendSlots {
     private boolean closed;
 
     SendSlots(LibMpi mpi, long comm, int sourceRank, int count, long initialBytes, long maxMessage,
-            long blockingLimit, Consumer<String> log) {
+            long blockingLimit, MethodCounters.Traffic traffic, Consumer<String> log) {
         this.mpi = mpi;
+        this.traffic = traffic;
         this.lock = mpi.gate();
         this.comm = comm;
         this.sourceRank = sourceRank;
@@ -101,6 +105,7 @@ final class SendSlots {
                     log.accept("MPI_Send to native rank " + nativeRank + " failed: " + mpi.errorString(rc));
                     return SendStatus.FAILED;
                 }
+                traffic.sent(length - RsrPrefix.LENGTH);
                 return SendStatus.SENT;
             }
             if (freeTop == 0 && reclaimLocked() == 0) {
@@ -115,6 +120,7 @@ final class SendSlots {
                 return SendStatus.FAILED;
             }
             inFlight++;
+            traffic.sent(length - RsrPrefix.LENGTH);
             return SendStatus.SENT;
         } finally {
             lock.unlock();

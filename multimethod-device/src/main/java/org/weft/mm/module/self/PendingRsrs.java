@@ -1,5 +1,7 @@
 package org.weft.mm.module.self;
 
+import org.weft.mm.stats.MethodCounters;
+
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -45,8 +47,12 @@ final class PendingRsrs {
         return count == 0;
     }
 
-    /** Appends an RSR: a copy of {@code header}'s remaining bytes followed by {@code payload}. */
-    synchronized void add(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
+    /**
+     * Appends an RSR: a copy of {@code header}'s remaining bytes followed by {@code payload}; counts it in
+     * {@code sent} (under this queue's lock, which serialises the senders).
+     */
+    synchronized void add(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload,
+                          MethodCounters.Traffic sent) {
         int length = Math.addExact(header.remaining(), Math.toIntExact(payload.byteSize()));
         makeRoom(RECORD_HEADER + length);
         buffer.putInt(tail, endpointId).putInt(tail + 4, handlerId).putInt(tail + 8, length);
@@ -55,6 +61,7 @@ final class PendingRsrs {
         MemorySegment.copy(payload, 0, segment, at + header.remaining(), payload.byteSize());
         tail = at + length;
         count++;
+        sent.sent(length);
     }
 
     /** Moves the oldest RSR into {@code into}; false if there is none. */

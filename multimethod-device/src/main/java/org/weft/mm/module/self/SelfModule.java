@@ -6,7 +6,9 @@ import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.ModuleContext;
+import org.weft.mm.spi.RsrSink;
 import org.weft.mm.spi.SendStatus;
+import org.weft.mm.stats.MethodCounters;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -32,12 +34,16 @@ public final class SelfModule implements CommModule {
     /** The poller's copy of the RSR it delivers (under {@link #polling}). */
     private final PendingRsrs.Taken taken = new PendingRsrs.Taken();
     private ModuleContext context;
+    /** What this process sent itself (under {@link #pending}'s lock). */
+    private MethodCounters.Traffic sent;
+    /** The context's inbound sink, counting what {@link #poll} delivers (under {@link #polling}). */
+    private RsrSink sink;
     private byte[] identity;
     private long eagerLimit;
     private final CommObject link = new CommObject() {
         @Override
         public SendStatus send(int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
-            pending.add(endpointId, handlerId, header, payload);
+            pending.add(endpointId, handlerId, header, payload, sent);
             return SendStatus.SENT;
         }
 
@@ -60,6 +66,8 @@ public final class SelfModule implements CommModule {
     @Override
     public void init(ModuleContext context) {
         this.context = context;
+        this.sent = context.counters().newTraffic();
+        this.sink = context.inbound().countingIn(context.counters().newTraffic());
         this.identity = (context.jobId() + "/" + context.rank()).getBytes(StandardCharsets.UTF_8);
         this.eagerLimit = context.parameters().get(EAGER_LIMIT);
     }
@@ -91,7 +99,7 @@ public final class SelfModule implements CommModule {
         try {
             int delivered = 0;
             while (delivered < MAX_PER_POLL && pending.take(taken)) {
-                context.inbound().deliver(context.rank(), taken.endpointId, taken.handlerId, taken.body());
+                sink.deliver(context.rank(), taken.endpointId, taken.handlerId, taken.body());
                 delivered++;
             }
             return delivered;

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import org.weft.adi.concurrent.SpinLock;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.SendStatus;
+import org.weft.mm.stats.MethodCounters;
 
 /**
  * The sending side of {@code shm} to one peer: this process's ring in the peer's inbox. Senders of this process
@@ -20,10 +21,13 @@ final class ShmLink implements CommObject {
     /** Largest body (header + payload) one send may carry: a record must fit the peer's ring whole. */
     private final long maxBody;
     private final SpinLock lock = new SpinLock();
+    /** What this link sent (under {@link #lock}). */
+    private final MethodCounters.Traffic traffic;
     private boolean closed;
 
-    ShmLink(int peerRank, RingWriter ring, ShmDoorbell.PeerBell peerBell) {
+    ShmLink(int peerRank, RingWriter ring, ShmDoorbell.PeerBell peerBell, MethodCounters.Traffic traffic) {
         this.peerRank = peerRank;
+        this.traffic = traffic;
         this.ring = ring;
         this.peerBell = peerBell;
         this.maxBody = RingLayout.maxBody(ring.capacity());
@@ -51,6 +55,9 @@ final class ShmLink implements CommObject {
                 return SendStatus.FAILED;
             }
             status = ring.offer(endpointId, handlerId, header, payload);
+            if (status == SendStatus.SENT) {
+                traffic.sent(body);
+            }
         } finally {
             lock.unlock();
         }

@@ -123,7 +123,7 @@ public final class ShmModule implements CommModule {
             throw new IllegalStateException("shm module already initialised");
         }
         this.context = context;
-        this.sink = context.inbound();
+        this.sink = context.inbound().countingIn(context.counters().newTraffic()); // deliveries: under polling
         this.config = ShmConfig.from(context.parameters());
         if (config.jobDir() == null) {
             throw new IllegalStateException("parameter " + ShmParameters.JOB_DIR.name() + " is unset");
@@ -208,7 +208,7 @@ public final class ShmModule implements CommModule {
         try {
             Inbox.PeerInbox inbox = Inbox.mapFor(peerInbox, context.rank(), arena);
             return new ShmLink(peerRank, new RingWriter(inbox.ring(), inbox.capacity()),
-                    new ShmDoorbell.PeerBell(inbox.header(), bell));
+                    new ShmDoorbell.PeerBell(inbox.header(), bell), context.counters().newTraffic());
         } catch (IOException e) {
             throw new UncheckedIOException("shm: cannot map the inbox of rank " + peerRank, e);
         }

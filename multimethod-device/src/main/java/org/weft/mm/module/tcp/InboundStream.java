@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.weft.mm.spi.RsrSink;
 
 /**
  * The receiving end of one connection to a peer — one this process accepted, after its HELLO proved the job's
@@ -43,6 +44,8 @@ final class InboundStream {
     private final Runnable closer;
     private final String remote;
     private final AtomicBoolean busy = new AtomicBoolean();
+    /** The module's inbound sink, counting into this stream's own cell (written by the thread holding busy). */
+    private final RsrSink sink;
     /** Received bytes not delivered yet, in read mode (position to limit); owned by the thread holding busy. */
     private ByteBuffer in = newBuffer(INITIAL_CAPACITY);
     private volatile boolean closed;
@@ -54,6 +57,7 @@ final class InboundStream {
         this.socket = socket;
         this.closer = closer;
         this.remote = remote;
+        this.sink = module.context().inbound().countingIn(module.context().counters().newTraffic());
     }
 
     /** Before the stream is published: the bytes Netty had read past the HELLO, which come first. */
@@ -163,7 +167,7 @@ final class InboundStream {
             }
             in.limit(frameEnd).position(frameStart + HEADER_LENGTH);
             try {
-                module.context().inbound().deliver(sourceRank, endpointId, handlerId, in);
+                sink.deliver(sourceRank, endpointId, handlerId, in);
             } catch (RuntimeException e) {
                 reject("RSR for endpoint " + endpointId + " handler " + handlerId + " rejected: "
                         + InboundConnection.describe(e));

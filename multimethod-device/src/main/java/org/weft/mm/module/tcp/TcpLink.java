@@ -13,6 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.SendStatus;
+import org.weft.mm.stats.MethodCounters;
 
 /**
  * The sending side of the {@code tcp} method to one peer, on the one connection the pair shares: the connection this
@@ -44,6 +45,8 @@ public final class TcpLink implements CommObject {
 
     private final TcpModule module;
     private final int peerRank;
+    /** What this link sent (under {@link #lock}). */
+    private final MethodCounters.Traffic traffic;
     /** The connection, its description and how to close it (through Netty for an accepted one, so that Netty lets
      * go of it too); replaced once by {@link #switchTo}. Under {@link #lock}. */
     private String remote;
@@ -76,6 +79,7 @@ public final class TcpLink implements CommObject {
         this.needsProgress = state == State.CONNECTING;
         this.dialHosts = dialHosts;
         this.dialPort = dialPort;
+        this.traffic = module.context().counters().newTraffic();
     }
 
     /**
@@ -176,7 +180,11 @@ public final class TcpLink implements CommObject {
                 progress0();
             }
             // A write that failed just now took the frame with it: it is not sent.
-            return state == State.CLOSED ? SendStatus.FAILED : SendStatus.SENT;
+            if (state == State.CLOSED) {
+                return SendStatus.FAILED;
+            }
+            traffic.sent(header.remaining() + payload.byteSize());
+            return SendStatus.SENT;
         } finally {
             lock.unlock();
         }

@@ -10,10 +10,12 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.weft.mm.stats.MethodCounters;
 
 class PendingRsrsTest {
     private final PendingRsrs pending = new PendingRsrs();
     private final PendingRsrs.Taken taken = new PendingRsrs.Taken();
+    private final MethodCounters.Traffic sent = new MethodCounters("self").newTraffic();
 
     private static byte[] bytes(int length, int seed) {
         byte[] data = new byte[length];
@@ -25,7 +27,7 @@ class PendingRsrsTest {
     private void add(int endpoint, int handler, byte[] header, byte[] payload) {
         ByteBuffer headerBuffer = ByteBuffer.allocate(header.length + 2).position(2);
         headerBuffer.put(header).position(2);
-        pending.add(endpoint, handler, headerBuffer, MemorySegment.ofArray(payload));
+        pending.add(endpoint, handler, headerBuffer, MemorySegment.ofArray(payload), sent);
         assertEquals(2, headerBuffer.position(), "the header is read, not consumed");
     }
 
