@@ -3,6 +3,7 @@ package org.weft.mm.module.shm;
 import static org.weft.mm.module.shm.RingAccess.COUNTER;
 import static org.weft.mm.module.shm.RingAccess.FLAG;
 import static org.weft.mm.module.shm.RingAccess.INT;
+import static org.weft.mm.module.shm.RingAccess.LONG;
 import static org.weft.mm.module.shm.RingAccess.LENGTH;
 import static org.weft.mm.module.shm.RingLayout.ALIGNMENT;
 import static org.weft.mm.module.shm.RingLayout.CLOSED_OFFSET;
@@ -25,6 +26,8 @@ import org.weft.mm.spi.SendStatus;
 final class RingWriter {
     /** How far past a record's end its publication zeroes at most: a larger record's copy dwarfs what it saves. */
     static final int ZERO_AHEAD_LIMIT = 16 * 1024;
+    /** Headers up to this long, in whole little-endian words, are copied in word by word; others in bulk. */
+    static final int WORDWISE_HEADER_LIMIT = 64;
 
     private final MemorySegment control;
     private final MemorySegment data;
@@ -89,7 +92,15 @@ final class RingWriter {
         }
         data.set(INT, index + IDS_OFFSET, RingLayout.ids(endpointId, handlerId));
         int bodyAt = index + RECORD_HEADER_LENGTH;
-        if (headerLength > 0) {
+        if ((headerLength & 7) == 0 && headerLength <= WORDWISE_HEADER_LIMIT
+                && header.order() == ByteOrder.LITTLE_ENDIAN) {
+            // MPI's 40-byte envelope: five stores. A bulk ByteBuffer.put checks both buffers' sessions and calls a
+            // copy stub, ~7 ns more per message (measured for issue 3: a send+recv to oneself over shm, 125-132
+            // against 129-145 ns). The loop pays only here, inline: moved into a shared helper, it measured nothing.
+            for (int k = 0, from = header.position(); k < headerLength; k += 8) {
+                data.set(LONG, bodyAt + k, header.getLong(from + k));
+            }
+        } else if (headerLength > 0) {
             dataBuffer.put(bodyAt, header, header.position(), headerLength);
         }
         if (payloadLength > 0) {
