@@ -290,8 +290,12 @@ public final class PointToPoint implements RsrHandler {
             engineLock.unlock();
         }
         if (receive != null) {
-            BodyView view = perThread.get().bodyView.of(body);
-            copyInto(receive, source, tag, view.segment, view.offset + MessageHeader.LENGTH, length);
+            if (length == 0) { // nothing to copy: no view of the body to look up
+                copyInto(receive, source, tag, NO_PAYLOAD, 0, 0);
+            } else {
+                BodyView view = perThread.get().bodyView.of(body);
+                copyInto(receive, source, tag, view.segment, view.offset + MessageHeader.LENGTH, length);
+            }
             if (sync) {
                 reply(source, MessageHeader.SYNC_ACK, senderRequest, 0, SendCompletion.LOG_FAILURE);
             }
