@@ -51,10 +51,16 @@ final class ShmLink implements CommObject {
         SendStatus status;
         lock.lock();
         try {
-            if (closed || ring.isClosed()) {
+            if (closed) {
                 return SendStatus.FAILED;
             }
             status = ring.offer(endpointId, handlerId, header, payload);
+            // Whether the reader refused this process is asked after the publication, off the receiver's critical
+            // path: a refused ring is never read again, so a record published into it is as lost as one not
+            // written, and the send fails either way (and also when the refusal came during the offer).
+            if (ring.isClosed()) {
+                return SendStatus.FAILED;
+            }
             if (status == SendStatus.SENT) {
                 traffic.sent(body);
             }
