@@ -12,3 +12,10 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 
 # Keeps the "size latency_us" columns of the rows whose size is one of the arguments.
 pick_sizes() { awk -v sizes=" $* " 'index(sizes, " " $1 " ") { print $1, $2 }'; }
+
+# "count min p10 p25 median" of the numbers on stdin, one per line: for pools of windows from several runs, where
+# the low percentiles show what a build does when the VM leaves it alone and the median what it does on the whole.
+percentiles() {
+  sort -g | awk '{ v[NR] = $1 } END { printf "n=%d min %s p10 %s p25 %s median %s\n", NR, v[1], v[int(NR * 0.1) + 1],
+    v[int(NR * 0.25) + 1], v[int(NR / 2) + 1] }'
+}

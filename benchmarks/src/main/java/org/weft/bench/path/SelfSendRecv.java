@@ -11,7 +11,8 @@ import org.weft.bench.SizeAndIterations;
  * own, so no data crosses cores and what is timed is the path through the library and the method (with
  * {@code --param methods=shm}, the rank's own shm ring; by default the self method). Written against the
  * {@code mpi} API only. Usage: {@code weft bench selfcost [-np 2 --param methods=shm] [-m maxBytes] [-i iterations]};
- * rank 0 prints nanoseconds per send+recv for each size, the median of 5 timed rounds after 2 warm-up sweeps.
+ * rank 0 prints nanoseconds per send+recv for each size, the median of 5 timed rounds after 2 warm-up sweeps, and
+ * the rounds themselves on a comment line.
  */
 public final class SelfSendRecv {
     private static final int TAG = 1;
@@ -43,9 +44,15 @@ public final class SelfSendRecv {
             for (int round = 0; round < ROUNDS; round++) {
                 nanos[round] = sendRecvNanos(out, in, size, rank, iterations);
             }
+            StringBuilder rounds = new StringBuilder();
+            for (double n : nanos) {
+                rounds.append(String.format(" %.1f", n));
+            }
             Arrays.sort(nanos);
             if (rank == 0) {
                 System.out.printf("%-12d %18.1f%n", size, nanos[ROUNDS / 2]);
+                // every round, for tools that pool rounds over runs (benchmarks/scripts/ab-selfcost.sh)
+                System.out.printf("# rounds %d:%s%n", size, rounds);
             }
         }
         MPI.Finalize();

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# A/B of two Weft builds on the ping-pong, with Open MPI's C in the same rounds: `steady` (SteadyLatency: windows of
+# 100 000 round trips) from build A (BASE, another built checkout), from this tree, then steady-latency.c under
+# mpirun, ROUNDS times interleaved. Pools the last 20 windows of every run and prints each one's percentiles: the
+# VM's placement changes move whole windows, so the low percentiles compare the builds when it leaves them alone.
+# The weftrun arguments choose the methods (default -np 2). Both builds run this tree's benchmark classes.
+# Usage: BASE=../weft-base [SIZE=0] benchmarks/scripts/ab-steady.sh ROUNDS [WEFTRUN-ARGS...]
+rounds=${1:?ROUNDS}
+shift
+[ $# -eq 0 ] && set -- -np 2
+base=$(cd "${BASE:?BASE=another built Weft checkout}" && pwd)
+. "$(dirname "$0")/compare-common.sh"
+mpicc -O2 -o "$work/steady-latency" benchmarks/src/main/c/steady-latency.c
+classes=$PWD/benchmarks/target/classes
+size=${SIZE:-0}
+
+windows() { sed -n 's/^steady.*(windows \(.*\))$/\1/p' | tr ' ' '\n' | grep . | tail -20; }
+steady() { # $1: the build's directory; the rest: weftrun arguments
+  local dir=$1
+  shift
+  (cd "$dir" && bin/weftrun "$@" -cp "$classes" org.weft.bench.path.SteadyLatency -m "$size" -i 100000) | windows
+}
+
+for r in $(seq "$rounds"); do
+  steady "$base" "$@" | sed 's/^/A /' >> "$work/all"
+  steady "$PWD" "$@" | sed 's/^/B /' >> "$work/all"
+  mpirun -np 2 "$work/steady-latency" "$size" 100000 | windows | sed 's/^/ompi-C /' >> "$work/all"
+done
+for what in A B ompi-C; do
+  printf '%-6s one-way us, %s B: %s\n' "$what" "$size" "$(awk -v w=$what '$1 == w { print $2 }' "$work/all" | percentiles)"
+done
