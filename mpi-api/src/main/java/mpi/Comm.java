@@ -718,8 +718,13 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Gather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        blocking("MPI_Gather", c -> Collectives.gather(c, sendbuf, count, descriptor(type), recvbuf, count2,
-                descriptor(type2), root));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.gather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                    descriptor(type2), root, true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Gather", e);
+        }
     }
 
     /** {@code MPI_Gather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
@@ -776,8 +781,13 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatter(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
-        blocking("MPI_Scatter", c -> Collectives.scatter(c, sendbuf, count, descriptor(type), recvbuf, count2,
-                descriptor(type2), root));
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.scatter(c, sendbuf, count, descriptor(type), recvbuf, count2,
+                    descriptor(type2), root, true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Scatter", e);
+        }
     }
 
     /** {@code MPI_Scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */

@@ -1,5 +1,6 @@
 package mpi;
 
+import org.weft.adi.DeviceException;
 import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.Intracomms;
@@ -114,8 +115,7 @@ public class Intracomm extends Comm {
 
     /** {@code MPI_Scan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Scan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
-                sendbuf), false));
+        keptScan("MPI_Scan", sendbuf, recvbuf, count, type, op, false);
     }
 
     /** {@code MPI_Scan}: recursive doubling; rank order holds for non-commutative operations. */
@@ -138,8 +138,22 @@ public class Intracomm extends Comm {
 
     /** {@code MPI_Exscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Exscan", c -> Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
-                sendbuf), true));
+        keptScan("MPI_Exscan", sendbuf, recvbuf, count, type, op, true);
+    }
+
+    /**
+     * A blocking scan that may run the schedule this communicator kept for the same arguments, without the
+     * per-call lambda of {@code blocking}: a repeated scan allocates nothing.
+     */
+    private void keptScan(String call, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
+                          boolean exclusive) throws MPIException {
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
+                    sendbuf), exclusive, true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, call, e);
+        }
     }
 
     /** {@code MPI_Exscan}: recursive doubling; rank order holds for non-commutative operations. */

@@ -81,9 +81,26 @@ public final class Collectives {
     /** {@code MPI_Gather}; {@code sendbuf == null} at the root: in place. */
     public static Schedule gather(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
                                   Object recvbuf, int recvcount, TypeDescriptor recvtype, int root) {
-        int size = comm.isInter() ? comm.remoteGroup().size() : comm.size();
-        return gatherv(comm, sendbuf, sendcount, sendtype, recvbuf, CollectiveCall.repeated(recvcount, size),
-                null, recvtype, root);
+        return gather(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false);
+    }
+
+    /** {@code MPI_Gather}; {@code keep}: a blocking call (see {@link #barrier(Communicator, boolean)}). */
+    public static Schedule gather(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                  Object recvbuf, int recvcount, TypeDescriptor recvtype, int root, boolean keep) {
+        if (comm.isInter()) {
+            return gatherv(comm, sendbuf, sendcount, sendtype, recvbuf,
+                    CollectiveCall.repeated(recvcount, comm.remoteGroup().size()), null, recvtype, root);
+        }
+        checkRoot(comm, root);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.GATHER, sendbuf, recvbuf, sendtype, recvtype,
+                sendcount, recvcount, root);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.GATHER, sendbuf, recvbuf, sendtype, recvtype,
+                sendcount, recvcount, root);
+        return gathered(call, sendbuf, sendcount, sendtype, recvbuf,
+                CollectiveCall.repeated(recvcount, comm.size()), null, recvtype, root);
     }
 
     /** {@code MPI_Gatherv}; {@code displs == null}: blocks side by side. */
@@ -95,7 +112,15 @@ public final class Collectives {
                     recvcounts, displs, recvtype, root);
         }
         checkRoot(comm, root);
-        CollectiveCall call = new CollectiveCall(comm);
+        return gathered(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                recvtype, root);
+    }
+
+    /** The intracommunicator gather of {@code call}, its root checked. */
+    private static Schedule gathered(CollectiveCall call, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                     Object recvbuf, int[] recvcounts, int[] displs, TypeDescriptor recvtype,
+                                     int root) {
+        Communicator comm = call.comm();
         boolean isRoot = comm.rank() == root;
         MemorySegment[] blocks = isRoot ? rootBlocks(call, recvbuf, recvcounts, displs, recvtype, comm.size(),
                 true) : null;
@@ -110,8 +135,25 @@ public final class Collectives {
     /** {@code MPI_Scatter}; {@code recvbuf == null} at the root: in place. */
     public static Schedule scatter(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
                                    Object recvbuf, int recvcount, TypeDescriptor recvtype, int root) {
-        int size = comm.isInter() ? comm.remoteGroup().size() : comm.size();
-        return scatterv(comm, sendbuf, CollectiveCall.repeated(sendcount, size), null, sendtype, recvbuf,
+        return scatter(comm, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, false);
+    }
+
+    /** {@code MPI_Scatter}; {@code keep}: a blocking call (see {@link #barrier(Communicator, boolean)}). */
+    public static Schedule scatter(Communicator comm, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                   Object recvbuf, int recvcount, TypeDescriptor recvtype, int root, boolean keep) {
+        if (comm.isInter()) {
+            return scatterv(comm, sendbuf, CollectiveCall.repeated(sendcount, comm.remoteGroup().size()), null,
+                    sendtype, recvbuf, recvcount, recvtype, root);
+        }
+        checkRoot(comm, root);
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.SCATTER, sendbuf, recvbuf, sendtype, recvtype,
+                sendcount, recvcount, root);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.SCATTER, sendbuf, recvbuf, sendtype, recvtype,
+                sendcount, recvcount, root);
+        return scattered(call, sendbuf, CollectiveCall.repeated(sendcount, comm.size()), null, sendtype, recvbuf,
                 recvcount, recvtype, root);
     }
 
@@ -124,7 +166,15 @@ public final class Collectives {
                     recvbuf, recvcount, recvtype, root);
         }
         checkRoot(comm, root);
-        CollectiveCall call = new CollectiveCall(comm);
+        return scattered(new CollectiveCall(comm), sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+                recvtype, root);
+    }
+
+    /** The intracommunicator scatter of {@code call}, its root checked. */
+    private static Schedule scattered(CollectiveCall call, Object sendbuf, int[] sendcounts, int[] displs,
+                                      TypeDescriptor sendtype, Object recvbuf, int recvcount,
+                                      TypeDescriptor recvtype, int root) {
+        Communicator comm = call.comm();
         boolean isRoot = comm.rank() == root;
         MemorySegment[] blocks = isRoot ? rootBlocks(call, sendbuf, sendcounts, displs, sendtype, comm.size(),
                 false) : null;
@@ -326,10 +376,24 @@ public final class Collectives {
     /** {@code MPI_Scan} ({@code exclusive}: {@code MPI_Exscan}); {@code sendbuf == null}: in place. */
     public static Schedule scan(Communicator comm, Object sendbuf, Object recvbuf, int count, TypeDescriptor type,
                                 Reduction op, boolean exclusive) {
+        return scan(comm, sendbuf, recvbuf, count, type, op, exclusive, false);
+    }
+
+    /**
+     * {@code MPI_Scan} or {@code MPI_Exscan}; {@code keep}: a blocking call (see
+     * {@link #barrier(Communicator, boolean)}).
+     */
+    public static Schedule scan(Communicator comm, Object sendbuf, Object recvbuf, int count, TypeDescriptor type,
+                                Reduction op, boolean exclusive, boolean keep) {
         if (comm.isInter()) {
             throw MpiErrors.error(ErrorClass.ERR_COMM, "scans are not defined on intercommunicators");
         }
-        CollectiveCall call = new CollectiveCall(comm);
+        int which = exclusive ? 1 : 0;
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.SCAN, sendbuf, recvbuf, type, op, count, which, 0);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.SCAN, sendbuf, recvbuf, type, op, count, which, 0);
         MemorySegment recv = call.out(recvbuf, count, type);
         MemorySegment send = sendbuf == null ? recv : call.in(sendbuf, count, type);
         if (send.byteSize() > 0) {

@@ -18,11 +18,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.weft.tests.harness.InProcessWorld;
 
 /**
- * A blocking barrier, bcast, reduce, allreduce, allgather or alltoall called again with the same arguments runs the schedule its
- * communicator kept from the earlier call. Such a schedule must move each call's data: here the same buffers are
- * reused call after call with new contents, roots alternate (two kept schedules each for bcast and reduce), two
- * allreduces alternate between two pairs of buffers, in place and not, an allgather and an alltoall follow — ten
- * kept schedules in all — and
+ * A blocking barrier, bcast, reduce, allreduce, allgather, alltoall, gather, scatter, scan or exscan called again
+ * with the same arguments runs the schedule its communicator kept from the earlier call. Such a schedule must move
+ * each call's data: here the same buffers are reused call after call with new contents, roots alternate (two kept
+ * schedules each for bcast, reduce and gather), two allreduces alternate between two pairs of buffers, in place and
+ * not, an allgather, an alltoall, a scatter, a scan and an exscan follow — fifteen kept schedules in all — and
  * nonblocking collectives (never kept) on the same buffers come in between, so a schedule that read its data when
  * built, kept a stale tag or was not made pending again would show as a wrong value or a hang (a kept schedule left
  * complete fails every case). Flat worlds of 1–5 ranks (folds of non-powers of two) and 6 ranks over 2 sites
@@ -71,6 +71,9 @@ class KeptSchedulesTest {
         int[] gathered = new int[2 * size];
         int[] outgoing = new int[size];
         int[] incoming = new int[size];
+        int[] piece = new int[1];
+        int[] value = new int[1];
+        int[] prefix = new int[1];
         for (int call = 0; call < CALLS; call++) {
             for (int k = 0; k < 3; k++) {
                 in[k] = rank * 10 + call + k;
@@ -115,6 +118,29 @@ class KeptSchedulesTest {
                 assertEquals(peer, gathered[2 * peer], "allgather, call " + call);
                 assertEquals(call, gathered[2 * peer + 1], "allgather, call " + call);
                 assertEquals(peer * 1000 + rank + call, incoming[peer], "alltoall, call " + call);
+            }
+
+            Arrays.fill(gathered, -1);
+            world.gather(mine, 2, MPI.INT, gathered, 2, MPI.INT, root); // two roots: two kept gathers
+            if (rank == root) {
+                for (int peer = 0; peer < size; peer++) {
+                    assertEquals(peer, gathered[2 * peer], "gather to " + root + ", call " + call);
+                    assertEquals(call, gathered[2 * peer + 1], "gather to " + root + ", call " + call);
+                }
+            }
+            for (int peer = 0; peer < size; peer++) {
+                outgoing[peer] = rank == 0 ? peer * 31 + call : -1;
+            }
+            piece[0] = -1;
+            world.scatter(outgoing, 1, MPI.INT, piece, 1, MPI.INT, 0);
+            assertEquals(rank * 31 + call, piece[0], "scatter, call " + call);
+
+            value[0] = rank + call;
+            world.scan(value, prefix, 1, MPI.INT, MPI.SUM);
+            assertEquals(rank * (rank + 1) / 2 + (rank + 1) * call, prefix[0], "scan, call " + call);
+            world.exScan(value, prefix, 1, MPI.INT, MPI.SUM);
+            if (rank > 0) {
+                assertEquals(rank * (rank - 1) / 2 + rank * call, prefix[0], "exscan, call " + call);
             }
 
             if (call % 10 == 0) { // a nonblocking collective on the same buffers, between the kept ones

@@ -5,9 +5,10 @@ import mpi.MPI;
 import org.weft.tests.harness.SteadyStateAllocation;
 
 /**
- * Every rank calls one blocking collective over and over — {@code barrier}, an {@code allReduce} of one double
- * with {@code MPI.SUM}, an {@code allGather} or an {@code allToAll} of one int, on the same arrays with new data each call, checked (the
- * first argument says which), as an iterative solver does — and prints what its thread allocates in steady state
+ * Every rank calls one blocking collective over and over — {@code barrier}, an {@code allReduce} or a {@code scan}
+ * of one double with {@code MPI.SUM}, an {@code allGather}, {@code allToAll}, {@code gather} or {@code scatter} of
+ * one int, on the same arrays with new data each call, checked (the first argument says which), as an iterative
+ * solver does — and prints what its thread allocates in steady state
  * ({@link SteadyStateAllocation#print}, its best window), a "message" being one call.
  */
 public final class RepeatedCollectives {
@@ -53,8 +54,29 @@ public final class RepeatedCollectives {
                             throw new AssertionError("allToAll gave " + all[size - 1] + " in call " + i);
                         }
                     }
-                    default -> throw new IllegalArgumentException("barrier, allreduce, allgather or alltoall, not "
-                            + collective);
+                    case "gather" -> {
+                        mine[0] = rank * 1000 + i;
+                        MPI.COMM_WORLD.gather(mine, 1, MPI.INT, all, 1, MPI.INT, 0);
+                        if (rank == 0 && all[size - 1] != (size - 1) * 1000 + i) {
+                            throw new AssertionError("gather gave " + all[size - 1] + " in call " + i);
+                        }
+                    }
+                    case "scatter" -> {
+                        Arrays.fill(mineToAll, i);
+                        MPI.COMM_WORLD.scatter(mineToAll, 1, MPI.INT, mine, 1, MPI.INT, 0);
+                        if (mine[0] != i) {
+                            throw new AssertionError("scatter gave " + mine[0] + " in call " + i);
+                        }
+                    }
+                    case "scan" -> {
+                        in[0] = i;
+                        MPI.COMM_WORLD.scan(in, out, 1, MPI.DOUBLE, MPI.SUM);
+                        if (out[0] != (rank + 1.0) * i) {
+                            throw new AssertionError("scan gave " + out[0] + " in call " + i);
+                        }
+                    }
+                    default -> throw new IllegalArgumentException("barrier, allreduce, allgather, alltoall, gather,"
+                            + " scatter or scan, not " + collective);
                 }
             }
         }, WARM_UP, MEASURED, WINDOWS);

@@ -30,7 +30,13 @@ public final class ReusableSchedules {
         /** a send buffer, b receive buffer, c send type, d receive type, x send count, y receive count. */
         ALLGATHER,
         /** a send buffer, b receive buffer, c send type, d receive type, x send count, y receive count. */
-        ALLTOALL
+        ALLTOALL,
+        /** a send buffer, b receive buffer, c send type, d receive type, x send count, y receive count, z root. */
+        GATHER,
+        /** a send buffer, b receive buffer, c send type, d receive type, x send count, y receive count, z root. */
+        SCATTER,
+        /** a send buffer, b receive buffer, c type, d operation, x count, y 1 for an exclusive scan. */
+        SCAN
     }
 
     /**
