@@ -120,8 +120,7 @@ public class Intracomm extends Comm {
 
     /** {@code MPI_Scan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void scan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Scan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type, buf),
-                false));
+        keptScan("MPI_Scan", null, buf, count, type, op, false);
     }
 
     /** {@code MPI_Iscan}: recursive doubling; rank order holds for non-commutative operations. */
@@ -142,15 +141,15 @@ public class Intracomm extends Comm {
     }
 
     /**
-     * A blocking scan that may run the schedule this communicator kept for the same arguments, without the
-     * per-call lambda of {@code blocking}: a repeated scan allocates nothing.
+     * A blocking scan ({@code sendbuf == null}: in place) that may run the schedule this communicator kept for the
+     * same arguments, without the per-call lambda of {@code blocking}: a repeated scan allocates nothing.
      */
     private void keptScan(String call, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
                           boolean exclusive) throws MPIException {
         Communicator c = core();
         try {
             runBlocking(c, Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
-                    sendbuf), exclusive, true));
+                    sendbuf != null ? sendbuf : recvbuf), exclusive, true));
         } catch (DeviceException e) {
             throw Errors.raise(c, call, e);
         }
@@ -158,8 +157,7 @@ public class Intracomm extends Comm {
 
     /** {@code MPI_Exscan}: recursive doubling; rank order holds for non-commutative operations. */
     public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Exscan", c -> Collectives.scan(c, null, buf, count, descriptor(type), Op.bind(op, type, buf),
-                true));
+        keptScan("MPI_Exscan", null, buf, count, type, op, true);
     }
 
     /** {@code MPI_Iexscan}: recursive doubling; rank order holds for non-commutative operations. */

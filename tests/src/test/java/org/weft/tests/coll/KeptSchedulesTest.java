@@ -22,11 +22,11 @@ import org.weft.tests.harness.InProcessWorld;
  * with the same arguments runs the schedule its communicator kept from the earlier call. Such a schedule must move
  * each call's data: here the same buffers are reused call after call with new contents, roots alternate (two kept
  * schedules each for bcast, reduce and gather), two allreduces alternate between two pairs of buffers, in place and
- * not, an allgather, an alltoall, a scatter, a scan and an exscan follow — fifteen kept schedules in all — and
- * nonblocking collectives (never kept) on the same buffers come in between, so a schedule that read its data when
- * built, kept a stale tag or was not made pending again would show as a wrong value or a hang (a kept schedule left
- * complete fails every case). Flat worlds of 1–5 ranks (folds of non-powers of two) and 6 ranks over 2 sites
- * (the hierarchical algorithms).
+ * not, an allgather, an alltoall, a scatter, two scans (one in place) and an exscan follow — sixteen kept schedules
+ * in all, as many as a communicator keeps — and nonblocking collectives (never kept) on the same buffers come in
+ * between, so a schedule that read its data when built, kept a stale tag or was not made pending again would show
+ * as a wrong value or a hang (a kept schedule left complete fails every case). Flat worlds of 1–5 ranks (folds of
+ * non-powers of two) and 6 ranks over 2 sites (the hierarchical algorithms).
  */
 @Timeout(120)
 class KeptSchedulesTest {
@@ -142,6 +142,9 @@ class KeptSchedulesTest {
             if (rank > 0) {
                 assertEquals(rank * (rank - 1) / 2 + rank * call, prefix[0], "exscan, call " + call);
             }
+            value[0] = rank + call;
+            world.scan(value, 1, MPI.INT, MPI.SUM); // in place
+            assertEquals(rank * (rank + 1) / 2 + (rank + 1) * call, value[0], "in-place scan, call " + call);
 
             if (call % 10 == 0) { // a nonblocking collective on the same buffers, between the kept ones
                 directIn.put(0, rank + call).put(1, 1).put(2, call);
