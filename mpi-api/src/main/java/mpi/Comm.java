@@ -1079,14 +1079,27 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Reduce_scatter_block}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Reduce_scatter_block", c -> Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count,
-                descriptor(type), Op.bind(op, type, sendbuf)));
+        keptReduceScatterBlock(sendbuf, recvbuf, count, type, op);
     }
 
     /** {@code MPI_Reduce_scatter_block}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
-        blocking("MPI_Reduce_scatter_block", c -> Collectives.reduceScatterBlock(c, null, buf, count,
-                descriptor(type), Op.bind(op, type, buf)));
+        keptReduceScatterBlock(null, buf, count, type, op);
+    }
+
+    /**
+     * A blocking reduce-scatter of equal blocks ({@code sendbuf == null}: in place) that may run the schedule this
+     * communicator kept for the same arguments, without {@code blocking}'s per-call lambda.
+     */
+    private void keptReduceScatterBlock(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        Communicator c = core();
+        try {
+            runBlocking(c, Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count, descriptor(type),
+                    Op.bind(op, type, sendbuf != null ? sendbuf : recvbuf), true));
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Reduce_scatter_block", e);
+        }
     }
 
     /** {@code MPI_Ireduce_scatter_block}: the collective runs as a schedule that the request's waits and tests advance. */

@@ -353,9 +353,15 @@ public final class Collectives {
         if (comm.isInter()) {
             return InterCollectives.reduceScatter(new CollectiveCall(comm), sendbuf, recvbuf, counts, type, op);
         }
+        return reducedScattered(new CollectiveCall(comm), sendbuf, recvbuf, counts, type, op);
+    }
+
+    /** The intracommunicator reduce-scatter of {@code call}. */
+    private static Schedule reducedScattered(CollectiveCall call, Object sendbuf, Object recvbuf, int[] counts,
+                                             TypeDescriptor type, Reduction op) {
+        Communicator comm = call.comm();
         int size = comm.size();
         CollectiveCall.checkBlocks(counts, null, size);
-        CollectiveCall call = new CollectiveCall(comm);
         int[] displs = CollectiveCall.packed(counts, size);
         int total = CollectiveCall.extent(counts, displs, size);
         MemorySegment recv = call.out(recvbuf, sendbuf == null ? total : counts[comm.rank()], type);
@@ -369,8 +375,26 @@ public final class Collectives {
     /** {@code MPI_Reduce_scatter_block}; {@code sendbuf == null}: in place. */
     public static Schedule reduceScatterBlock(Communicator comm, Object sendbuf, Object recvbuf, int count,
                                               TypeDescriptor type, Reduction op) {
+        return reduceScatterBlock(comm, sendbuf, recvbuf, count, type, op, false);
+    }
+
+    /**
+     * {@code MPI_Reduce_scatter_block}; {@code keep}: a blocking call (see {@link #barrier(Communicator, boolean)}).
+     */
+    public static Schedule reduceScatterBlock(Communicator comm, Object sendbuf, Object recvbuf, int count,
+                                              TypeDescriptor type, Reduction op, boolean keep) {
         checkCount(count);
-        return reduceScatter(comm, sendbuf, recvbuf, CollectiveCall.repeated(count, comm.size()), type, op);
+        if (comm.isInter()) {
+            return reduceScatter(comm, sendbuf, recvbuf, CollectiveCall.repeated(count, comm.size()), type, op);
+        }
+        Schedule kept = CollectiveCall.kept(comm, keep, Kind.REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, type, op,
+                count, 0, 0);
+        if (kept != null) {
+            return kept;
+        }
+        CollectiveCall call = new CollectiveCall(comm, keep, Kind.REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, type, op,
+                count, 0, 0);
+        return reducedScattered(call, sendbuf, recvbuf, CollectiveCall.repeated(count, comm.size()), type, op);
     }
 
     /** {@code MPI_Scan} ({@code exclusive}: {@code MPI_Exscan}); {@code sendbuf == null}: in place. */

@@ -39,6 +39,33 @@ class KeptSchedulesTest {
                 .timeout(Duration.ofSeconds(100)).run(rank -> exchange(rank, size));
     }
 
+    /** Reduce-scatter of equal blocks, from a send buffer and in place, kept as the others (here alone). */
+    @ParameterizedTest(name = "{0} ranks over {1} site(s)")
+    @CsvSource({"1, 1", "2, 1", "3, 1", "5, 1", "6, 2"})
+    void repeatedReduceScatterBlocksMoveEachCallsData(int size, int sites) throws Exception {
+        InProcessWorld.of(size).with("methods", "tcp").perRank("site", r -> "site" + r % sites)
+                .timeout(Duration.ofSeconds(100)).run(rank -> {
+                    Intracomm world = MPI.COMM_WORLD;
+                    int[] blocks = new int[2 * size];
+                    int[] mine = new int[2];
+                    int[] inPlace = new int[2 * size];
+                    for (int call = 0; call < CALLS; call++) {
+                        for (int i = 0; i < 2 * size; i++) {
+                            blocks[i] = rank * i + call; // block r of rank q: q * (2r + k) + call
+                            inPlace[i] = rank + i * call;
+                        }
+                        world.reduceScatterBlock(blocks, mine, 2, MPI.INT, MPI.SUM);
+                        world.reduceScatterBlock(inPlace, 2, MPI.INT, MPI.SUM);
+                        int ranksSum = size * (size - 1) / 2;
+                        for (int k = 0; k < 2; k++) {
+                            int i = 2 * rank + k;
+                            assertEquals(ranksSum * i + size * call, mine[k], "reduce-scatter, call " + call);
+                            assertEquals(ranksSum + size * i * call, inPlace[k], "in place, call " + call);
+                        }
+                    }
+                });
+    }
+
     @ParameterizedTest(name = "{0} ranks")
     @CsvSource({"1", "2"})
     void aKeptScheduleIsNotRunForADatatypeFreedSinceItWasKept(int size) throws Exception {

@@ -69,7 +69,8 @@ class SteadyStateAllocationTest {
      * at 464; 1368 and 1824 before the communicator kept its layout).
      */
     @ParameterizedTest
-    @CsvSource({"barrier, 4", "allreduce, 4", "allgather, 4", "alltoall, 4", "gather, 4", "scatter, 4", "scan, 4"})
+    @CsvSource({"barrier, 4", "allreduce, 4", "allgather, 4", "alltoall, 4", "gather, 4", "scatter, 4", "scan, 4",
+            "reducescatterblock, 4"})
     void aRepeatedCollectiveRunsItsKeptSchedule(String collective, double limit) throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("-np", "2", RepeatedCollectives.class.getName(), collective).start();
         assertEquals(0, result.exitCode(), result.output());

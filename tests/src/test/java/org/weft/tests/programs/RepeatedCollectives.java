@@ -6,9 +6,9 @@ import org.weft.tests.harness.SteadyStateAllocation;
 
 /**
  * Every rank calls one blocking collective over and over — {@code barrier}, an {@code allReduce} or a {@code scan}
- * of one double with {@code MPI.SUM}, an {@code allGather}, {@code allToAll}, {@code gather} or {@code scatter} of
- * one int, on the same arrays with new data each call, checked (the first argument says which), as an iterative
- * solver does — and prints what its thread allocates in steady state
+ * of one double with {@code MPI.SUM}, an {@code allGather}, {@code allToAll}, {@code gather}, {@code scatter} or
+ * {@code reduceScatterBlock} of one int, on the same arrays with new data each call, checked (the first argument
+ * says which), as an iterative solver does — and prints what its thread allocates in steady state
  * ({@link SteadyStateAllocation#print}, its best window), a "message" being one call.
  */
 public final class RepeatedCollectives {
@@ -75,8 +75,15 @@ public final class RepeatedCollectives {
                             throw new AssertionError("scan gave " + out[0] + " in call " + i);
                         }
                     }
+                    case "reducescatterblock" -> {
+                        Arrays.fill(mineToAll, i);
+                        MPI.COMM_WORLD.reduceScatterBlock(mineToAll, mine, 1, MPI.INT, MPI.SUM);
+                        if (mine[0] != size * i) {
+                            throw new AssertionError("reduceScatterBlock gave " + mine[0] + " in call " + i);
+                        }
+                    }
                     default -> throw new IllegalArgumentException("barrier, allreduce, allgather, alltoall, gather,"
-                            + " scatter or scan, not " + collective);
+                            + " scatter, scan or reducescatterblock, not " + collective);
                 }
             }
         }, WARM_UP, MEASURED, WINDOWS);

@@ -36,7 +36,9 @@ public final class ReusableSchedules {
         /** a send buffer, b receive buffer, c send type, d receive type, x send count, y receive count, z root. */
         SCATTER,
         /** a send buffer, b receive buffer, c type, d operation, x count, y 1 for an exclusive scan. */
-        SCAN
+        SCAN,
+        /** a send buffer, b receive buffer, c type, d operation, x count (each rank's block). */
+        REDUCE_SCATTER_BLOCK
     }
 
     /**

@@ -95,8 +95,8 @@ final class RingWriter {
         if ((headerLength & 7) == 0 && headerLength <= WORDWISE_HEADER_LIMIT
                 && header.order() == ByteOrder.LITTLE_ENDIAN) {
             // MPI's 40-byte envelope: five stores. A bulk ByteBuffer.put checks both buffers' sessions and calls a
-            // copy stub, ~7 ns more per message (measured for issue 3: a send+recv to oneself over shm, 125-132
-            // against 129-145 ns). The loop pays only here, inline: moved into a shared helper, it measured nothing.
+            // copy stub, ~7 ns more per message (measured for issue 3: a send+recv to oneself over shm, 122-129
+            // against 129-137 ns). The loop pays only here, inline: moved into a shared helper, it measured worse.
             for (int k = 0, from = header.position(); k < headerLength; k += 8) {
                 data.set(LONG, bodyAt + k, header.getLong(from + k));
             }
