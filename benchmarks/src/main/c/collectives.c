@@ -1,15 +1,18 @@
 /*
- * The C reference for Weft's OSU-style collective benchmarks (org.weft.bench.osu.Bcast, Allreduce, Alltoall): the
- * same sizes, warm-up and output (per size the average over ranks of each rank's mean microseconds per call).
+ * The C reference for Weft's OSU-style collective benchmarks (org.weft.bench.osu.Bcast, Allreduce, Alltoall,
+ * Allgather, Gather, Scatter, Reduce): the same sizes, warm-up and output (per size the average over ranks of each
+ * rank's mean microseconds per call).
  * Build: mpicc -O2 -o collectives collectives.c
- * Run:   mpirun -np 4 --oversubscribe ./collectives bcast|allreduce|alltoall [maxBytes] [iterations]
+ * Run:   mpirun -np 4 --oversubscribe ./collectives bcast|allreduce|alltoall|allgather|gather|scatter|reduce
+ *          [maxBytes] [iterations]
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int op;  /* 0 bcast, 1 allreduce, 2 alltoall */
+static const char *names[] = {"bcast", "allreduce", "alltoall", "allgather", "gather", "scatter", "reduce"};
+static int op;  /* index in names */
 static char *sendbuf, *recvbuf;
 
 static void call(int bytes) {
@@ -17,8 +20,16 @@ static void call(int bytes) {
         MPI_Bcast(sendbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
     } else if (op == 1) {
         MPI_Allreduce(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
-    } else {
+    } else if (op == 2) {
         MPI_Alltoall(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, MPI_COMM_WORLD);
+    } else if (op == 3) {
+        MPI_Allgather(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, MPI_COMM_WORLD);
+    } else if (op == 4) {
+        MPI_Gather(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    } else if (op == 5) {
+        MPI_Scatter(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+    } else {
+        MPI_Reduce(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
     }
 }
 
@@ -36,11 +47,16 @@ int main(int argc, char **argv) {
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    op = argc > 1 && strcmp(argv[1], "allreduce") == 0 ? 1 : argc > 1 && strcmp(argv[1], "alltoall") == 0 ? 2 : 0;
+    op = 0;
+    for (int i = 0; argc > 1 && i < (int) (sizeof names / sizeof names[0]); i++) {
+        if (strcmp(argv[1], names[i]) == 0) {
+            op = i;
+        }
+    }
     int max = argc > 2 ? atoi(argv[2]) : 1 << 20;
     int iterations = argc > 3 ? atoi(argv[3]) : 1000;
-    int min = op == 1 ? 4 : 1;
-    size_t bytes = (size_t) max * (op == 2 ? size : 1);
+    int min = op == 1 || op == 6 ? 4 : 1;
+    size_t bytes = (size_t) max * (op >= 2 && op <= 5 ? size : 1);
     sendbuf = calloc(bytes, 1);
     recvbuf = calloc(bytes, 1);
     time_calls(min, 5 * iterations);
@@ -48,7 +64,7 @@ int main(int argc, char **argv) {
         time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10));
     }
     if (rank == 0) {
-        printf("# Open MPI C %s, %d ranks\n# Size       Avg Latency(us)\n", op == 0 ? "bcast" : op == 1 ? "allreduce" : "alltoall", size);
+        printf("# Open MPI C %s, %d ranks\n# Size       Avg Latency(us)\n", names[op], size);
     }
     for (int b = min; b <= max; b *= 2) {
         double us = time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10)), sum;

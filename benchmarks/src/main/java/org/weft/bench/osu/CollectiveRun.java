@@ -6,7 +6,8 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * What the OSU-style collective benchmarks share ({@code osu_bcast}, {@code osu_allreduce}, {@code osu_alltoall}):
+ * What the OSU-style collective benchmarks share ({@code osu_bcast}, {@code osu_allreduce}, {@code osu_alltoall},
+ * {@code osu_gather}, {@code osu_scatter}, {@code osu_allgather}, {@code osu_reduce}):
  * {@code MPI_Init}, the options ({@code -m maxBytes}, {@code -i iterations}), direct buffers sized for every rank, the
  * size loop with an unprinted warm-up pass, and OSU's output: per size the average over ranks of each rank's mean
  * time per call ({@code # Size  Avg Latency(us)}). Only {@code mpi} API calls, so they also run on Open MPI's bindings.
