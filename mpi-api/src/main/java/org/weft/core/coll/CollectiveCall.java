@@ -37,6 +37,8 @@ final class CollectiveCall {
     private int x;
     private int y;
     private int z;
+    /** Bytes of the user buffers a kept schedule holds. */
+    private long held;
 
     CollectiveCall(Communicator comm) {
         this.comm = comm;
@@ -53,6 +55,7 @@ final class CollectiveCall {
         long most = ReusableSchedules.MOST_BYTES_HELD;
         if (keep && held(a) <= most && held(b) <= most) {
             this.keepAs = kind;
+            this.held = held(a) + (b == a ? 0 : held(b));
             this.a = a;
             this.b = b;
             this.c = c;
@@ -140,7 +143,7 @@ final class CollectiveCall {
         }
         schedule.endRound();
         if (keepAs != null && !staged) {
-            comm.collectives().keep(keepAs, a, b, c, d, x, y, z, schedule);
+            comm.collectives().keep(keepAs, a, b, c, d, x, y, z, schedule, held);
         }
         return schedule;
     }

@@ -56,9 +56,13 @@ public final class CollectiveTraffic {
         return schedule == null ? null : schedule.restart(nextTag());
     }
 
-    /** Keeps {@code schedule}, just built for a blocking collective with these arguments and about to run. */
-    public void keep(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z, Schedule schedule) {
-        schedules.add(kind, a, b, c, d, x, y, z, schedule);
+    /**
+     * Keeps {@code schedule}, just built for a blocking collective with these arguments and about to run, holding
+     * {@code held} bytes of user buffers.
+     */
+    public void keep(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z, Schedule schedule,
+                     long held) {
+        schedules.add(kind, a, b, c, d, x, y, z, schedule, held);
     }
 
     /** A blocking collective ran {@code schedule}: if kept, it may serve the next call (if it succeeded). */

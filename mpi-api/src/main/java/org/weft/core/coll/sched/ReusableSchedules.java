@@ -6,7 +6,8 @@ package org.weft.core.coll.sched;
  * one per call (MPI-4's persistent collectives, made implicit). A schedule reads its buffers when it runs, not when
  * it is built, so the same buffers, counts, type, operation and root give the same schedule; only a schedule that
  * staged nothing at build time (a non-contiguous type or a {@code boolean[]} is packed then) and whose buffers are
- * small ({@link #MOST_BYTES_HELD}) is kept.
+ * at most {@link #MOST_BYTES_HELD} each is kept, and the communicator's kept schedules hold at most
+ * {@link #MOST_BYTES_HELD_IN_ALL} of user buffers between them (the idle entries used longest ago make room).
  *
  * <p>An entry is busy from {@link #take} or {@link #add} until {@link #finished}, so a schedule never runs twice at
  * once; a schedule that failed is dropped. Buffers are compared by identity, as the schedule holds views of them.
@@ -47,11 +48,17 @@ public final class ReusableSchedules {
      */
     static final int SIZE = 16;
     /**
-     * The largest user buffer a kept schedule may hold: it keeps the buffer reachable as long as it is kept, so a
-     * program that reduces a large array once and drops it must not find the array still held. The saving is in
-     * small collectives anyway, whose building is a sizeable part of the call.
+     * The largest user buffer a kept schedule may hold: it keeps the buffer reachable as long as it is kept. Large
+     * enough for the buffers programs preallocate for their largest message (an OSU-style benchmark's 1 MiB a rank
+     * on a few ranks), whose small messages then run kept schedules: building one costs about twice what running it
+     * does (a 4-byte gather on 2 ranks: 0.98–1.15 µs built per call, 0.36–0.39 kept; docs/performance.md).
      */
-    public static final long MOST_BYTES_HELD = 64 * 1024;
+    public static final long MOST_BYTES_HELD = 4L << 20;
+    /**
+     * The most user buffer bytes one communicator's kept schedules hold between them, so that a program that
+     * reduced large arrays once and dropped them finds at most this much still held.
+     */
+    public static final long MOST_BYTES_HELD_IN_ALL = 16L << 20;
 
     /** Key (see {@link Kind}) and schedule of one kept collective; mutable so that a hit allocates nothing. */
     private static final class Entry {
@@ -64,6 +71,8 @@ public final class ReusableSchedules {
         int y;
         int z;
         Schedule schedule;
+        /** Bytes of the user buffers the schedule holds. */
+        long held;
         boolean busy;
         /** When it was last taken or added, on {@link #clock}. */
         long used;
@@ -76,6 +85,8 @@ public final class ReusableSchedules {
 
     private final Entry[] entries = new Entry[SIZE];
     private long clock;
+    /** Sum of the entries' {@link Entry#held}. */
+    private long heldInAll;
 
     /** A kept schedule built for these arguments, marked busy (to be restarted), or {@code null} if none is idle. */
     public synchronized Schedule take(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z) {
@@ -89,12 +100,23 @@ public final class ReusableSchedules {
         return null;
     }
 
-    /** Keeps {@code schedule}, just built for these arguments and about to run, as busy (unless all are busy). */
+    /**
+     * Keeps {@code schedule}, just built for these arguments and about to run and holding {@code held} bytes of user
+     * buffers, as busy — unless every entry is busy, or the idle ones do not free room enough.
+     */
     public synchronized void add(Kind kind, Object a, Object b, Object c, Object d, int x, int y, int z,
-                                 Schedule schedule) {
+                                 Schedule schedule, long held) {
         Entry e = replaceable();
-        if (e == null) {
+        if (e == null || held > MOST_BYTES_HELD_IN_ALL) {
             return;
+        }
+        drop(e);
+        while (heldInAll + held > MOST_BYTES_HELD_IN_ALL) {
+            Entry victim = idleUsedLongestAgo(e);
+            if (victim == null) {
+                return;
+            }
+            drop(victim);
         }
         e.kind = kind;
         e.a = a;
@@ -105,25 +127,52 @@ public final class ReusableSchedules {
         e.y = y;
         e.z = z;
         e.schedule = schedule;
+        e.held = held;
+        heldInAll += held;
         e.busy = true;
         e.used = ++clock;
     }
 
-    /** A free slot's new entry, or the idle entry used longest ago; {@code null} when every entry is busy. */
+    /**
+     * A free slot's new entry, an emptied entry, or the idle entry used longest ago; {@code null} when every entry is
+     * busy.
+     */
     private Entry replaceable() {
-        Entry oldest = null;
         for (int slot = 0; slot < SIZE; slot++) {
             Entry e = entries[slot];
             if (e == null) {
-                e = new Entry();
-                entries[slot] = e;
+                entries[slot] = new Entry();
+                return entries[slot];
+            }
+            if (!e.busy && e.schedule == null) {
                 return e;
             }
-            if (!e.busy && (oldest == null || e.used < oldest.used)) {
+        }
+        return idleUsedLongestAgo(null);
+    }
+
+    /** The idle entry holding a schedule, other than {@code except}, used longest ago; {@code null} if none. */
+    private Entry idleUsedLongestAgo(Entry except) {
+        Entry oldest = null;
+        for (Entry e : entries) {
+            boolean idle = e != null && e != except && !e.busy && e.schedule != null;
+            if (idle && (oldest == null || e.used < oldest.used)) {
                 oldest = e;
             }
         }
         return oldest;
+    }
+
+    /** Empties {@code e}: it matches nothing and holds nothing. */
+    private void drop(Entry e) {
+        heldInAll -= e.held;
+        e.held = 0;
+        e.kind = null;
+        e.a = null;
+        e.b = null;
+        e.c = null;
+        e.d = null;
+        e.schedule = null;
     }
 
     /**
@@ -135,10 +184,9 @@ public final class ReusableSchedules {
         for (int slot = 0; slot < SIZE; slot++) {
             Entry e = entries[slot];
             if (e != null && e.schedule == schedule) {
-                if (schedule.succeeded()) {
-                    e.busy = false;
-                } else {
-                    entries[slot] = null;
+                e.busy = false;
+                if (!schedule.succeeded()) {
+                    drop(e);
                 }
                 return;
             }
