@@ -7,8 +7,9 @@ import org.weft.tests.harness.SteadyStateAllocation;
 /**
  * Every rank calls one blocking collective over and over — {@code barrier}, an {@code allReduce} or a {@code scan}
  * of one double with {@code MPI.SUM}, an {@code allGather}, {@code allToAll}, {@code gather}, {@code scatter} or
- * {@code reduceScatterBlock} of one int, on the same arrays with new data each call, checked (the first argument
- * says which), as an iterative solver does — and prints what its thread allocates in steady state
+ * {@code reduceScatterBlock} of one int, on the same arrays with new data each call (gather and scatter from each
+ * rank in turn), checked (the first argument says which), as an iterative solver does — and prints what its thread
+ * allocates in steady state
  * ({@link SteadyStateAllocation#print}, its best window), a "message" being one call.
  */
 public final class RepeatedCollectives {
@@ -55,15 +56,16 @@ public final class RepeatedCollectives {
                         }
                     }
                     case "gather" -> {
-                        mine[0] = rank * 1000 + i;
-                        MPI.COMM_WORLD.gather(mine, 1, MPI.INT, all, 1, MPI.INT, 0);
-                        if (rank == 0 && all[size - 1] != (size - 1) * 1000 + i) {
+                        int root = i % size; // a fixed root would let the others run ahead, their messages piling
+                        mine[0] = rank * 1000 + i; // up unexpected at the root (buffered: garbage, not the gather's)
+                        MPI.COMM_WORLD.gather(mine, 1, MPI.INT, all, 1, MPI.INT, root);
+                        if (rank == root && all[size - 1] != (size - 1) * 1000 + i) {
                             throw new AssertionError("gather gave " + all[size - 1] + " in call " + i);
                         }
                     }
                     case "scatter" -> {
-                        Arrays.fill(mineToAll, i);
-                        MPI.COMM_WORLD.scatter(mineToAll, 1, MPI.INT, mine, 1, MPI.INT, 0);
+                        Arrays.fill(mineToAll, i); // roots in turn, as for gather
+                        MPI.COMM_WORLD.scatter(mineToAll, 1, MPI.INT, mine, 1, MPI.INT, i % size);
                         if (mine[0] != i) {
                             throw new AssertionError("scatter gave " + mine[0] + " in call " + i);
                         }
