@@ -1129,9 +1129,9 @@ public class Comm implements Freeable, Cloneable {
     }
 
     /**
-     * Runs {@code schedule} on {@code c} to its end. The collectives that keep their schedules (barrier, bcast,
-     * reduce, allreduce, allgather, alltoall) call this straight, without {@link #blocking}'s lambdas, so that a
-     * call that runs a kept schedule allocates nothing.
+     * Runs {@code schedule} on {@code c} to its end. The collectives that keep their schedules (those of
+     * {@code ReusableSchedules.Kind}) call this straight, without {@link #blocking}'s lambdas, so that a call that
+     * runs a kept schedule allocates nothing.
      */
     static void runBlocking(Communicator c, Schedule schedule) {
         try {

@@ -52,10 +52,15 @@ final class CollectiveCall {
     CollectiveCall(Communicator comm, boolean keep, Kind kind, Object a, Object b, Object c, Object d, int x, int y,
                    int z) {
         this(comm);
+        if (!keep) {
+            return;
+        }
+        long heldA = held(a);
+        long heldB = b == a ? 0 : held(b);
         long most = ReusableSchedules.MOST_BYTES_HELD;
-        if (keep && held(a) <= most && held(b) <= most) {
+        if (heldA <= most && heldB <= most) {
             this.keepAs = kind;
-            this.held = held(a) + (b == a ? 0 : held(b));
+            this.held = heldA + heldB;
             this.a = a;
             this.b = b;
             this.c = c;

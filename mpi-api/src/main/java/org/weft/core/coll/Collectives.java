@@ -38,8 +38,8 @@ public final class Collectives {
 
     /**
      * {@code MPI_Barrier}; {@code keep}: a blocking call, which may run the schedule the communicator kept from an
-     * earlier one and keeps its own (see {@link ReusableSchedules}; so may {@link #bcast}, {@link #reduce},
-     * {@link #allReduce}, {@link #allGather} and {@link #allToAll}).
+     * earlier one and keeps its own (see {@link ReusableSchedules}; so may every collective of
+     * {@link Kind}).
      */
     public static Schedule barrier(Communicator comm, boolean keep) {
         if (comm.isInter()) {
