@@ -382,7 +382,7 @@ public final class PointToPoint implements RsrHandler {
             clearToSend(receive, m.source(), m.tag(), m.byteCount(), m.senderRequest(), m.isBulkOffered());
             return;
         }
-        copyInto(receive, m.source(), m.tag(), MemorySegment.ofArray(m.eagerData()), 0, m.byteCount());
+        copyInto(receive, m.source(), m.tag(), m.eagerSegment(), 0, m.byteCount());
         if (m.isSynchronous()) {
             reply(m.source(), MessageHeader.SYNC_ACK, m.senderRequest(), 0, SendCompletion.LOG_FAILURE);
         }

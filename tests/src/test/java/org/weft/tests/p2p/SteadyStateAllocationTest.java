@@ -3,7 +3,6 @@ package org.weft.tests.p2p;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.InProcessWorld;
 import org.weft.tests.harness.SteadyStateAllocation;
@@ -66,14 +65,16 @@ class SteadyStateAllocationTest {
     /**
      * A blocking collective called over and over with the same arguments runs the schedule its communicator kept
      * from the first call and allocates nothing (a barrier built its schedule per call at 232 bytes, an allReduce
-     * at 464; 1368 and 1824 before the communicator kept its layout).
+     * at 464; 1368 and 1824 before the communicator kept its layout). Messages that arrive before their receives
+     * (often, in a collective) wait in pooled unexpected messages, received through a segment each keeps: one made
+     * per receive was 72 bytes whenever the JIT did not scalar-replace it (up to 6.4 bytes a call in a CI run).
      */
     @ParameterizedTest
-    @CsvSource({"barrier, 4", "allreduce, 4", "allgather, 4", "alltoall, 4", "gather, 4", "scatter, 4", "scan, 4",
-            "reducescatterblock, 4"})
-    void aRepeatedCollectiveRunsItsKeptSchedule(String collective, double limit) throws Exception {
+    @ValueSource(strings = {"barrier", "allreduce", "allgather", "alltoall", "gather", "scatter", "scan",
+            "reducescatterblock"})
+    void aRepeatedCollectiveRunsItsKeptSchedule(String collective) throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("-np", "2", RepeatedCollectives.class.getName(), collective).start();
         assertEquals(0, result.exitCode(), result.output());
-        SteadyStateAllocation.assertPerMessageBelow(result, 2, limit, "a blocking " + collective + " (per call)");
+        SteadyStateAllocation.assertNothingPerMessage(result, 2, "a blocking " + collective + " (per call)");
     }
 }
