@@ -48,6 +48,18 @@ class ProgressEngineTest {
     }
 
     @Test
+    void anIdleMethodThatGainsALinkIsPolledOnEveryPassAgainWithinSixteenPasses() {
+        ProgressEngine engine = engine(Map.of());
+        passes(engine, ProgressEngine.IDLE_AFTER + 160);
+        assertEquals(ProgressEngine.IDLE_AFTER + 10, unused.polls, "idle: every sixteenth pass");
+
+        context.counters("unused").markLinked();
+        int before = unused.polls;
+        passes(engine, ProgressEngine.IDLE_PERIOD + 100);
+        assertTrue(unused.polls >= before + 100, "polls: " + (unused.polls - before));
+    }
+
+    @Test
     void skipPollPollsEveryNthPass() {
         ProgressEngine engine = engine(Map.of("unused_skip_poll", "4"));
         context.counters("unused").markLinked();

@@ -58,9 +58,11 @@ public final class ShmModule implements CommModule {
     private RingReader[] allReaders;
     /**
      * The rings polled: every other rank's, and this process's own only once a link to itself exists (with the
-     * self method excluded): an unused ring polled on every pass would only slow the wait.
+     * self method excluded): an unused ring polled on every pass would only slow the wait. None before
+     * {@link #init} and after {@link #shutdown}: an empty poll then needs no other check (each costs a waiting loop
+     * a load or two on every pass).
      */
-    private volatile RingReader[] readers;
+    private volatile RingReader[] readers = new RingReader[0];
     private int nextStart;
     private Descriptor localDescriptor;
     /** This process's doorbell socket (its port is in the inbox header) and the doorbell around it. */
@@ -194,7 +196,7 @@ public final class ShmModule implements CommModule {
                 || !address.site().equals(context.site())) {
             return null;
         }
-        if (peerRank == context.rank()) {
+        if (peerRank == context.rank() && !shutdown.get()) {
             readers = allReaders;
         }
         ShmLink link = links.get(peerRank);
@@ -235,7 +237,8 @@ public final class ShmModule implements CommModule {
 
     @Override
     public int poll() {
-        if (!initialised || shutdown.get() || !anyRecords() || !polling.tryLock()) {
+        RingReader[] readers = this.readers;
+        if (!anyRecords(readers) || !polling.tryLock()) {
             return 0; // the empty poll, a waiting rank's whole loop, costs a few loads and no atomic write
         }
         try {
@@ -243,7 +246,6 @@ public final class ShmModule implements CommModule {
                 return 0;
             }
             int budget = config.maxPerPoll();
-            RingReader[] readers = this.readers;
             int n = readers.length;
             int start = nextStart;
             nextStart = start + 1 == n ? 0 : start + 1;
@@ -258,7 +260,11 @@ public final class ShmModule implements CommModule {
     }
 
     private boolean anyRecords() {
-        for (RingReader reader : this.readers) {
+        return anyRecords(this.readers);
+    }
+
+    private static boolean anyRecords(RingReader[] readers) {
+        for (RingReader reader : readers) {
             if (reader.mayHaveRecords()) {
                 return true;
             }
@@ -272,6 +278,7 @@ public final class ShmModule implements CommModule {
             return;
         }
         links.values().forEach(ShmLink::close);
+        readers = new RingReader[0];
         polling.lock(); // a poll in progress finishes its bounded pass; none starts after it (never given back)
         try {
             bell.close();
