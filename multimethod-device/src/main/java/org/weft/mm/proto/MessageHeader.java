@@ -1,6 +1,7 @@
 package org.weft.mm.proto;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * The envelope every <em>enqueue message</em> RSR starts with (a flyweight codec: static accessors at fixed
@@ -53,6 +54,15 @@ public final class MessageHeader {
     public static ByteBuffer write(ByteBuffer buffer, byte kind, byte flags, int context, int tag,
                                    long messageLength, long senderRequest, long receiverRequest) {
         buffer.clear();
+        if (buffer.order() == ByteOrder.LITTLE_ENDIAN) {
+            // five eight-byte stores instead of nine of their fields: each store checks its index and the buffer
+            buffer.putLong(KIND_OFFSET, (kind & 0xFFL) | (flags & 0xFFL) << 8 | (long) context << 32)
+                    .putLong(TAG_OFFSET, tag & 0xFFFF_FFFFL)
+                    .putLong(MESSAGE_LENGTH_OFFSET, messageLength)
+                    .putLong(SENDER_REQUEST_OFFSET, senderRequest)
+                    .putLong(RECEIVER_REQUEST_OFFSET, receiverRequest);
+            return buffer.limit(LENGTH);
+        }
         buffer.put(KIND_OFFSET, kind)
                 .put(FLAGS_OFFSET, flags)
                 .putShort(2, (short) 0)
