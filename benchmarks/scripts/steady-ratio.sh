@@ -4,7 +4,9 @@
 # one-way medians and their ratio. Rounds in which the VM changed placement between the two runs show up as outlying
 # ratios, so the median of the per-round ratios is the figure to quote. The weftrun arguments choose the methods
 # (default -np 2; --site a:2 for nativempi). SIZE (default 0) and ITERATIONS (per window, default 100000) apply to both.
-# Usage: [SIZE=0] benchmarks/scripts/steady-ratio.sh ROUNDS [WEFTRUN-ARGS...]
+# With BASE (another built checkout) each round first runs that build too, printed in a last column (its ratio to
+# Open MPI's C in the round is base/ompi-C): an A/B of two builds that also says in which placement each round ran.
+# Usage: [BASE=../weft-base] [SIZE=0] benchmarks/scripts/steady-ratio.sh ROUNDS [WEFTRUN-ARGS...]
 rounds=${1:?ROUNDS}
 shift
 [ $# -eq 0 ] && set -- -np 2
@@ -12,15 +14,22 @@ shift
 mpicc -O2 -o "$work/steady-latency" benchmarks/src/main/c/steady-latency.c
 size=${SIZE:-0}
 iterations=${ITERATIONS:-100000}
+classes=$PWD/benchmarks/target/classes
 one_way() { awk '/^steady/ { print $5 }'; }
-printf '%-8s %-8s %s\n' weft ompi-C ratio
+steady() { # $1: the build's directory; the rest: weftrun arguments
+  local dir=$1
+  shift
+  (cd "$dir" && bin/weftrun "$@" -cp "$classes" org.weft.bench.path.SteadyLatency -m "$size" -i "$iterations") | one_way
+}
+columns="weft ompi-C ratio${BASE:+ base}"
+printf '%-8s %-8s %-6s %s\n' $columns
 for r in $(seq "$rounds"); do
-  weft=$(bin/weftrun "$@" -cp benchmarks/target/classes org.weft.bench.path.SteadyLatency -m "$size" \
-    -i "$iterations" | one_way)
+  base=${BASE:+$(steady "$BASE" "$@")}
+  weft=$(steady "$PWD" "$@")
   ompi=$(mpirun -np 2 "$work/steady-latency" "$size" "$iterations" | one_way)
-  echo "$weft $ompi" | awk '{ printf "%-8s %-8s %.3f\n", $1, $2, $1 / $2 }' | tee -a "$work/all"
+  echo "$weft $ompi $base" | awk '{ printf "%-8s %-8s %-6.3f %s\n", $1, $2, $1 / $2, $3 }' | tee -a "$work/all"
 done
-for column in 1 2 3; do
+for column in $(seq $(echo $columns | wc -w)); do
   values=$(awk -v c=$column '{ print $c }' "$work/all")
-  printf '%-6s median %s\n' "$(echo "weft ompi-C ratio" | cut -d' ' -f$column)" "$(echo "$values" | median)"
+  printf '%-6s median %s\n' "$(echo $columns | cut -d' ' -f$column)" "$(echo "$values" | median)"
 done
