@@ -13,9 +13,11 @@ final class RingAccess {
     /** A record's Length, which publishes it: {@code getAcquire}/{@code setRelease} on (segment, offset). */
     static final VarHandle LENGTH = FLAG;
 
-    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG.withOrder(ByteOrder.LITTLE_ENDIAN);
+    // Plain accesses without the alignment check an aligned layout makes on every access (the ring's layout keeps
+    // them aligned anyway): ~0.3 ns each, a dozen a message. The atomic modes above need aligned layouts.
+    static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private RingAccess() {
     }
