@@ -11,15 +11,10 @@ shift
 base=$(cd "${BASE:?BASE=another built Weft checkout}" && pwd)
 . "$(dirname "$0")/compare-common.sh"
 mpicc -O2 -o "$work/steady-latency" benchmarks/src/main/c/steady-latency.c
-classes=$PWD/benchmarks/target/classes
 size=${SIZE:-0}
 
 windows() { sed -n 's/^steady.*(windows \(.*\))$/\1/p' | tr ' ' '\n' | grep . | tail -20; }
-steady() { # $1: the build's directory; the rest: weftrun arguments
-  local dir=$1
-  shift
-  (cd "$dir" && bin/weftrun "$@" -cp "$classes" org.weft.bench.path.SteadyLatency -m "$size" -i 100000) | windows
-}
+steady() { steady_run "$1" "$size" 100000 "${@:2}" | windows; } # $1: the build's directory; the rest: weftrun's
 
 for r in $(seq "$rounds"); do
   steady "$base" "$@" | sed 's/^/A /' >> "$work/all"

@@ -14,13 +14,8 @@ shift
 mpicc -O2 -o "$work/steady-latency" benchmarks/src/main/c/steady-latency.c
 size=${SIZE:-0}
 iterations=${ITERATIONS:-100000}
-classes=$PWD/benchmarks/target/classes
 one_way() { awk '/^steady/ { print $5 }'; }
-steady() { # $1: the build's directory; the rest: weftrun arguments
-  local dir=$1
-  shift
-  (cd "$dir" && bin/weftrun "$@" -cp "$classes" org.weft.bench.path.SteadyLatency -m "$size" -i "$iterations") | one_way
-}
+steady() { steady_run "$1" "$size" "$iterations" "${@:2}" | one_way; } # $1: the build's directory; the rest: weftrun's
 columns="weft ompi-C ratio${BASE:+ base}"
 printf '%-8s %-8s %-6s %s\n' $columns
 for r in $(seq "$rounds"); do

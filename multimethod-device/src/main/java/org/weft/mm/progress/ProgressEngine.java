@@ -99,7 +99,7 @@ public final class ProgressEngine {
      */
     public int poll() {
         int work = context.flushBacklog();
-        int p = pass++ & Integer.MAX_VALUE; // racy across threads, harmless: it only spaces out skipped methods
+        int p = pass++ & Integer.MAX_VALUE; // racy across threads, harmless: it only spaces out skipped and idle methods
         int due = (p & (IDLE_PERIOD - 1)) == 0 ? wakeIdle() : busy;
         if ((due & skipping) != 0) {
             due = skipped(due, p);
