@@ -14,7 +14,8 @@ mpicc -O2 -o "$work/steady-latency" benchmarks/src/main/c/steady-latency.c
 size=${SIZE:-0}
 
 windows() { sed -n 's/^steady.*(windows \(.*\))$/\1/p' | tr ' ' '\n' | grep . | tail -20; }
-steady() { steady_run "$1" "$size" 100000 "${@:2}" | windows; } # $1: the build's directory; the rest: weftrun's
+# $1: the build's directory; the rest: weftrun arguments
+steady() { steady_run "$1" "$size" 100000 "${@:2}" | windows; }
 
 for r in $(seq "$rounds"); do
   steady "$base" "$@" | sed 's/^/A /' >> "$work/all"

@@ -15,7 +15,8 @@ mpicc -O2 -o "$work/steady-latency" benchmarks/src/main/c/steady-latency.c
 size=${SIZE:-0}
 iterations=${ITERATIONS:-100000}
 one_way() { awk '/^steady/ { print $5 }'; }
-steady() { steady_run "$1" "$size" "$iterations" "${@:2}" | one_way; } # $1: the build's directory; the rest: weftrun's
+# $1: the build's directory; the rest: weftrun arguments
+steady() { steady_run "$1" "$size" "$iterations" "${@:2}" | one_way; }
 columns="weft ompi-C ratio${BASE:+ base}"
 printf '%-8s %-8s %-6s %s\n' $columns
 for r in $(seq "$rounds"); do

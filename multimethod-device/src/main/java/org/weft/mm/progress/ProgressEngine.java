@@ -99,7 +99,8 @@ public final class ProgressEngine {
      */
     public int poll() {
         int work = context.flushBacklog();
-        int p = pass++ & Integer.MAX_VALUE; // racy across threads, harmless: it only spaces out skipped and idle methods
+        // racy across threads, harmless: it only spaces out skipped and idle methods
+        int p = pass++ & Integer.MAX_VALUE;
         int due = (p & (IDLE_PERIOD - 1)) == 0 ? wakeIdle() : busy;
         if ((due & skipping) != 0) {
             due = skipped(due, p);
