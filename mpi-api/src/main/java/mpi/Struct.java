@@ -12,7 +12,9 @@ import org.weft.core.datatype.TypeDescriptor;
  * (Open MPI's {@code mpi.Struct}). Subclasses add fields in their constructor ({@code addInt()}, …, each
  * returning the field's byte offset, aligned to its element size as a C compiler would) and implement
  * {@link #newData()}; {@code getData(buffer, i)} gives an accessor over record {@code i}, in native byte order.
- * {@link #getType()} is the matching committed struct datatype, resized to {@link #getExtent()}.
+ * {@link #getType()} is the matching committed struct datatype, resized to {@link #getExtent()}. An accessor reaches
+ * nested records and sends fields on their own through {@code Data}'s protected {@code getData(struct, field)} and
+ * {@code getBuffer(type, field)}, as in Open MPI.
  */
 public abstract class Struct {
     private int extent;
@@ -36,6 +38,10 @@ public abstract class Struct {
 
     /** Extent of one record, in bytes: past the last field, rounded up to the largest field alignment. */
     public final int getExtent() throws MPIException {
+        return recordBytes();
+    }
+
+    private int recordBytes() {
         return (extent + alignment - 1) / alignment * alignment;
     }
 
@@ -66,11 +72,16 @@ public abstract class Struct {
         return getData(buffer, 0);
     }
 
-    @SuppressWarnings("unchecked")
     public final <T extends Data> T getData(ByteBuffer buffer, int index) throws MPIException {
+        return dataAt(buffer.duplicate().order(ByteOrder.nativeOrder()), index * recordBytes());
+    }
+
+    /** A new accessor over the record at byte {@code offset} of {@code buffer} (already in native order). */
+    @SuppressWarnings("unchecked")
+    private <T extends Data> T dataAt(ByteBuffer buffer, int offset) {
         Data data = newData();
-        data.buffer = buffer.duplicate().order(ByteOrder.nativeOrder());
-        data.offset = index * getExtent();
+        data.buffer = buffer;
+        data.offset = offset;
         return (T) data;
     }
 
@@ -199,9 +210,45 @@ public abstract class Struct {
         public Data() {
         }
 
-        /** The buffer this record lies in. */
+        /**
+         * The buffer from this record on (Open MPI's {@code MPI.slice} of the buffer at the record's offset): sending
+         * it with a count of {@code n} sends this record and the {@code n - 1} after it.
+         */
         public final ByteBuffer getBuffer() {
-            return buffer;
+            return from(offset);
+        }
+
+        /**
+         * The record of {@code struct} nested at byte {@code field} of this one (a field added by
+         * {@code addStruct(struct)}), over the same buffer.
+         */
+        protected final <S extends Struct, D extends Struct.Data> D getData(S struct, int field) {
+            return getData(struct, field, 0);
+        }
+
+        /** Record {@code index} of an array of {@code struct} records nested at byte {@code field} of this one. */
+        protected final <S extends Struct, D extends Struct.Data> D getData(S struct, int field, int index) {
+            Struct nested = struct; // a type variable does not give access to Struct's private members
+            return nested.dataAt(buffer, offset + field + index * nested.recordBytes());
+        }
+
+        /**
+         * The buffer from byte {@code field} of this record on, to send or receive the field as items of
+         * {@code type} (which only documents the intent, as in Open MPI).
+         */
+        protected final ByteBuffer getBuffer(Datatype type, int field) {
+            return from(offset + field);
+        }
+
+        /** The buffer from item {@code index} (items of {@code type}'s extent) of the field at byte {@code field}. */
+        protected final ByteBuffer getBuffer(Datatype type, int field, int index) throws MPIException {
+            long itemBytes = Datatype.checkedDescriptor(type, "mpi.Struct.Data.getBuffer").extent();
+            return from(Math.toIntExact(offset + field + index * itemBytes));
+        }
+
+        /** The buffer from byte {@code position} on, in native order, addressed from index 0. */
+        private ByteBuffer from(int position) {
+            return MPI.slice(buffer, position);
         }
 
         protected final byte getByte(int field) {

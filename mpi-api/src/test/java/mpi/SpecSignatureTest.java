@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,32 +22,37 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Checks every class, field, constructor and method of Open MPI's Java bindings (the spec file
- * {@code openmpi-java-api.txt}, a copy of {@code shared/spec}) against the compiled {@code mpi} package by
- * reflection: names, parameter and return types, {@code throws}, static/final/abstract and the class hierarchy.
- * {@code native} in the spec is ignored (Weft's methods are plain Java). Missing members are listed in
- * {@code target/spec-missing.txt}.
+ * Checks every class, field, constructor and method of Open MPI's Java bindings (the spec files
+ * {@code openmpi-java-api.txt}, the public API, and {@code openmpi-java-api-protected.txt}, the protected members
+ * that subclasses of {@code Struct} and {@code Struct.Data} call; copies of {@code shared/spec}) against the
+ * compiled {@code mpi} package by reflection: names, parameter and return types (a type variable stands for its
+ * bound), {@code throws}, public/protected/static/final/abstract and the class hierarchy. {@code native} in the
+ * spec is ignored (Weft's methods are plain Java). Missing members are listed in {@code target/<spec>-missing.txt}.
  */
 class SpecSignatureTest {
     private static final Pattern CLASS = Pattern.compile(
             "^((?:public |abstract |final )*)(class|interface) ([\\w.$]+)(?: extends ([\\w.$]+))?"
                     + "(?: implements ([\\w.$,]+))? \\{$");
     private static final Pattern METHOD = Pattern.compile(
-            "^((?:public |protected |static |final |abstract |native |synchronized )*)(?:<(\\w+) extends ([\\w.$]+)> )?"
+            "^((?:public |protected |static |final |abstract |native |synchronized )*)(?:<([^>]+)> )?"
                     + "(?:([\\w.$\\[\\]]+) )?([\\w.$]+)\\(([^)]*)\\)(?: throws ([\\w.$, ]+))?;$");
+    /** One type variable of a generic method, e.g. {@code S extends mpi.Struct}. */
+    private static final Pattern TYPE_VARIABLE = Pattern.compile("(\\w+) extends ([\\w.$]+)");
     private static final Pattern FIELD = Pattern.compile(
             "^((?:public |protected |static |final )*)([\\w.$\\[\\]]+) (\\w+);$");
 
-    @Test
-    void everyMemberOfTheSpecExistsWithItsModifiers() throws IOException {
+    @ParameterizedTest
+    @CsvSource({"openmpi-java-api.txt, 700", "openmpi-java-api-protected.txt, 30"})
+    void everyMemberOfTheSpecExistsWithItsModifiers(String spec, int fewestMembers) throws IOException {
         List<String> problems = new ArrayList<>();
         Class<?> current = null;
         String currentLine = null;
         int members = 0;
-        for (String raw : specLines()) {
+        for (String raw : specLines(spec)) {
             String line = raw.strip();
             if (line.isEmpty() || line.startsWith("#") || line.equals("}")) {
                 continue;
@@ -76,16 +82,16 @@ class SpecSignatureTest {
                 problems.add(current.getName() + " :: " + line + "   <-- " + problem);
             }
         }
-        Path report = Path.of("target", "spec-missing.txt");
+        Path report = Path.of("target", spec.replace(".txt", "-missing.txt"));
         Files.createDirectories(report.getParent());
         Files.write(report, problems);
-        assertTrue(members > 700, "the spec parsed to only " + members + " members");
+        assertTrue(members > fewestMembers, spec + " parsed to only " + members + " members");
         assertTrue(problems.isEmpty(), problems.size() + " spec members missing or different:\n"
                 + String.join("\n", problems));
     }
 
-    private static List<String> specLines() throws IOException {
-        try (InputStream in = SpecSignatureTest.class.getResourceAsStream("/openmpi-java-api.txt")) {
+    private static List<String> specLines(String spec) throws IOException {
+        try (InputStream in = SpecSignatureTest.class.getResourceAsStream("/" + spec)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
         }
     }
@@ -142,9 +148,11 @@ class SpecSignatureTest {
     }
 
     private static String checkExecutable(Class<?> type, Matcher m) {
-        String name = m.group(5);
-        String[] params = m.group(6).isEmpty() ? new String[0] : m.group(6).split(", ?");
-        boolean constructor = m.group(4) == null;
+        Map<String, String> bounds = typeVariables(m.group(2));
+        String name = m.group(4);
+        String[] params = m.group(5).isEmpty() ? new String[0] : m.group(5).split(", ?");
+        params = Arrays.stream(params).map(p -> bounds.getOrDefault(p, p)).toArray(String[]::new);
+        boolean constructor = m.group(3) == null;
         Executable found = null;
         for (Executable e : constructor ? type.getDeclaredConstructors() : type.getDeclaredMethods()) {
             boolean sameName = constructor ? name.equals(type.getName()) : e.getName().equals(name);
@@ -152,7 +160,7 @@ class SpecSignatureTest {
                 continue;
             }
             if (e instanceof Method method) {
-                String returns = m.group(4).equals(m.group(2)) ? m.group(3) : m.group(4);
+                String returns = bounds.getOrDefault(m.group(3), m.group(3));
                 if (!typeName(method.getReturnType()).equals(returns)) {
                     continue;
                 }
@@ -167,14 +175,26 @@ class SpecSignatureTest {
             declared.add(t.getName());
         }
         Set<String> spec = new TreeSet<>();
-        if (m.group(7) != null) {
-            spec.addAll(Arrays.asList(m.group(7).split(", ?")));
+        if (m.group(6) != null) {
+            spec.addAll(Arrays.asList(m.group(6).split(", ?")));
         }
         boolean bridge = found instanceof Method method && method.isBridge();
         if (!declared.equals(spec) && !bridge) {
             return "throws " + declared;
         }
         return modifiers(m.group(1), found.getModifiers(), bridge);
+    }
+
+    /** The bound of each type variable of a generic method ({@code <T extends X, ...>}): its erasure. */
+    private static Map<String, String> typeVariables(String declaration) {
+        Map<String, String> bounds = new HashMap<>();
+        if (declaration != null) {
+            Matcher v = TYPE_VARIABLE.matcher(declaration);
+            while (v.find()) {
+                bounds.put(v.group(1), v.group(2));
+            }
+        }
+        return bounds;
     }
 
     private static boolean sameParameters(Executable e, String[] params) {

@@ -47,11 +47,11 @@ class DerivedDatatypeTest {
         return MPI.COMM_WORLD;
     }
 
-    private static int next(int rank) throws MPIException {
+    static int next(int rank) throws MPIException {
         return (rank + 1) % world().getSize();
     }
 
-    private static int prev(int rank) throws MPIException {
+    static int prev(int rank) throws MPIException {
         int size = world().getSize();
         return (rank + size - 1) % size;
     }
