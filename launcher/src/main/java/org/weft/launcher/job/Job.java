@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +33,8 @@ import org.weft.launcher.plan.RankLaunch;
  * given {@link #KILL_GRACE} to stop, and stopped: killed, except a native site's {@code mpirun}, which gets SIGTERM
  * and {@link #MPIRUN_GRACE} to take its ranks down and clean up before it is killed too. No rank outlives
  * {@link #run}, nor the launcher's JVM (a shutdown hook stops them on SIGINT/SIGTERM); nor does the job's
- * {@link JobDirectory}.
+ * {@link JobDirectory}: the main thread and the hook both end in {@link #cleanUp}, which runs once, and whichever
+ * comes second waits for it to finish (the JVM halts when the hook returns).
  *
  * <p>Exit status: 0 when every rank exited 0 (after finalizing, if it registered); the failing rank's status
  * or its {@code MPI_Abort} code; {@link #TIMEOUT_STATUS} on timeout; {@link #FAILURE_STATUS} otherwise.
@@ -68,7 +70,8 @@ public final class Job {
     private final BlockingQueue<JobEvent> events = new LinkedBlockingQueue<>();
     /** The process of each rank; the ranks of a native site share their mpirun. */
     private final RankProcess[] ranks;
-    private final List<RankProcess> processes = new ArrayList<>();
+    /** Read by the shutdown hook while the main thread may still be adding to it. */
+    private final List<RankProcess> processes = new CopyOnWriteArrayList<>();
     /** Ranks whose bootstrap connection dropped without a BYE, first first: in a site's mpirun, the culprit. */
     private final List<Integer> dropped = new ArrayList<>();
     private final List<Thread> forwarders = new ArrayList<>();
@@ -78,6 +81,9 @@ public final class Job {
     private Failure failure;
     /** Where the ranks' shared-memory files live; null when it could not be made (shm is then off). */
     private volatile JobDirectory jobDirectory;
+    /** Guards {@link #cleanedUp}, the job directory's creation and the start of each process. */
+    private final Object cleanUpLock = new Object();
+    private boolean cleanedUp;
 
     public Job(JobPlan plan, RankCommands commands, HostAgent agent, OutputSink out, OutputSink err,
                InputStream in) {
@@ -99,16 +105,15 @@ public final class Job {
             server = bootstrap;
             JobIdentity identity = new JobIdentity(JobIdentity.newJobId(), secret,
                     bootstrap.address(plan.spansHosts()));
-            jobDirectory = createJobDirectory(identity.jobId());
             Thread hook = new Thread(this::killOnShutdown, "weftrun-shutdown");
-            Runtime.getRuntime().addShutdownHook(hook);
+            Runtime.getRuntime().addShutdownHook(hook); // before anything it must clean up exists
             try {
+                createJobDirectory(identity.jobId());
                 int started = startRanks(identity);
                 supervise(started);
                 return failure == null ? 0 : failure.status();
             } finally {
-                killAll();
-                deleteJobDirectory();
+                cleanUp();
                 removeHook(hook);
                 joinForwarders();
             }
@@ -127,8 +132,14 @@ public final class Job {
         for (RankLaunch launch : launches) {
             try {
                 RankProcess process = agent.start(launch);
+                synchronized (cleanUpLock) {
+                    if (cleanedUp) { // the shutdown hook has been and gone over the processes
+                        process.kill();
+                        break;
+                    }
+                    processes.add(process);
+                }
                 Arrays.fill(ranks, launch.rank(), launch.rank() + launch.count(), process);
-                processes.add(process);
                 forward(process, launch);
                 process.onExit().thenAccept(status -> events.add(new JobEvent.ProcessExited(process, status)));
             } catch (IOException e) {
@@ -139,16 +150,39 @@ public final class Job {
         return processes.size();
     }
 
-    /** Sweeps what SIGKILLed launchers left, then makes this job's directory; a failure only turns shm off. */
-    private JobDirectory createJobDirectory(String jobId) {
+    /**
+     * Sweeps what SIGKILLed launchers left, then makes this job's directory (unless the job is already being
+     * cleaned up); a failure only turns shm off.
+     */
+    private void createJobDirectory(String jobId) {
         Path base = JobDirectory.defaultBase();
         JobDirectory.sweepStale(base);
-        try {
-            return JobDirectory.create(base, jobId);
-        } catch (IOException | RuntimeException e) {
-            err.println("weftrun: cannot create a job directory in " + base + " (" + e
-                    + "); shared memory is off for this job");
-            return null;
+        synchronized (cleanUpLock) {
+            if (cleanedUp) {
+                return;
+            }
+            try {
+                jobDirectory = JobDirectory.create(base, jobId);
+            } catch (IOException | RuntimeException e) {
+                err.println("weftrun: cannot create a job directory in " + base + " (" + e
+                        + "); shared memory is off for this job");
+            }
+        }
+    }
+
+    /**
+     * Kills every process, waits (bounded) for them to end, so that none makes a file after the deletion, and
+     * removes the job directory. Runs once; a caller that comes second waits until the first has finished.
+     */
+    private void cleanUp() {
+        synchronized (cleanUpLock) {
+            if (cleanedUp) {
+                return;
+            }
+            cleanedUp = true;
+            killAll();
+            awaitExits(KILL_WAIT);
+            deleteJobDirectory();
         }
     }
 
@@ -389,9 +423,8 @@ public final class Job {
             err.println("weftrun: interrupted; killing the job");
             stopAll();
             awaitExits(MPIRUN_GRACE);
-            killAll();
         }
-        deleteJobDirectory();
+        cleanUp();
     }
 
     private void awaitExits(Duration limit) {

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -26,8 +25,11 @@ public final class JobDirectory {
     /** {@code weft-<pid>-<hex>}: the names {@link org.weft.launcher.plan.JobIdentity#newJobId()} makes. */
     private static final Pattern NAME = Pattern.compile("weft-(\\d+)-[0-9a-f]+");
 
+    /** How often a deletion that met a file appearing while it ran starts again. */
+    private static final int DELETE_ATTEMPTS = 3;
+
     private final Path path;
-    private final AtomicBoolean deleted = new AtomicBoolean();
+    private boolean deleted;
 
     private JobDirectory(Path path) {
         this.path = path;
@@ -56,12 +58,21 @@ public final class JobDirectory {
         return path;
     }
 
-    /** Deletes the directory and everything in it, once; safe to call from several threads. Returns false on error. */
-    public boolean delete() {
-        if (!deleted.compareAndSet(false, true)) {
+    /**
+     * Deletes the directory and everything in it, once; returns false on error. A second caller waits until the
+     * first has finished: the launcher's shutdown hook returning while the main thread was still deleting let the
+     * JVM halt half-way, and left the ranks' shared-memory files behind.
+     */
+    public synchronized boolean delete() {
+        if (deleted) {
             return true;
         }
-        return deleteTree(path);
+        deleted = true;
+        boolean gone = deleteTree(path);
+        for (int attempt = 1; !gone && attempt < DELETE_ATTEMPTS; attempt++) {
+            gone = deleteTree(path); // a file made while the walk ran leaves its directory non-empty
+        }
+        return gone;
     }
 
     /**

@@ -26,6 +26,33 @@ class JobDirectoryTest {
         assertTrue(dir.delete());
     }
 
+    /**
+     * The launcher's main thread and its shutdown hook may both delete the directory: the one that comes second
+     * must not return before it is gone (the JVM halts when the hook returns).
+     */
+    @Test
+    void aSecondDeleteReturnsOnlyOnceTheDirectoryIsGone() throws Exception {
+        JobDirectory dir = JobDirectory.create(base, "weft-1-def");
+        for (int i = 0; i < 2000; i++) {
+            Files.writeString(dir.path().resolve("shm-" + i), "x");
+        }
+        Thread first = Thread.ofPlatform().start(dir::delete);
+        while (first.isAlive() && fileCount(dir.path()) == 2000) {
+            Thread.onSpinWait(); // until the first deletion is under way
+        }
+        assertTrue(dir.delete());
+        assertFalse(Files.exists(dir.path()), "the second delete returned while the first was still deleting");
+        first.join();
+    }
+
+    private static long fileCount(Path dir) {
+        try (var files = Files.list(dir)) {
+            return files.count();
+        } catch (java.io.IOException e) {
+            return -1; // gone already
+        }
+    }
+
     @Test
     void aJobIdWithoutThePrefixGetsIt() throws Exception {
         assertEquals("weft-job-7", JobDirectory.create(base, "job-7").path().getFileName().toString());
