@@ -654,10 +654,15 @@ public class Comm implements Freeable, Cloneable {
         return Errhandler.of(core().errorMode());
     }
 
-    /** {@code MPI_Comm_call_errhandler}: applies this communicator's handler to {@code errorCode}. */
+    /**
+     * {@code MPI_Comm_call_errhandler}: applies this communicator's handler to {@code errorCode}. Under
+     * {@code ERRORS_ARE_FATAL} the job aborts with {@code errorCode} as its exit code; under {@code ERRORS_RETURN}
+     * the handler returns, and so does this call (as {@code MPI_Comm_call_errhandler}, which returns
+     * {@code MPI_SUCCESS} whenever the handler returns).
+     */
     public void callErrhandler(int errorCode) throws MPIException {
         Communicator c = core();
-        throw Errors.raise(c, "MPI_Comm_call_errhandler", MpiErrors.error(errorCode,
+        Errors.raise(c, "MPI_Comm_call_errhandler", MpiErrors.error(errorCode,
                 "error raised by the program through callErrhandler"));
     }
 

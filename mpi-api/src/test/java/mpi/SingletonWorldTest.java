@@ -219,7 +219,17 @@ class SingletonWorldTest {
             Datatype uncommitted = Datatype.createContiguous(2, MPI.INT);
             assertErrorClass(MPI.ERR_TYPE, () -> world.send(buf, 1, uncommitted, 0, 0));
             assertErrorClass(MPI.ERR_KEYVAL, () -> world.getAttr(12345));
-            assertErrorClass(MPI.ERR_OP, () -> world.callErrhandler(MPI.ERR_OP));
+        });
+    }
+
+    @Test
+    void callErrhandlerReturnsWhenTheHandlerReturns() throws Exception {
+        inWorld(world -> {
+            world.callErrhandler(MPI.ERR_OP); // MPI_Comm_call_errhandler returns MPI_SUCCESS once the handler returns
+            Intracomm dup = world.dup();
+            assertEquals(MPI.ERRORS_RETURN, dup.getErrhandler());
+            dup.callErrhandler(MPI.ERR_ARG);
+            assertEquals(1, dup.getSize(), "the communicator is still usable");
         });
     }
 
