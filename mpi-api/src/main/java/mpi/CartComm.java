@@ -103,7 +103,7 @@ public final class CartComm extends Intracomm {
         try {
             GridDims.fill(nnodes, dims);
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Dims_create", e);
+            throw Errors.onWorld("MPI_Dims_create", e);
         }
     }
 }

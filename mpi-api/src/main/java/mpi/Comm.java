@@ -58,21 +58,24 @@ public class Comm implements Freeable, Cloneable {
         this.predefined = NOT_PREDEFINED;
     }
 
-    /** The core communicator; {@code ERR_OTHER} before Init/after Finalize, {@code ERR_COMM} if null or freed. */
+    /**
+     * The core communicator; {@code ERR_OTHER} before Init/after Finalize, {@code ERR_COMM} if null or freed (raised
+     * on {@code MPI_COMM_WORLD}, whose handler aborts the job by default).
+     */
     final Communicator core() throws MPIException {
         Communicator c = communicator;
         if (c == null) {
             if (predefined == NOT_PREDEFINED) {
-                throw Errors.plain("MPI communicator", ErrorClass.ERR_COMM, "the communicator is MPI_COMM_NULL");
+                throw Errors.invalidCommunicator(null);
             }
             try {
                 c = predefined == WORLD ? RuntimeBinding.runtime().world() : RuntimeBinding.runtime().self();
             } catch (DeviceException e) {
-                throw Errors.plain("MPI", e);
+                throw Errors.onWorld("MPI", e);
             }
         }
         if (c.isFreed()) {
-            throw Errors.plain("MPI communicator", ErrorClass.ERR_COMM, "the communicator has been freed");
+            throw Errors.invalidCommunicator(c);
         }
         return c;
     }
@@ -556,7 +559,7 @@ public class Comm implements Freeable, Cloneable {
         try {
             return RuntimeBinding.runtime().keyvals().create();
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Comm_create_keyval", e);
+            throw Errors.onWorld("MPI_Comm_create_keyval", e);
         }
     }
 
@@ -565,7 +568,7 @@ public class Comm implements Freeable, Cloneable {
         try {
             RuntimeBinding.runtime().keyvals().free(keyval);
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Comm_free_keyval", e);
+            throw Errors.onWorld("MPI_Comm_free_keyval", e);
         }
     }
 
@@ -697,7 +700,7 @@ public class Comm implements Freeable, Cloneable {
             Collectives.reduceLocal(inBuf, inOutBuf, count, Datatype.descriptorOf(type),
                     Op.bind(op, type, inBuf));
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Reduce_local", e);
+            throw Errors.onWorld("MPI_Reduce_local", e);
         }
     }
 

@@ -36,7 +36,7 @@ public final class Datatype implements Freeable, Cloneable {
         try {
             return TypeDescriptor.checkNotFreed(descriptor);
         } catch (DeviceException e) {
-            throw Errors.plain(call, e);
+            throw Errors.onWorld(call, e);
         }
     }
 
@@ -74,7 +74,7 @@ public final class Datatype implements Freeable, Cloneable {
         try {
             usable("MPI_Type_commit").commit();
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Type_commit", e);
+            throw Errors.onWorld("MPI_Type_commit", e);
         }
     }
 
@@ -85,7 +85,7 @@ public final class Datatype implements Freeable, Cloneable {
             t.free();
             RuntimeBinding.runtime().typeAttributes().remove(t);
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Type_free", e);
+            throw Errors.onWorld("MPI_Type_free", e);
         }
     }
 
@@ -162,7 +162,7 @@ public final class Datatype implements Freeable, Cloneable {
         try {
             return new Datatype(constructor.get());
         } catch (DeviceException e) {
-            throw Errors.plain(call, e);
+            throw Errors.onWorld(call, e);
         }
     }
 
@@ -194,7 +194,7 @@ public final class Datatype implements Freeable, Cloneable {
         try {
             return RuntimeBinding.runtime().typeKeyvals().create();
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Type_create_keyval", e);
+            throw Errors.onWorld("MPI_Type_create_keyval", e);
         }
     }
 
@@ -203,7 +203,7 @@ public final class Datatype implements Freeable, Cloneable {
         try {
             RuntimeBinding.runtime().typeKeyvals().free(keyval);
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Type_free_keyval", e);
+            throw Errors.onWorld("MPI_Type_free_keyval", e);
         }
     }
 
@@ -215,7 +215,7 @@ public final class Datatype implements Freeable, Cloneable {
             runtime.typeKeyvals().checkUser(keyval);
             runtime.typeAttributes().of(t).set(keyval, value);
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Type_set_attr", e);
+            throw Errors.onWorld("MPI_Type_set_attr", e);
         }
     }
 
@@ -225,7 +225,7 @@ public final class Datatype implements Freeable, Cloneable {
         try {
             return table == null ? null : table.get(keyval);
         } catch (DeviceException e) {
-            throw Errors.plain("MPI_Type_get_attr", e);
+            throw Errors.onWorld("MPI_Type_get_attr", e);
         }
     }
 
@@ -242,7 +242,7 @@ public final class Datatype implements Freeable, Cloneable {
         TypeDescriptor t = usable(call);
         MpiRuntime runtime = RuntimeBinding.runtime();
         if (!runtime.typeKeyvals().wasCreated(keyval)) {
-            throw Errors.plain(call, ErrorClass.ERR_KEYVAL, "invalid keyval " + keyval);
+            throw Errors.onWorld(call, ErrorClass.ERR_KEYVAL, "invalid keyval " + keyval);
         }
         return runtime.typeAttributes().find(t);
     }
@@ -259,7 +259,7 @@ public final class Datatype implements Freeable, Cloneable {
     /** The descriptor of a type argument of a query: {@code ERR_TYPE} if it is null or freed. */
     static TypeDescriptor checkedDescriptor(Datatype type, String call) throws MPIException {
         if (type == null || type.descriptor == null) {
-            throw Errors.plain(call, ErrorClass.ERR_TYPE, "the datatype is null");
+            throw Errors.onWorld(call, ErrorClass.ERR_TYPE, "the datatype is null");
         }
         return type.usable(call);
     }

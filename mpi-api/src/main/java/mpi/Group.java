@@ -8,7 +8,7 @@ import org.weft.core.comm.ProcessGroup;
 /**
  * A group of processes ({@code MPI_Group}) over the core's {@link ProcessGroup}. Bad ranks are {@code ERR_RANK},
  * bad ranges {@code ERR_ARG}, a freed group {@code ERR_GROUP}; group calls have no communicator, so errors are
- * thrown as {@link MPIException} directly.
+ * raised on {@code MPI_COMM_WORLD} (its handler decides whether they abort the job or throw).
  */
 public final class Group implements Freeable {
     private final ProcessGroup group;
@@ -23,7 +23,7 @@ public final class Group implements Freeable {
     /** The core group; {@code ERR_GROUP} once freed. */
     ProcessGroup core(String call) throws MPIException {
         if (freed) {
-            throw Errors.plain(call, ErrorClass.ERR_GROUP, "the group has been freed");
+            throw Errors.onWorld(call, ErrorClass.ERR_GROUP, "the group has been freed");
         }
         return group;
     }
@@ -43,7 +43,7 @@ public final class Group implements Freeable {
         try {
             return step.apply();
         } catch (DeviceException e) {
-            throw Errors.plain(call, e);
+            throw Errors.onWorld(call, e);
         }
     }
 
@@ -74,11 +74,11 @@ public final class Group implements Freeable {
         ProcessGroup from = group1.core(call);
         ProcessGroup to = group2.core(call);
         if (ranks1 == null) {
-            throw Errors.plain(call, ErrorClass.ERR_ARG, "the ranks are null");
+            throw Errors.onWorld(call, ErrorClass.ERR_ARG, "the ranks are null");
         }
         for (int r : ranks1) {
             if (r != Ranks.PROC_NULL && (r < 0 || r >= from.size())) {
-                throw Errors.plain(call, ErrorClass.ERR_RANK, "invalid rank " + r);
+                throw Errors.onWorld(call, ErrorClass.ERR_RANK, "invalid rank " + r);
             }
         }
         return from.translate(ranks1, to);

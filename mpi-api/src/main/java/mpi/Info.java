@@ -45,7 +45,7 @@ public final class Info implements Freeable, Cloneable {
 
     private Map<String, String> usable(String call, boolean modify) throws MPIException {
         if (freed || (predefined && modify)) {
-            throw Errors.plain(call, ErrorClass.ERR_INFO, freed ? "the info object has been freed"
+            throw Errors.onWorld(call, ErrorClass.ERR_INFO, freed ? "the info object has been freed"
                     : "a predefined info object cannot be changed");
         }
         return entries;
@@ -55,7 +55,7 @@ public final class Info implements Freeable, Cloneable {
     public synchronized void set(String key, String value) throws MPIException {
         checkKey("MPI_Info_set", key);
         if (value == null || value.isEmpty() || value.length() > MPI.MAX_INFO_VAL) {
-            throw Errors.plain("MPI_Info_set", ErrorClass.ERR_INFO_VALUE, "the value must have 1 to "
+            throw Errors.onWorld("MPI_Info_set", ErrorClass.ERR_INFO_VALUE, "the value must have 1 to "
                     + MPI.MAX_INFO_VAL + " characters");
         }
         usable("MPI_Info_set", true).put(key, value);
@@ -71,13 +71,13 @@ public final class Info implements Freeable, Cloneable {
     public synchronized void delete(String key) throws MPIException {
         checkKey("MPI_Info_delete", key);
         if (usable("MPI_Info_delete", true).remove(key) == null) {
-            throw Errors.plain("MPI_Info_delete", ErrorClass.ERR_INFO_NOKEY, "no key " + key);
+            throw Errors.onWorld("MPI_Info_delete", ErrorClass.ERR_INFO_NOKEY, "no key " + key);
         }
     }
 
     private static void checkKey(String call, String key) throws MPIException {
         if (key == null || key.isEmpty() || key.length() > MPI.MAX_INFO_KEY) {
-            throw Errors.plain(call, ErrorClass.ERR_INFO_KEY, "the key must have 1 to " + MPI.MAX_INFO_KEY
+            throw Errors.onWorld(call, ErrorClass.ERR_INFO_KEY, "the key must have 1 to " + MPI.MAX_INFO_KEY
                     + " characters");
         }
     }
@@ -91,7 +91,7 @@ public final class Info implements Freeable, Cloneable {
     public synchronized String getKey(int keynum) throws MPIException {
         List<String> keys = new ArrayList<>(usable("MPI_Info_get_nthkey", false).keySet());
         if (keynum < 0 || keynum >= keys.size()) {
-            throw Errors.plain("MPI_Info_get_nthkey", ErrorClass.ERR_ARG, "no key number " + keynum);
+            throw Errors.onWorld("MPI_Info_get_nthkey", ErrorClass.ERR_ARG, "no key number " + keynum);
         }
         return keys.get(keynum);
     }

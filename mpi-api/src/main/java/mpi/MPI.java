@@ -242,7 +242,7 @@ public final class MPI {
         try {
             return RuntimeBinding.slot().initialize(level);
         } catch (DeviceException e) {
-            throw Errors.plain(call, e);
+            throw Errors.onWorld(call, e);
         }
     }
 
@@ -250,7 +250,7 @@ public final class MPI {
         try {
             return RuntimeBinding.runtime();
         } catch (DeviceException e) {
-            throw Errors.plain(call, e);
+            throw Errors.onWorld(call, e);
         }
     }
 

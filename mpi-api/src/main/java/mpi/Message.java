@@ -108,7 +108,7 @@ public final class Message {
 
     private Communicator checkHeld(String call) throws MPIException {
         if (isNull()) {
-            throw Errors.plain(call, ErrorClass.ERR_REQUEST, "the message is null (call mProbe first)");
+            throw Errors.onWorld(call, ErrorClass.ERR_REQUEST, "the message is null (call mProbe first)");
         }
         return comm;
     }

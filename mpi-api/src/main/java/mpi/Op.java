@@ -66,7 +66,7 @@ public final class Op implements Freeable {
     /** {@code MPI_Op_free}; predefined operations cannot be freed ({@code ERR_OP}). */
     public void free() throws MPIException {
         if (predefined) {
-            throw Errors.plain("MPI_Op_free", ErrorClass.ERR_OP, "cannot free the predefined operation " + name);
+            throw Errors.onWorld("MPI_Op_free", ErrorClass.ERR_OP, "cannot free the predefined operation " + name);
         }
         freed = true;
     }

@@ -48,9 +48,8 @@ public final class Prequest extends Request {
 
     /** {@code MPI_Start}: {@code ERR_REQUEST} if the request is freed or still active. */
     public void start() throws MPIException {
-        if (freed) {
-            throw Errors.raise(comm, "MPI_Start", new DeviceException(ErrorClass.ERR_REQUEST,
-                    "the persistent request has been freed"));
+        if (freed) { // a freed request is MPI_REQUEST_NULL, which has no communicator
+            throw Errors.onWorld("MPI_Start", ErrorClass.ERR_REQUEST, "the persistent request has been freed");
         }
         if (active != null) {
             throw Errors.raise(comm, "MPI_Start", new DeviceException(ErrorClass.ERR_REQUEST,

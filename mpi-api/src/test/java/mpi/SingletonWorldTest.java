@@ -234,6 +234,26 @@ class SingletonWorldTest {
     }
 
     @Test
+    void errorsOnNullAndFreedObjectsGoToTheWorldsHandler() throws Exception {
+        inWorld(world -> {
+            Intracomm fatal = world.dup();
+            fatal.setErrhandler(MPI.ERRORS_ARE_FATAL); // a freed object's own handler no longer applies
+            Prequest p = fatal.sendInit(MPI.newIntBuffer(1), 1, MPI.INT, 0, 0);
+            p.free();
+            fatal.free();
+            assertErrorClass(MPI.ERR_COMM, () -> fatal.send(new int[1], 1, MPI.INT, 0, 0));
+            assertErrorClass(MPI.ERR_REQUEST, p::start);
+            Intracomm none = world.split(MPI.UNDEFINED, 0);
+            assertTrue(none.isNull());
+            assertErrorClass(MPI.ERR_COMM, none::getRank);
+            Datatype freedType = MPI.INT.dup();
+            freedType.free();
+            assertErrorClass(MPI.ERR_TYPE, freedType::getExtent);
+            assertEquals(1, world.getSize(), "COMM_WORLD is still usable");
+        });
+    }
+
+    @Test
     void waitAnyAndSomeOverNullRequests() throws Exception {
         inWorld(world -> {
             Request[] none = {MPI.REQUEST_NULL, MPI.REQUEST_NULL};

@@ -113,12 +113,14 @@ public final class MpiRuntime {
     }
 
     /**
-     * Reports an error under {@code MPI_ERRORS_ARE_FATAL} and aborts the job; does not return.
-     * The message names this rank, the call, the communicator and the error class.
+     * Reports an error under {@code MPI_ERRORS_ARE_FATAL} and aborts the job with the error class as its exit code;
+     * does not return. The message names this rank, the call, the object it was called on ({@code null}: none
+     * worth naming), the communicator whose handler the error was raised on when it is another
+     * ({@code raisedOn}, else {@code null}) and the error class.
      */
-    public RuntimeException fatal(String call, Communicator comm, DeviceException error) {
-        String message = MpiErrors.fatalMessage(device.rank(), device.size(), call,
-                comm == null ? "no communicator" : comm.name(), error.errorClass(), error.getMessage());
+    public RuntimeException fatal(String call, String object, String raisedOn, DeviceException error) {
+        String message = MpiErrors.fatalMessage(device.rank(), device.size(), call, object, raisedOn,
+                error.errorClass(), error.getMessage());
         System.err.println(message);
         System.err.flush();
         device.abort(error.errorClass() == 0 ? 1 : error.errorClass(), message);

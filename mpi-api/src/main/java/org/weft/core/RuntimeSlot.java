@@ -46,6 +46,12 @@ public final class RuntimeSlot {
         return r;
     }
 
+    /** The active runtime, or {@code null} before {@code MPI_Init} and after {@code MPI_Finalize}. */
+    public MpiRuntime activeRuntime() {
+        MpiRuntime r = runtime;
+        return r == null || r.isFinalized() ? null : r;
+    }
+
     /** {@code MPI_Initialized}: true once {@code MPI_Init} ran, also after {@code MPI_Finalize}. */
     public boolean isInitialized() {
         return runtime != null;

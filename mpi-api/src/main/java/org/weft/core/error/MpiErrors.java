@@ -44,12 +44,15 @@ public final class MpiErrors {
 
     /**
      * The message printed before a job is aborted under {@code MPI_ERRORS_ARE_FATAL}: it names the rank, the
-     * call, the communicator and the error class, so that the user sees at once which process failed and why.
+     * call, the object it was called on ({@code null}: none worth naming), the communicator whose handler the error
+     * was raised on if not that object's ({@code raisedOn}, else {@code null}) and the error class, so that the
+     * user sees at once which process failed and why.
      */
-    public static String fatalMessage(int worldRank, int worldSize, String call, String communicator,
+    public static String fatalMessage(int worldRank, int worldSize, String call, String object, String raisedOn,
                                       int errorClass, String detail) {
-        return "Weft: rank " + worldRank + " of " + worldSize + ": " + call + " on " + communicator + " failed: "
-                + name(errorClass) + ": " + detail
-                + " (error handler MPI.ERRORS_ARE_FATAL: aborting the job)";
+        return "Weft: rank " + worldRank + " of " + worldSize + ": " + call + (object == null ? "" : " on " + object)
+                + " failed: " + name(errorClass) + ": " + detail
+                + " (" + (raisedOn == null ? "" : "raised on " + raisedOn + ", ")
+                + "error handler MPI.ERRORS_ARE_FATAL: aborting the job)";
     }
 }
