@@ -82,6 +82,12 @@ class NestedStructTest {
             MPI.COMM_WORLD.sendRecv(shape.getData(out, 2).getBuffer(), 1, shape.getType(), next(rank), 6,
                     in, 1, shape.getType(), prev(rank), 6);
             assertFilled(shape.getData(in), seed(prev(rank), 2));
+            byte[] heap = new byte[out.capacity()];
+            out.get(0, heap);
+            ByteBuffer fromHeap = shape.getData(heap, 1).getBuffer(); // a slice of a heap buffer, from record 1 on
+            MPI.COMM_WORLD.sendRecv(fromHeap, 1, shape.getType(), next(rank), 7,
+                    in, 1, shape.getType(), prev(rank), 7);
+            assertFilled(shape.getData(in), seed(prev(rank), 1));
         });
     }
 
