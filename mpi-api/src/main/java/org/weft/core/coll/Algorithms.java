@@ -22,6 +22,7 @@ import org.weft.core.coll.algo.ScatterAllgatherBcast;
 import org.weft.core.coll.sched.Blocks;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.Schedule;
+import org.weft.core.coll.sched.Schedule.Fill;
 
 /**
  * Which algorithm runs a collective, by layout, operation, message size and process count:
@@ -103,7 +104,11 @@ public final class Algorithms {
         }
     }
 
-    /** {@code mine == null}: in place, this member's block is already in {@code recv}. */
+    /**
+     * Blocks of {@code blockBytes} in {@code recv}; {@code mine} (at most a block) is this member's data,
+     * {@code null}: in place, this member's block is already in {@code recv}. The algorithm goes by the receive
+     * blocks, which all members agree on.
+     */
     static void allgather(Schedule s, Members m, MemorySegment mine, MemorySegment recv, long blockBytes) {
         if (blockBytes == 0) {
             return;
@@ -112,19 +117,21 @@ public final class Algorithms {
             MemorySegment own = mine != null ? mine : recv.asSlice(m.me() * blockBytes, blockBytes);
             BruckAllgather.append(s, m, own, recv, blockBytes);
         } else {
-            RingAllgather.append(s, m, mine, Blocks.equal(recv, m.size(), blockBytes));
+            RingAllgather.append(s, m, mine, Blocks.equal(recv, m.size(), blockBytes), Fill.UP_TO);
         }
     }
 
-    static void alltoall(Schedule s, Members m, MemorySegment send, MemorySegment recv, long blockBytes) {
-        if (blockBytes == 0) {
+    /** Blocks of {@code sendBlock} bytes in {@code send} to blocks of {@code recvBlock} (no fewer) in {@code recv}. */
+    static void alltoall(Schedule s, Members m, MemorySegment send, MemorySegment recv, long sendBlock,
+                         long recvBlock) {
+        if (recvBlock == 0) {
             return;
         }
-        if (blockBytes <= SHORT_BLOCK && m.size() > 2) {
-            BruckAlltoall.append(s, m, send, recv, blockBytes);
+        if (recvBlock <= SHORT_BLOCK && m.size() > 2) {
+            BruckAlltoall.append(s, m, send, recv, sendBlock, recvBlock);
         } else {
-            PairwiseAlltoall.append(s, m, Blocks.equal(send, m.size(), blockBytes),
-                    Blocks.equal(recv, m.size(), blockBytes));
+            PairwiseAlltoall.append(s, m, Blocks.equal(send, m.size(), sendBlock),
+                    Blocks.equal(recv, m.size(), recvBlock));
         }
     }
 }

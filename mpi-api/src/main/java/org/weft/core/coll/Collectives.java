@@ -10,8 +10,10 @@ import org.weft.core.coll.algo.PairwiseReduceScatter;
 import org.weft.core.coll.algo.RecursiveDoublingScan;
 import org.weft.core.coll.algo.RingAllgather;
 import org.weft.core.coll.sched.Blocks;
+import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.ReusableSchedules.Kind;
 import org.weft.core.coll.sched.Schedule;
+import org.weft.core.coll.sched.Schedule.Fill;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
@@ -26,6 +28,11 @@ import org.weft.core.error.MpiErrors;
  *
  * <p>A {@code null} send buffer means {@code MPI_IN_PLACE}. Buffers that matter only at the root are neither
  * checked nor touched elsewhere, so non-roots may pass {@code null}. Displacements count items of the type.
+ *
+ * <p>A block of the receive buffer takes what its sender sent, up to the block's size, as a point-to-point receive
+ * does (and as Open MPI's linear algorithms do): data longer than the block is {@code ERR_TRUNCATE}, shorter data
+ * is delivered and the rest of the block stays as it was. Where an algorithm packs blocks together (Bruck's
+ * allgather and alltoall), every member must send the same amount.
  */
 public final class Collectives {
     private Collectives() {
@@ -126,9 +133,9 @@ public final class Collectives {
                 true) : null;
         MemorySegment mine = sendbuf == null && isRoot ? null : call.in(sendbuf, sendcount, sendtype);
         if (isRoot) {
-            checkSameSize(mine, blocks[root]);
+            checkFits(mine, blocks[root]);
         }
-        LinearGather.append(call.plan(), call.members(), mine, blocks, root);
+        LinearGather.append(call.plan(), call.members(), mine, blocks, root, Fill.UP_TO);
         return call.schedule();
     }
 
@@ -180,9 +187,9 @@ public final class Collectives {
                 false) : null;
         MemorySegment mine = recvbuf == null && isRoot ? null : call.out(recvbuf, recvcount, recvtype);
         if (isRoot) {
-            checkSameSize(mine, blocks[root]);
+            checkFits(blocks[root], mine);
         }
-        LinearScatter.append(call.plan(), call.members(), blocks, mine, root);
+        LinearScatter.append(call.plan(), call.members(), blocks, mine, root, Fill.UP_TO);
         return call.schedule();
     }
 
@@ -211,8 +218,8 @@ public final class Collectives {
         MemorySegment recv = call.out(recvbuf, Math.multiplyExact(size, recvcount), recvtype);
         MemorySegment mine = sendbuf == null ? null : call.in(sendbuf, sendcount, sendtype);
         long block = (long) recvcount * recvtype.byteSize();
-        if (mine != null && mine.byteSize() != block) {
-            throw mismatch(mine.byteSize(), block);
+        if (mine != null && mine.byteSize() > block) {
+            throw truncated(mine.byteSize(), block);
         }
         Algorithms.allgather(call.plan(), call.members(), mine, recv, block);
         return call.schedule();
@@ -228,9 +235,33 @@ public final class Collectives {
         CollectiveCall call = new CollectiveCall(comm);
         MemorySegment[] blocks = rootBlocks(call, recvbuf, recvcounts, displs, recvtype, comm.size(), true);
         MemorySegment mine = sendbuf == null ? null : call.in(sendbuf, sendcount, sendtype);
-        checkSameSize(mine, blocks[comm.rank()]);
-        RingAllgather.append(call.plan(), call.members(), mine, blocks);
+        checkFits(mine, blocks[comm.rank()]);
+        if (Blocks.overlap(blocks)) {
+            ringInRankOrder(call.plan(), call.members(), mine, blocks);
+        } else {
+            RingAllgather.append(call.plan(), call.members(), mine, blocks, Fill.UP_TO);
+        }
         return call.schedule();
+    }
+
+    /**
+     * Allgatherv into blocks that share bytes (erroneous, but common in course material): the ring, which passes
+     * on blocks from where it received them, runs over private copies of the blocks side by side (the same
+     * messages as over the blocks themselves, so ranks whose displacements differ still agree), then the blocks
+     * are written in rank order, so the last rank's block wins where they overlap, as Open MPI's linear algorithm
+     * writes them. The copies start as the blocks are, so past short data a block keeps what it held.
+     */
+    private static void ringInRankOrder(Schedule s, Members m, MemorySegment mine, MemorySegment[] blocks) {
+        MemorySegment[] apart = Blocks.sideBySide(blocks);
+        s.local(() -> copyAll(blocks, apart));
+        RingAllgather.append(s, m, mine, apart, Fill.UP_TO);
+        s.local(() -> copyAll(apart, blocks)).endRound();
+    }
+
+    private static void copyAll(MemorySegment[] from, MemorySegment[] to) {
+        for (int i = 0; i < from.length; i++) {
+            MemorySegment.copy(from[i], 0, to[i], 0, from[i].byteSize());
+        }
     }
 
     /** {@code MPI_Alltoall}. */
@@ -258,11 +289,12 @@ public final class Collectives {
         checkCount(recvcount);
         MemorySegment send = call.in(sendbuf, Math.multiplyExact(size, sendcount), sendtype);
         MemorySegment recv = call.out(recvbuf, Math.multiplyExact(size, recvcount), recvtype);
-        long block = (long) recvcount * recvtype.byteSize();
-        if ((long) sendcount * sendtype.byteSize() != block) {
-            throw mismatch((long) sendcount * sendtype.byteSize(), block);
+        long sendBlock = (long) sendcount * sendtype.byteSize();
+        long recvBlock = (long) recvcount * recvtype.byteSize();
+        if (sendBlock > recvBlock) {
+            throw truncated(sendBlock, recvBlock);
         }
-        Algorithms.alltoall(call.plan(), call.members(), send, recv, block);
+        Algorithms.alltoall(call.plan(), call.members(), send, recv, sendBlock, recvBlock);
         return call.schedule();
     }
 
@@ -291,7 +323,7 @@ public final class Collectives {
         if (comm.isInter()) {
             return InterCollectives.exchange(call, send, recv);
         }
-        checkSameSize(send[comm.rank()], recv[comm.rank()]);
+        checkFits(send[comm.rank()], recv[comm.rank()]);
         PairwiseAlltoall.append(call.plan(), call.members(), send, recv);
         return call.schedule();
     }
@@ -496,10 +528,13 @@ public final class Collectives {
         return bytes;
     }
 
-    /** {@code ERR_TRUNCATE} unless the block this rank sends itself fits its own receive block exactly. */
-    private static void checkSameSize(MemorySegment own, MemorySegment block) {
-        if (own != null && own.byteSize() != block.byteSize()) {
-            throw mismatch(own.byteSize(), block.byteSize());
+    /**
+     * {@code ERR_TRUNCATE} if the block this rank sends itself is longer than its own receive block (shorter is
+     * delivered as it is); {@code null} (in place) fits.
+     */
+    private static void checkFits(MemorySegment sent, MemorySegment room) {
+        if (sent != null && room != null && sent.byteSize() > room.byteSize()) {
+            throw truncated(sent.byteSize(), room.byteSize());
         }
     }
 
@@ -509,8 +544,8 @@ public final class Collectives {
         }
     }
 
-    static org.weft.adi.DeviceException mismatch(long sent, long expected) {
-        return MpiErrors.error(ErrorClass.ERR_TRUNCATE, "a block of " + sent + " bytes where " + expected
-                + " are expected (do the send and receive counts and types agree?)");
+    static org.weft.adi.DeviceException truncated(long sent, long room) {
+        return MpiErrors.error(ErrorClass.ERR_TRUNCATE, "a block of " + sent + " bytes sent into a receive block of "
+                + room + " bytes (do the send and receive counts and types agree?)");
     }
 }

@@ -12,6 +12,7 @@ import org.weft.core.coll.algo.OrderedLinearReduce;
 import org.weft.core.coll.sched.Blocks;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.Schedule;
+import org.weft.core.coll.sched.Schedule.Fill;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.MpiErrors;
@@ -104,8 +105,12 @@ final class InterCollectives {
             int remote = comm.remoteGroup().size();
             MemorySegment[] blocks = Collectives.rootBlocks(call, recvbuf, recvcounts, displs, recvtype, remote,
                     true);
+            boolean inRankOrder = Blocks.overlap(blocks); // as LinearGather: the last rank's block wins
             for (int i = 0; i < remote; i++) {
-                call.plan().receive(blocks[i], comm.toWorld(i));
+                call.plan().receive(blocks[i], comm.toWorld(i), Fill.UP_TO);
+                if (inRankOrder) {
+                    call.plan().endRound();
+                }
             }
             call.plan().endRound();
         } else if (root != Ranks.PROC_NULL) {
@@ -128,7 +133,7 @@ final class InterCollectives {
             }
             call.plan().endRound();
         } else if (root != Ranks.PROC_NULL) {
-            call.plan().receive(call.out(recvbuf, recvcount, recvtype), comm.toWorld(root)).endRound();
+            call.plan().receive(call.out(recvbuf, recvcount, recvtype), comm.toWorld(root), Fill.UP_TO).endRound();
         }
         return call.schedule();
     }
@@ -144,7 +149,7 @@ final class InterCollectives {
                 recvtype);
         MemorySegment gathered = Blocks.scratch(mine.byteSize() * local.size());
         Schedule s = call.plan();
-        LinearGather.append(s, local, mine, Blocks.equal(gathered, local.size(), mine.byteSize()), 0);
+        LinearGather.append(s, local, mine, Blocks.equal(gathered, local.size(), mine.byteSize()), 0, Fill.EXACT);
         if (comm.rank() == 0) {
             s.send(gathered, comm.toWorld(0)).receive(recv, comm.toWorld(0)).endRound();
         }
@@ -177,11 +182,14 @@ final class InterCollectives {
                 Blocks.equal(recv, remote, (long) recvcount * recvtype.byteSize()));
     }
 
-    /** {@code out[j]} goes to remote rank j and {@code in[j]} comes from it, all in one round. */
+    /**
+     * {@code out[j]} goes to remote rank j and {@code in[j]} comes from it, all in one round; {@code in[j]} takes
+     * what was sent, up to its size.
+     */
     static Schedule exchange(CollectiveCall call, MemorySegment[] out, MemorySegment[] in) {
         Communicator comm = call.comm();
         for (int j = 0; j < out.length; j++) {
-            call.plan().send(out[j], comm.toWorld(j)).receive(in[j], comm.toWorld(j));
+            call.plan().send(out[j], comm.toWorld(j)).receive(in[j], comm.toWorld(j), Fill.UP_TO);
         }
         call.plan().endRound();
         return call.schedule();
@@ -210,7 +218,7 @@ final class InterCollectives {
             s.send(partial, comm.toWorld(0)).receive(remoteResult, comm.toWorld(0)).endRound();
             theirs = Blocks.of(remoteResult, counts, displs, type.byteSize());
         }
-        LinearScatter.append(s, call.members(), theirs, recv, 0);
+        LinearScatter.append(s, call.members(), theirs, recv, 0, Fill.EXACT);
         return call.schedule();
     }
 

@@ -10,14 +10,21 @@ import org.weft.core.coll.sched.Schedule;
  * Bruck's alltoall (MPICH's short-message algorithm): blocks are rotated so that block i is the one for member
  * me + i; in step k every block whose index has bit k set travels 2^k members further (packed into one
  * message); a final local rotation puts the received blocks in rank order. ⌈log2 p⌉ messages per member instead
- * of p − 1, at the price of moving each block up to log2 p times: for short blocks.
+ * of p − 1, at the price of moving each block up to log2 p times: for short blocks. The blocks it moves are as
+ * long as the member's send blocks: when every member sends less than a receive block holds, each block gets what
+ * was sent and the rest stays as it was (a member whose blocks differ in length from the others' makes a receive
+ * fail with {@code ERR_TRUNCATE}).
  */
 public final class BruckAlltoall {
     private BruckAlltoall() {
     }
 
-    /** Sends block i of {@code send} to member i and receives block i of {@code recv} from member i. */
-    public static void append(Schedule s, Members m, MemorySegment send, MemorySegment recv, long blockBytes) {
+    /**
+     * Sends block i of {@code send} ({@code blockBytes} each) to member i and receives block i of {@code recv}
+     * (starting at {@code i * stride}, {@code stride} at least {@code blockBytes}) from member i.
+     */
+    public static void append(Schedule s, Members m, MemorySegment send, MemorySegment recv, long blockBytes,
+                              long stride) {
         if (!m.includesMe()) {
             return;
         }
@@ -45,7 +52,7 @@ public final class BruckAlltoall {
         }
         s.local(() -> {
             for (int i = 0; i < size; i++) {
-                MemorySegment.copy(work, i * blockBytes, recv, ((me - i + size) % size) * blockBytes, blockBytes);
+                MemorySegment.copy(work, i * blockBytes, recv, ((me - i + size) % size) * stride, blockBytes);
             }
         }).endRound();
     }

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import org.weft.core.coll.sched.Blocks;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.Schedule;
+import org.weft.core.coll.sched.Schedule.Fill;
 
 /**
  * Broadcast of long messages by scatter and allgather (van de Geijn; MPICH's long-message algorithm): the root
@@ -31,7 +32,7 @@ public final class ScatterAllgatherBcast {
             at += counts[i];
         }
         MemorySegment[] pieces = Blocks.of(data, counts, displs, 1);
-        LinearScatter.append(s, m, pieces, m.me() == root ? null : pieces[m.me()], root);
-        RingAllgather.append(s, m, null, pieces);
+        LinearScatter.append(s, m, pieces, m.me() == root ? null : pieces[m.me()], root, Fill.EXACT);
+        RingAllgather.append(s, m, null, pieces, Fill.EXACT);
     }
 }

@@ -1,6 +1,7 @@
 package org.weft.core.coll.sched;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 
 /** Where each member's block lies in a buffer: slices by count and displacement, or equal blocks side by side. */
 public final class Blocks {
@@ -20,6 +21,29 @@ public final class Blocks {
         return blocks;
     }
 
+    /** Whether two non-empty blocks among {@code blocks}, slices of one buffer, share a byte. */
+    public static boolean overlap(MemorySegment[] blocks) {
+        long[] starts = new long[blocks.length];
+        long[] ends = new long[blocks.length];
+        int n = 0;
+        for (MemorySegment block : blocks) {
+            if (block.byteSize() > 0) {
+                starts[n] = block.address();
+                ends[n++] = block.address() + block.byteSize();
+            }
+        }
+        // every byte lies in as many blocks as start at or before it minus those that end there or before, so
+        // the blocks are disjoint exactly when the (i + 1)-th start (sorted) is at or after the i-th end (sorted)
+        Arrays.sort(starts, 0, n);
+        Arrays.sort(ends, 0, n);
+        for (int i = 1; i < n; i++) {
+            if (starts[i] < ends[i - 1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** {@code n} blocks of {@code blockBytes} bytes side by side from the start of {@code base}. */
     public static MemorySegment[] equal(MemorySegment base, int n, long blockBytes) {
         MemorySegment[] blocks = new MemorySegment[n];
@@ -27,6 +51,22 @@ public final class Blocks {
             blocks[i] = base.asSlice(i * blockBytes, blockBytes);
         }
         return blocks;
+    }
+
+    /** Private blocks as long as {@code blocks}, side by side in one new buffer. */
+    public static MemorySegment[] sideBySide(MemorySegment[] blocks) {
+        long total = 0;
+        for (MemorySegment block : blocks) {
+            total += block.byteSize();
+        }
+        MemorySegment base = scratch(total);
+        MemorySegment[] copies = new MemorySegment[blocks.length];
+        long at = 0;
+        for (int i = 0; i < blocks.length; i++) {
+            copies[i] = base.asSlice(at, blocks[i].byteSize());
+            at += blocks[i].byteSize();
+        }
+        return copies;
     }
 
     /** A private buffer of {@code bytes} bytes for partial results and staging. */

@@ -43,8 +43,16 @@ public final class Schedule implements BooleanSupplier {
         }
     }
 
-    private sealed interface Step permits Send, Receive, Local, EndOfRound {
+    private sealed interface Step permits Send, Forward, Receive, Local, EndOfRound {
     }
+
+    /**
+     * How much a receive takes. {@code EXACT}: exactly its buffer — an algorithm's own pieces, where any other size
+     * means the ranks disagree on counts. {@code UP_TO}: what was sent, up to its buffer, as a point-to-point
+     * receive does — a block of the user's buffer that a program may size larger than the data (Open MPI's linear
+     * algorithms deliver such short data); the bytes past it stay as they were.
+     */
+    public enum Fill { EXACT, UP_TO }
 
     /** Closes a round in {@link #steps}. */
     private enum EndOfRound implements Step { MARK }
@@ -59,7 +67,34 @@ public final class Schedule implements BooleanSupplier {
     private record Send(MemorySegment data, int worldRank, int phase) implements Step {
     }
 
-    private record Receive(MemorySegment buffer, int worldRank, int phase) implements Step {
+    /** Sends on what {@code source} delivered (its whole buffer unless the message was short). */
+    private record Forward(Receive source, int worldRank, int phase) implements Step {
+    }
+
+    /** A receive, and how many bytes it delivered when it last ran (read by {@link Forward}s of later rounds). */
+    private static final class Receive implements Step {
+        final MemorySegment buffer;
+        final int worldRank;
+        final int phase;
+        final Fill fill;
+        long delivered;
+
+        Receive(MemorySegment buffer, int worldRank, int phase, Fill fill) {
+            this.buffer = buffer;
+            this.worldRank = worldRank;
+            this.phase = phase;
+            this.fill = fill;
+        }
+
+        /** The bytes delivered: the buffer itself, or (only after a short message) its first part. */
+        MemorySegment data() {
+            return delivered == buffer.byteSize() ? buffer : buffer.asSlice(0, delivered);
+        }
+
+        @Override
+        public String toString() {
+            return "receive of " + buffer.byteSize() + " bytes from world rank " + worldRank;
+        }
     }
 
     private record Local(Runnable action) implements Step {
@@ -122,13 +157,32 @@ public final class Schedule implements BooleanSupplier {
 
     /** Receives exactly {@code buffer.byteSize()} bytes from {@code worldRank} in the current round. */
     public Schedule receive(MemorySegment buffer, int worldRank) {
-        return receive(buffer, worldRank, 0);
+        return receive(buffer, worldRank, 0, Fill.EXACT);
     }
 
-    /** Receives exactly {@code buffer.byteSize()} bytes sent from {@code worldRank} in phase {@code phase}. */
-    public Schedule receive(MemorySegment buffer, int worldRank, int phase) {
+    /** Receives into {@code buffer} from {@code worldRank} in the current round, as much as {@code fill} says. */
+    public Schedule receive(MemorySegment buffer, int worldRank, Fill fill) {
+        return receive(buffer, worldRank, 0, fill);
+    }
+
+    /** Receives into {@code buffer} what {@code worldRank} sent in phase {@code phase}, as {@code fill} says. */
+    public Schedule receive(MemorySegment buffer, int worldRank, int phase, Fill fill) {
         transfersBuilt++;
-        return add(new Receive(buffer, worldRank, phase));
+        return add(new Receive(buffer, worldRank, phase, fill));
+    }
+
+    /**
+     * Sends to {@code worldRank} what the latest receive into {@code buffer} (in an earlier round) delivered: all of
+     * it, or what a short message left there (a relay that passes on short data as it came).
+     */
+    public Schedule forward(MemorySegment buffer, int worldRank) {
+        for (int i = stepCount - 1; i >= 0; i--) {
+            if (steps[i] instanceof Receive r && r.buffer == buffer) {
+                transfersBuilt++;
+                return add(new Forward(r, worldRank, 0));
+            }
+        }
+        throw new IllegalArgumentException("forward of a buffer that no earlier step receives into");
     }
 
     /** Waits for an empty message (a signal) from world rank {@code worldRank} in the current round. */
@@ -284,14 +338,22 @@ public final class Schedule implements BooleanSupplier {
     }
 
     private static void check(DeviceRequest request, Step step) {
+        if (step instanceof Receive receive && request.error() == ErrorClass.ERR_TRUNCATE) {
+            throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "collective: world rank " + receive.worldRank
+                    + " sent more than the " + receive.buffer.byteSize() + " bytes of the receive block"
+                    + " (do all ranks pass the same counts and types?)");
+        }
         if (request.error() != ErrorClass.SUCCESS) {
             throw MpiErrors.error(request.error(), "collective: " + step + " failed (do all ranks pass the same"
                     + " counts and types?)");
         }
-        if (step instanceof Receive receive && request.byteCount() != receive.buffer().byteSize()) {
-            throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "collective: world rank " + receive.worldRank()
-                    + " sent " + request.byteCount() + " bytes where " + receive.buffer().byteSize()
-                    + " were expected (do all ranks pass the same counts and types?)");
+        if (step instanceof Receive receive) {
+            if (receive.fill == Fill.EXACT && request.byteCount() != receive.buffer.byteSize()) {
+                throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "collective: world rank " + receive.worldRank
+                        + " sent " + request.byteCount() + " bytes where " + receive.buffer.byteSize()
+                        + " were expected (do all ranks pass the same counts and types?)");
+            }
+            receive.delivered = request.byteCount();
         }
     }
 
@@ -305,8 +367,10 @@ public final class Schedule implements BooleanSupplier {
                 case Local l -> l.action().run();
                 case Send s -> transfers[transferCount++] =
                         device.isend(s.data(), s.worldRank(), tag + s.phase(), context, SendMode.STANDARD);
+                case Forward f -> transfers[transferCount++] =
+                        device.isend(f.source().data(), f.worldRank(), tag + f.phase(), context, SendMode.STANDARD);
                 case Receive r -> transfers[transferCount++] =
-                        device.irecv(r.buffer(), r.worldRank(), tag + r.phase(), context);
+                        device.irecv(r.buffer, r.worldRank, tag + r.phase, context);
                 case EndOfRound e -> throw new AssertionError("a round's mark inside the round");
             }
         }
