@@ -2,6 +2,7 @@ package org.weft.mm;
 
 import org.weft.adi.idle.IdleStrategies;
 import org.weft.adi.param.Parameter;
+import org.weft.adi.trace.StartupTrace;
 import org.weft.mm.proto.PointToPoint;
 import org.weft.mm.select.MethodOrder;
 
@@ -22,7 +23,7 @@ public final class DeviceParameters {
                     + " set by weftrun to the host the rank was placed on; empty = this machine's host name");
 
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
-            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST);
+            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP);
 
     private DeviceParameters() {
     }

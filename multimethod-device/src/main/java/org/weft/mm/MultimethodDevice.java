@@ -13,6 +13,7 @@ import org.weft.adi.SendMode;
 import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.Bootstrap;
 import org.weft.adi.idle.IdleStrategies;
+import org.weft.adi.trace.StartupTrace;
 import org.weft.adi.param.Parameters;
 import org.weft.mm.module.shm.HostIdentity;
 import org.weft.mm.progress.DoorbellParker;
@@ -22,6 +23,7 @@ import org.weft.mm.proto.PointToPoint;
 import org.weft.mm.select.Link;
 import org.weft.mm.select.MethodOrder;
 import org.weft.mm.spi.CommModule;
+import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.ModuleContext;
 import org.weft.mm.spi.RsrSink;
 import org.weft.mm.stats.JobReport;
@@ -100,38 +102,33 @@ public final class MultimethodDevice implements Device {
 
         Map<String, String> unavailable = new LinkedHashMap<>();
         List<CommModule> running = new ArrayList<>();
+        List<CommModule> deferred = new ArrayList<>();
         for (CommModule module : ModuleCatalog.create(MethodOrder.parse(methods), userChosen)) {
-            ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters, context.inbound(),
-                    context.counters(module.name()));
-            String cause = module.unavailabilityCause(moduleContext);
-            if (cause == null) {
-                cause = start(module, moduleContext);
-            }
-            if (cause == null) {
-                running.add(module);
+            if (module.startsOnDemand() && !userChosen) {
+                deferred.add(module);
             } else {
-                unavailable.put(module.name(), cause);
+                startModule(module, config, hostName, parameters, context, running, unavailable);
             }
         }
-        if (running.isEmpty()) {
-            throw new DeviceException(ErrorClass.ERR_INTERN, "no communication method can run: " + unavailable);
-        }
-        context.start(running);
         Locality here = new Locality(parameters.get(DeviceParameters.SITE), HostIdentity.of(hostName).toString());
-        Locality[] localities;
-        try {
-            byte[][] cards = bootstrap.allGather(new BusinessCard(here, context.localTable()).encode());
-            DescriptorTable[] tables = new DescriptorTable[cards.length];
-            localities = new Locality[cards.length];
-            for (int r = 0; r < cards.length; r++) {
-                BusinessCard card = BusinessCard.decode(cards[r]);
-                tables[r] = card.table();
-                localities[r] = card.locality();
+        BusinessCard[] cards = exchange(bootstrap, here, context, running, unavailable);
+        if (!deferred.isEmpty()) {
+            if (connectsAll(running, cards)) {
+                deferred.forEach(m -> unavailable.put(m.name(), NOT_NEEDED));
+            } else { // every rank sees the same cards, so all take this branch together
+                for (CommModule module : deferred) {
+                    startModule(module, config, hostName, parameters, context, running, unavailable);
+                }
+                cards = exchange(bootstrap, here, context, running, unavailable);
             }
-            context.meet(tables, mpi.id());
-        } catch (IOException e) {
-            throw new DeviceException(ErrorClass.ERR_INTERN, "bootstrap: cannot exchange descriptor tables", e);
         }
+        Locality[] localities = new Locality[cards.length];
+        DescriptorTable[] tables = new DescriptorTable[cards.length];
+        for (int r = 0; r < cards.length; r++) {
+            tables[r] = cards[r].table();
+            localities[r] = cards[r].locality();
+        }
+        context.meet(tables, mpi.id());
         int localRanks = parameters.get(DeviceParameters.LOCAL_SIZE);
         localRanks = localRanks > 0 ? localRanks : config.size();
         int cores = Runtime.getRuntime().availableProcessors();
@@ -143,6 +140,72 @@ public final class MultimethodDevice implements Device {
         return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint, progress, unavailable,
                 IdleStrategies.resolve(idleName, localRanks, cores), parameters.get(DeviceParameters.REPORT) != 0,
                 localities, parker);
+    }
+
+    /** Why an on-demand module did not start (the report lists it with the unavailable ones). */
+    static final String NOT_NEEDED = "not started: the methods before it reach every rank";
+
+    private static void startModule(CommModule module, WorldConfig config, String hostName, Parameters parameters,
+                                    Context context, List<CommModule> running, Map<String, String> unavailable) {
+        ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters, context.inbound(),
+                context.counters(module.name()));
+        String cause = module.unavailabilityCause(moduleContext);
+        if (cause == null) {
+            cause = start(module, moduleContext);
+        }
+        StartupTrace.mark(who(config), "module " + module.name() + (cause == null ? " started" : " off"));
+        if (cause == null) {
+            running.add(module);
+        } else {
+            unavailable.put(module.name(), cause);
+        }
+    }
+
+    /** Starts {@code running} in the context and swaps business cards with every rank (collective). */
+    private static BusinessCard[] exchange(Bootstrap bootstrap, Locality here, Context context,
+                                           List<CommModule> running, Map<String, String> unavailable) {
+        if (running.isEmpty()) {
+            throw new DeviceException(ErrorClass.ERR_INTERN, "no communication method can run: " + unavailable);
+        }
+        context.start(running);
+        try {
+            byte[][] encoded = bootstrap.allGather(new BusinessCard(here, context.localTable()).encode());
+            BusinessCard[] cards = new BusinessCard[encoded.length];
+            for (int r = 0; r < encoded.length; r++) {
+                cards[r] = BusinessCard.decode(encoded[r]);
+            }
+            StartupTrace.mark("rank " + context.rank(), "descriptor tables exchanged");
+            return cards;
+        } catch (IOException e) {
+            throw new DeviceException(ErrorClass.ERR_INTERN, "bootstrap: cannot exchange descriptor tables", e);
+        }
+    }
+
+    /** Whether some module of {@code running} connects every two ranks (each rank with itself too). */
+    static boolean connectsAll(List<CommModule> running, BusinessCard[] cards) {
+        for (int a = 0; a < cards.length; a++) {
+            for (int b = a; b < cards.length; b++) {
+                if (!connects(running, a, cards[a].table(), b, cards[b].table())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean connects(List<CommModule> running, int a, DescriptorTable ta, int b, DescriptorTable tb) {
+        for (CommModule module : running) {
+            Descriptor da = ta.find(module.name());
+            Descriptor db = tb.find(module.name());
+            if (da != null && db != null && module.connects(a, da, b, db)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String who(WorldConfig config) {
+        return "rank " + config.rank();
     }
 
     private static String start(CommModule module, ModuleContext moduleContext) {
@@ -304,14 +367,17 @@ public final class MultimethodDevice implements Device {
                 System.out.flush();
             }
             bootstrap.barrier();
+            StartupTrace.mark(who(config), "finalize barrier passed");
         } catch (IOException e) {
             throw new UncheckedIOException("bootstrap: finalize barrier failed", e);
         } finally {
             parker.close();
             for (CommModule module : context.modules()) {
                 module.shutdown();
+                StartupTrace.mark(who(config), "module " + module.name() + " shut down");
             }
             bootstrap.close();
+            StartupTrace.mark(who(config), "bootstrap closed");
         }
     }
 

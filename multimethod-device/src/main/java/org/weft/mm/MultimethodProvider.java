@@ -8,6 +8,7 @@ import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.Bootstrap;
 import org.weft.adi.bootstrap.SingletonBootstrap;
 import org.weft.adi.bootstrap.SocketBootstrap;
+import org.weft.adi.trace.StartupTrace;
 
 import java.io.IOException;
 
@@ -20,7 +21,12 @@ public final class MultimethodProvider implements DeviceProvider {
 
     @Override
     public Device open(WorldConfig config) {
-        return MultimethodDevice.open(config, bootstrapFor(config));
+        StartupTrace.mark("rank " + config.rank(), "MPI_Init entered the device");
+        Bootstrap bootstrap = bootstrapFor(config);
+        StartupTrace.mark("rank " + config.rank(), "bootstrap connected");
+        Device device = MultimethodDevice.open(config, bootstrap);
+        StartupTrace.mark("rank " + config.rank(), "device open");
+        return device;
     }
 
     static Bootstrap bootstrapFor(WorldConfig config) {

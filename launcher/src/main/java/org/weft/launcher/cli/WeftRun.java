@@ -18,6 +18,7 @@ import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 import org.weft.adi.param.Parameter;
+import org.weft.adi.trace.StartupTrace;
 import org.weft.mm.DeviceParameters;
 import org.weft.mm.ModuleCatalog;
 import org.weft.mm.select.MethodOrder;
@@ -140,6 +141,7 @@ public final class WeftRun implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        StartupTrace.mark("weftrun", "main");
         System.exit(execute(args, System.in, System.out, System.err));
     }
 
@@ -168,6 +170,7 @@ public final class WeftRun implements Callable<Integer> {
             ParameterInfo.print(out, launcherEnvironment, weftParameters());
             return 0;
         }
+        StartupTrace.mark("weftrun", "command line parsed");
         JobPlan plan = plan();
         String named = rsh != null ? rsh : launcherEnvironment.get("WEFT_RSH");
         String agent = named != null ? named : RemoteShell.DEFAULT_AGENT;

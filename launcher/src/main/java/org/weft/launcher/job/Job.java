@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.weft.adi.trace.StartupTrace;
 import org.weft.launcher.agent.HostAgent;
 import org.weft.launcher.agent.RankProcess;
 import org.weft.launcher.bootstrap.BootstrapEvent;
@@ -105,17 +106,22 @@ public final class Job {
             server = bootstrap;
             JobIdentity identity = new JobIdentity(JobIdentity.newJobId(), secret,
                     bootstrap.address(plan.spansHosts()));
+            StartupTrace.mark("weftrun", "bootstrap service listening");
             Thread hook = new Thread(this::killOnShutdown, "weftrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook); // before anything it must clean up exists
             try {
                 createJobDirectory(identity.jobId());
+                StartupTrace.mark("weftrun", "job directory made");
                 int started = startRanks(identity);
+                StartupTrace.mark("weftrun", started + " processes started");
                 supervise(started);
+                StartupTrace.mark("weftrun", "every process exited");
                 return failure == null ? 0 : failure.status();
             } finally {
                 cleanUp();
                 removeHook(hook);
                 joinForwarders();
+                StartupTrace.mark("weftrun", "cleaned up");
             }
         }
     }
@@ -283,6 +289,7 @@ public final class Job {
                     }
                 }
             } else if (event instanceof JobEvent.ProcessExited exit) {
+                StartupTrace.mark("weftrun", exit.process().describe() + " exited");
                 live--;
                 onExit(exit);
             } else if (event instanceof JobEvent.Bootstrap(BootstrapEvent bootstrapEvent)) {
@@ -347,7 +354,10 @@ public final class Job {
             case BootstrapEvent.Violation violation -> fail(FAILURE_STATUS, "rank " + violation.rank()
                     + " broke the bootstrap protocol: " + violation.reason() + "; aborting the job");
             case BootstrapEvent.Disconnected disconnected -> watchDisconnected(disconnected.rank());
-            case BootstrapEvent.Registered registered -> checkStranded();
+            case BootstrapEvent.Registered registered -> {
+                StartupTrace.mark("weftrun", "rank " + registered.rank() + " registered");
+                checkStranded();
+            }
             case BootstrapEvent.Left left -> {
                 // a clean leave; its exit decides
             }

@@ -7,7 +7,9 @@ package org.weft.mm.spi;
  * <h2>Lifecycle</h2>
  * <ol>
  *   <li>{@link #unavailabilityCause} is asked first; a module that cannot run here says why
- *       (as Netty's {@code Epoll.unavailabilityCause()}) and is left out of the job, which goes on.</li>
+ *       (as Netty's {@code Epoll.unavailabilityCause()}) and is left out of the job, which goes on. A module
+ *       that {@link #startsOnDemand()} is asked only when the modules that started first leave some pair of
+ *       ranks unconnected ({@link #connects}), with the default method order.</li>
  *   <li>{@link #init} once; afterwards {@link #localDescriptor()} tells peers how to reach this process.</li>
  *   <li>{@link #connect} for each peer the selection policy tries, in table order; {@code null} means
  *       "not applicable" and the policy tries the next method.</li>
@@ -44,6 +46,24 @@ public interface CommModule {
      * Repeated calls for the same peer return the same object. Must not block on the network.
      */
     CommObject connect(int peerRank, Descriptor remote);
+
+    /**
+     * Whether this method connects rank {@code rankA}, which offered {@code a}, with rank {@code rankB}, which
+     * offered {@code b} (possibly the same rank), as {@link #connect} would decide, from the descriptors alone: any
+     * rank asks it about any two, and all must agree. The device asks the modules that started first, to decide
+     * whether those that {@link #startsOnDemand()} are needed. Default {@code false}: unknown, so they start.
+     */
+    default boolean connects(int rankA, Descriptor a, int rankB, Descriptor b) {
+        return false;
+    }
+
+    /**
+     * Whether this module starts only when the modules before it leave some pair of ranks unconnected (a module
+     * that costs much to start, as tcp's Netty event loop does, and that a job on one host never selects).
+     */
+    default boolean startsOnDemand() {
+        return false;
+    }
 
     /** Largest payload sent eagerly (with its envelope) by this method; larger ones use rendezvous. */
     long eagerLimit();

@@ -21,12 +21,11 @@ import org.weft.adi.SendMode;
 import org.weft.mm.Context;
 import org.weft.mm.DescriptorTable;
 import org.weft.mm.progress.Waiters;
-import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.MalformedRsrException;
-import org.weft.mm.spi.ModuleContext;
 import org.weft.mm.spi.SendStatus;
+import org.weft.mm.spi.StubModule;
 
 /**
  * A send that failed part-way is complete while RSRs of it still wait in the peer's back-pressure queue, and each
@@ -133,9 +132,13 @@ class SettledRequestsTest {
     }
 
     /** A method to rank 1 that answers each send with the next scripted status and keeps the headers it took. */
-    private static final class ScriptedMethod implements CommModule, CommObject {
+    private static final class ScriptedMethod extends StubModule implements CommObject {
         final ArrayDeque<SendStatus> answers = new ArrayDeque<>();
         final List<ByteBuffer> sent = new ArrayList<>();
+
+        ScriptedMethod() {
+            super("scripted");
+        }
 
         void script(SendStatus... statuses) {
             answers.clear();
@@ -161,25 +164,6 @@ class SettledRequestsTest {
         }
 
         @Override
-        public String name() {
-            return "scripted";
-        }
-
-        @Override
-        public String unavailabilityCause(ModuleContext context) {
-            return null;
-        }
-
-        @Override
-        public void init(ModuleContext context) {
-        }
-
-        @Override
-        public Descriptor localDescriptor() {
-            return new Descriptor(name(), new byte[0]);
-        }
-
-        @Override
         public CommObject connect(int peerRank, Descriptor remote) {
             return this;
         }
@@ -192,15 +176,6 @@ class SettledRequestsTest {
         @Override
         public long maxRsrLength() {
             return MessageHeader.LENGTH + FRAGMENT;
-        }
-
-        @Override
-        public int poll() {
-            return 0;
-        }
-
-        @Override
-        public void shutdown() {
         }
     }
 }

@@ -82,6 +82,12 @@ public final class SelfModule implements CommModule {
         return peerRank == context.rank() && Arrays.equals(remote.data(), identity) ? link : null;
     }
 
+    /** Each rank to itself: its own descriptor on both sides. */
+    @Override
+    public boolean connects(int rankA, Descriptor a, int rankB, Descriptor b) {
+        return rankA == rankB && Arrays.equals(a.data(), b.data());
+    }
+
     @Override
     public long eagerLimit() {
         return eagerLimit;

@@ -203,6 +203,18 @@ public final class ShmModule implements CommModule {
         return link != null ? link : links.computeIfAbsent(peerRank, rank -> open(rank, address.inbox()));
     }
 
+    /** Two ranks of one job, site and host, whose descriptors both read. */
+    @Override
+    public boolean connects(int rankA, Descriptor a, int rankB, Descriptor b) {
+        try {
+            ShmAddress x = ShmAddress.of(a);
+            ShmAddress y = ShmAddress.of(b);
+            return x.host().sameHostAs(y.host()) && x.jobId().equals(y.jobId()) && x.site().equals(y.site());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     private ShmLink open(int peerRank, Path peerInbox) {
         if (shutdown.get()) {
             throw new IllegalStateException("shm module shut down");

@@ -120,6 +120,12 @@ public final class TcpModule implements CommModule {
         return NAME;
     }
 
+    /** The fallback: its event loop costs a rank about a tenth of a second of start-up and more at exit. */
+    @Override
+    public boolean startsOnDemand() {
+        return true;
+    }
+
     @Override
     public String unavailabilityCause(ModuleContext context) {
         try {
