@@ -236,32 +236,14 @@ public final class Collectives {
         MemorySegment[] blocks = rootBlocks(call, recvbuf, recvcounts, displs, recvtype, comm.size(), true);
         MemorySegment mine = sendbuf == null ? null : call.in(sendbuf, sendcount, sendtype);
         checkFits(mine, blocks[comm.rank()]);
-        if (Blocks.overlap(blocks)) {
-            ringInRankOrder(call.plan(), call.members(), mine, blocks);
+        Schedule s = call.plan();
+        Members m = call.members();
+        if (Blocks.overlap(blocks)) { // erroneous, but common in course material; the ring passes blocks on
+            Blocks.writtenInRankOrder(s, blocks, apart -> RingAllgather.append(s, m, mine, apart, Fill.UP_TO));
         } else {
-            RingAllgather.append(call.plan(), call.members(), mine, blocks, Fill.UP_TO);
+            RingAllgather.append(s, m, mine, blocks, Fill.UP_TO);
         }
         return call.schedule();
-    }
-
-    /**
-     * Allgatherv into blocks that share bytes (erroneous, but common in course material): the ring, which passes
-     * on blocks from where it received them, runs over private copies of the blocks side by side (the same
-     * messages as over the blocks themselves, so ranks whose displacements differ still agree), then the blocks
-     * are written in rank order, so the last rank's block wins where they overlap, as Open MPI's linear algorithm
-     * writes them. The copies start as the blocks are, so past short data a block keeps what it held.
-     */
-    private static void ringInRankOrder(Schedule s, Members m, MemorySegment mine, MemorySegment[] blocks) {
-        MemorySegment[] apart = Blocks.sideBySide(blocks);
-        s.local(() -> copyAll(blocks, apart));
-        RingAllgather.append(s, m, mine, apart, Fill.UP_TO);
-        s.local(() -> copyAll(apart, blocks)).endRound();
-    }
-
-    private static void copyAll(MemorySegment[] from, MemorySegment[] to) {
-        for (int i = 0; i < from.length; i++) {
-            MemorySegment.copy(from[i], 0, to[i], 0, from[i].byteSize());
-        }
     }
 
     /** {@code MPI_Alltoall}. */

@@ -23,7 +23,8 @@ import org.weft.tests.comm.Worlds;
  * Gatherv and allgatherv into blocks whose displacements overlap (erroneous, but common in course material;
  * behaviours.md item 21): the blocks are written in rank order, so the last rank's block wins where they
  * overlap, as Open MPI's linear gatherv writes them — at every root (the root's own block too takes its turn),
- * blocking and nonblocking, in place, with blocks shorter than their data's room, and on an intercommunicator.
+ * blocking and nonblocking, in place, with data shorter than its block, and on an intercommunicator (gatherv,
+ * allgatherv).
  * The expected buffer is made by writing each rank's block in rank order. At 1–5 and 8 ranks, default methods and
  * tcp.
  */
@@ -81,7 +82,7 @@ class OverlappingBlocksTest {
 
     @ParameterizedTest(name = "{0} ranks, {1}")
     @MethodSource("org.weft.tests.comm.Worlds#twoGroupSizesAndMethods")
-    void overlappingBlocksOfAnIntercommunicatorGathervAreWrittenInRankOrder(int size, String methods)
+    void overlappingBlocksOfIntercommunicatorCollectivesAreWrittenInRankOrder(int size, String methods)
             throws Exception {
         Worlds.of(size, methods).run(rank -> {
             TwoGroups groups = TwoGroups.of(size, rank);
@@ -95,6 +96,9 @@ class OverlappingBlocksTest {
             if (root == MPI.ROOT) {
                 assertArrayEquals(inRankOrder(remote, counts, displs, recv.length), recv, "inter gatherv");
             }
+            int[] all = filled(remote.length + BLOCK);
+            inter.allGatherv(data(rank, BLOCK), BLOCK, MPI.INT, all, counts, displs, MPI.INT);
+            assertArrayEquals(inRankOrder(remote, counts, displs, all.length), all, "inter allgatherv");
             groups.free();
         });
     }

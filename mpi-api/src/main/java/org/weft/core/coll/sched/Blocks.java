@@ -2,6 +2,7 @@ package org.weft.core.coll.sched;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /** Where each member's block lies in a buffer: slices by count and displacement, or equal blocks side by side. */
 public final class Blocks {
@@ -44,6 +45,26 @@ public final class Blocks {
         return false;
     }
 
+    /**
+     * Appends to {@code s} an algorithm that fills {@code blocks}, some of which share bytes, such that they end up
+     * written in rank order (the last rank's block wins where they overlap, as in Open MPI's linear gatherv): the
+     * {@code algorithm} fills private copies side by side instead (the same messages as over the blocks, so ranks
+     * whose displacements differ still agree), which are then copied into place in rank order. The copies start
+     * as the blocks are, so past short data a block keeps what it held.
+     */
+    public static void writtenInRankOrder(Schedule s, MemorySegment[] blocks, Consumer<MemorySegment[]> algorithm) {
+        MemorySegment[] apart = sideBySide(blocks);
+        s.local(() -> copy(blocks, apart));
+        algorithm.accept(apart);
+        s.endRound().local(() -> copy(apart, blocks)).endRound();
+    }
+
+    private static void copy(MemorySegment[] from, MemorySegment[] to) {
+        for (int i = 0; i < from.length; i++) {
+            MemorySegment.copy(from[i], 0, to[i], 0, from[i].byteSize());
+        }
+    }
+
     /** {@code n} blocks of {@code blockBytes} bytes side by side from the start of {@code base}. */
     public static MemorySegment[] equal(MemorySegment base, int n, long blockBytes) {
         MemorySegment[] blocks = new MemorySegment[n];
@@ -54,7 +75,7 @@ public final class Blocks {
     }
 
     /** Private blocks as long as {@code blocks}, side by side in one new buffer. */
-    public static MemorySegment[] sideBySide(MemorySegment[] blocks) {
+    private static MemorySegment[] sideBySide(MemorySegment[] blocks) {
         long total = 0;
         for (MemorySegment block : blocks) {
             total += block.byteSize();
