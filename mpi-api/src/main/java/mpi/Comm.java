@@ -638,8 +638,7 @@ public class Comm implements Freeable, Cloneable {
     /** {@code MPI_Abort}: ends every process of the job with {@code errorcode}. */
     public final void abort(int errorcode) throws MPIException {
         Communicator c = core();
-        c.device().abort(errorcode, "MPI_Abort was called on " + c.name() + " by rank " + c.rank()
-                + " with error code " + errorcode);
+        c.device().abort(errorcode, "MPI_Abort on " + c.name());
     }
 
     /** {@code MPI_Comm_set_errhandler}. */

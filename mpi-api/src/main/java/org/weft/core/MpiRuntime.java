@@ -114,16 +114,18 @@ public final class MpiRuntime {
 
     /**
      * Reports an error under {@code MPI_ERRORS_ARE_FATAL} and aborts the job with the error class as its exit code;
-     * does not return. The message names this rank, the call, the object it was called on ({@code null}: none
-     * worth naming), the communicator whose handler the error was raised on when it is another
-     * ({@code raisedOn}, else {@code null}) and the error class.
+     * does not return. The message, printed here, names this rank, the call, the object it was called on
+     * ({@code null}: none worth naming), the communicator whose handler the error was raised on when it is another
+     * ({@code raisedOn}, else {@code null}) and the error class; the launcher, which says why it ends the job, gets
+     * only the class, the call and the object, so that the user reads the error once.
      */
     public RuntimeException fatal(String call, String object, String raisedOn, DeviceException error) {
         String message = MpiErrors.fatalMessage(device.rank(), device.size(), call, object, raisedOn,
                 error.errorClass(), error.getMessage());
         System.err.println(message);
         System.err.flush();
-        device.abort(error.errorClass() == 0 ? 1 : error.errorClass(), message);
+        device.abort(error.errorClass() == 0 ? 1 : error.errorClass(), MpiErrors.name(error.errorClass()) + " in "
+                + call + (object == null ? "" : " on " + object) + " (MPI.ERRORS_ARE_FATAL)");
         throw new IllegalStateException("Device.abort returned: " + message);
     }
 }

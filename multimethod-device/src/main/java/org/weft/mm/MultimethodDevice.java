@@ -345,7 +345,7 @@ public final class MultimethodDevice implements Device {
 
     @Override
     public void abort(int code, String message) {
-        bootstrap.abort(code, "rank " + rank() + ": " + message);
+        bootstrap.abort(code, message); // the launcher names the rank
         // The launcher kills the job; if it cannot, do not linger.
         try {
             Thread.sleep(10_000);

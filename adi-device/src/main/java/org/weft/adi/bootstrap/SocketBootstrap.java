@@ -27,7 +27,8 @@ import org.weft.adi.net.HostAddresses;
  * the reading side: it hands collective answers to the caller and, when the launcher says the job is over
  * (another rank failed or aborted) or the connection is lost without this rank having closed it, calls the
  * {@code onJobEnd} callback once. For a real process that callback is {@link #haltOnJobEnd}: a rank whose job is
- * over, or whose launcher vanished, must not live on.
+ * over, or whose launcher vanished, must not live on. It halts without a word when the launcher ended the job (the
+ * launcher has said why, once for the job), and says why when the launcher is gone.
  *
  * <p>Threading: collectives ({@link #allGather}, {@link #barrier}) are called by one thread at a time, in the
  * same order on every rank; {@link #abort} and {@link #close} may be called from any thread.
@@ -160,13 +161,26 @@ public final class SocketBootstrap implements Bootstrap {
         return new InetSocketAddress(host, Integer.parseInt(hostPort.substring(hostPort.lastIndexOf(':') + 1)));
     }
 
-    /** The default {@code onJobEnd} of a real rank process: one line on stderr, then halt with status 1. */
+    /**
+     * The default {@code onJobEnd} of a real rank process: halt with status 1, after one line on stderr unless the
+     * launcher itself ended the job.
+     */
     public static Consumer<String> haltOnJobEnd(int rank) {
-        return reason -> {
+        return new HaltOnJobEnd(rank);
+    }
+
+    /** {@link #haltOnJobEnd}: a class of its own, so that the watcher can halt it quietly. */
+    private record HaltOnJobEnd(int rank) implements Consumer<String> {
+        @Override
+        public void accept(String reason) {
             System.err.println("weft: rank " + rank + ": " + reason + "; stopping");
             System.err.flush();
+            haltQuietly();
+        }
+
+        void haltQuietly() {
             Runtime.getRuntime().halt(1);
-        };
+        }
     }
 
     private void startWatcher() {
@@ -183,7 +197,7 @@ public final class SocketBootstrap implements Bootstrap {
                 switch (frame.type()) {
                     case BootstrapProtocol.GATHERED, BootstrapProtocol.RELEASED -> replies.add(frame);
                     case BootstrapProtocol.JOB_END -> {
-                        endJob("the launcher ended the job: " + BootstrapProtocol.messageOf(frame.body()));
+                        endJob("the launcher ended the job: " + BootstrapProtocol.messageOf(frame.body()), true);
                         return;
                     }
                     default -> {
@@ -204,9 +218,17 @@ public final class SocketBootstrap implements Bootstrap {
      * in a collective never wakes to print a stack trace over the launcher's message), then fails the waiters.
      */
     private void endJob(String reason) {
+        endJob(reason, false);
+    }
+
+    /** {@link #endJob(String)}; {@code announced}: the launcher ended it, and has told the user why. */
+    private void endJob(String reason, boolean announced) {
         if (ended.compareAndSet(false, true)) {
             endReason = reason;
             try {
+                if (announced && onJobEnd instanceof HaltOnJobEnd halt) {
+                    halt.haltQuietly();
+                }
                 onJobEnd.accept(reason);
             } finally {
                 replies.add(JOB_OVER);
@@ -273,12 +295,12 @@ public final class SocketBootstrap implements Bootstrap {
             if (endedLatch.await(ABORT_CONFIRM_MILLIS, TimeUnit.MILLISECONDS)) {
                 return;
             }
-            endJob("MPI_Abort(" + code + "): the launcher did not end the job in time");
+            endJob("MPI_Abort(" + code + ", " + message + "): the launcher did not end the job in time");
         } catch (IOException e) {
-            endJob("MPI_Abort(" + code + "): cannot reach the launcher (" + e.getMessage() + ")");
+            endJob("MPI_Abort(" + code + ", " + message + "): cannot reach the launcher (" + e.getMessage() + ")");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            endJob("MPI_Abort(" + code + "): interrupted while waiting for the launcher");
+            endJob("MPI_Abort(" + code + ", " + message + "): interrupted while waiting for the launcher");
         }
     }
 

@@ -13,12 +13,23 @@ import org.weft.launcher.plan.RankLaunch;
 public final class RankProcess {
     private final RankLaunch launch;
     private final Process process;
+    private final CompletableFuture<ProcessEnd> end;
     /** What the process had started when it was {@linkplain #stop asked to end}. */
     private volatile List<ProcessHandle> family = List.of();
+    private volatile boolean endedByLauncher;
 
     RankProcess(RankLaunch launch, Process process) {
         this.launch = launch;
         this.process = process;
+        PidfdExit pidfd = PidfdExit.open(process); // now, while the process certainly lives
+        this.end = process.onExit().thenApply(ended -> {
+            if (pidfd == null) {
+                return ProcessEnd.of(ended.exitValue(), -1);
+            }
+            try (pidfd) {
+                return ProcessEnd.of(ended.exitValue(), pidfd.waitStatus());
+            }
+        });
     }
 
     /** What was started. */
@@ -61,9 +72,19 @@ public final class RankProcess {
         return process.isAlive();
     }
 
-    /** Completes with the exit status when the process ends (128 + signal number when killed by a signal). */
-    public CompletableFuture<Integer> onExit() {
-        return process.onExit().thenApply(Process::exitValue);
+    /** Completes with how the process ended. */
+    public CompletableFuture<ProcessEnd> onExit() {
+        return end;
+    }
+
+    /** Whether the process is a JVM of the launcher's own, on this host (not an mpirun, not a remote shell). */
+    public boolean isLocalJvm() {
+        return !launch.viaMpirun() && !launch.isRemote();
+    }
+
+    /** Whether the launcher {@linkplain #stop stopped} or {@linkplain #kill killed} the process while it ran. */
+    public boolean endedByLauncher() {
+        return endedByLauncher;
     }
 
     /**
@@ -72,6 +93,9 @@ public final class RankProcess {
      * caller {@linkplain #kill kills} it if it does not end in time. A rank is killed at once.
      */
     public void stop() {
+        if (process.isAlive()) {
+            endedByLauncher = true;
+        }
         if (!launch.viaMpirun()) {
             kill();
             return;
@@ -87,6 +111,7 @@ public final class RankProcess {
     public void kill() {
         family.forEach(ProcessHandle::destroyForcibly);
         if (process.isAlive()) {
+            endedByLauncher = true;
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }

@@ -37,8 +37,10 @@ import org.weft.launcher.plan.RankLaunch;
  * {@link JobDirectory}: the main thread and the hook both end in {@link #cleanUp}, which runs once, and whichever
  * comes second waits for it to finish (the JVM halts when the hook returns).
  *
- * <p>Exit status: 0 when every rank exited 0 (after finalizing, if it registered); the failing rank's status
- * or its {@code MPI_Abort} code; {@link #TIMEOUT_STATUS} on timeout; {@link #FAILURE_STATUS} otherwise.
+ * <p>Exit status: 0 when every rank exited 0 (after finalizing, if it registered); the failing rank's exit code
+ * (128 + N when signal N killed it, as {@code mpirun}) or its {@code MPI_Abort} code; {@link #TIMEOUT_STATUS} on
+ * timeout; {@link #FAILURE_STATUS} otherwise. A process the launcher itself stopped is never the cause. The cause is
+ * printed once, by the launcher; the ranks it ends say nothing more.
  */
 public final class Job {
     /** Between telling ranks the job is over and killing them. */
@@ -147,7 +149,7 @@ public final class Job {
                 }
                 Arrays.fill(ranks, launch.rank(), launch.rank() + launch.count(), process);
                 forward(process, launch);
-                process.onExit().thenAccept(status -> events.add(new JobEvent.ProcessExited(process, status)));
+                process.onExit().thenAccept(end -> events.add(new JobEvent.ProcessExited(process, end)));
             } catch (IOException e) {
                 fail(FAILURE_STATUS, "cannot start " + launch.describe() + ": " + e.getMessage() + "; aborting the job");
                 break;
@@ -306,12 +308,12 @@ public final class Job {
         int first = process.rank();
         int end = first + process.count();
         Arrays.fill(exited, first, end, true);
-        if (failure != null) {
-            return;
+        if (failure != null || process.endedByLauncher()) {
+            return; // the launcher's own doing (after Ctrl-C, its shutdown hook), not a cause
         }
-        if (exit.status() != 0) {
-            fail(exit.status(), process.describe() + " exited with code " + exit.status() + culprit(process)
-                    + "; aborting the job");
+        if (exit.end().status() != 0) {
+            fail(exit.end().status(), process.describe() + " " + exit.end().describe(process.isLocalJvm())
+                    + culprit(process) + "; aborting the job");
             return;
         }
         for (int rank = first; rank < end && failure == null; rank++) {
@@ -350,7 +352,7 @@ public final class Job {
             case BootstrapEvent.Refused refused ->
                     err.println("weftrun: refused a connection from " + refused.remote() + ": " + refused.reason());
             case BootstrapEvent.Aborted aborted -> fail(aborted.code(), "rank " + aborted.rank()
-                    + " called MPI_Abort with code " + aborted.code() + ": " + aborted.message());
+                    + " aborted the job with code " + aborted.code() + ": " + aborted.message());
             case BootstrapEvent.Violation violation -> fail(FAILURE_STATUS, "rank " + violation.rank()
                     + " broke the bootstrap protocol: " + violation.reason() + "; aborting the job");
             case BootstrapEvent.Disconnected disconnected -> watchDisconnected(disconnected.rank());

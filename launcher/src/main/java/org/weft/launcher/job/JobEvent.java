@@ -1,13 +1,14 @@
 package org.weft.launcher.job;
 
+import org.weft.launcher.agent.ProcessEnd;
 import org.weft.launcher.agent.RankProcess;
 import org.weft.launcher.bootstrap.BootstrapEvent;
 
 /** What the supervisor of a job reacts to, in the order it happened, from one queue. */
 sealed interface JobEvent {
 
-    /** A process of the job (a rank, or a native site's mpirun) ended with this status. */
-    record ProcessExited(RankProcess process, int status) implements JobEvent {
+    /** A process of the job (a rank, or a native site's mpirun) ended so. */
+    record ProcessExited(RankProcess process, ProcessEnd end) implements JobEvent {
     }
 
     /** The bootstrap service saw something. */

@@ -85,7 +85,7 @@ class WeftRunProcessTest {
     @Test
     void abortPropagatesItsCodeAndMessage() {
         assertEquals(5, weftrun("", "-np", "2", TestRank.class.getName(), "abort", "1", "5"), err());
-        assertTrue(err().contains("weftrun: rank 1 called MPI_Abort with code 5: test abort from rank 1"), err());
+        assertTrue(err().contains("weftrun: rank 1 aborted the job with code 5: test abort from rank 1"), err());
     }
 
     @Test

@@ -54,7 +54,8 @@ public final class WeftrunJob {
     /** Runs the job; {@code whileRunning} is called (with the weftrun process) once it has started. */
     public Result run(java.util.function.Consumer<Process> whileRunning) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-cp", classPath(), "org.weft.launcher.cli.WeftRun"));
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                classPath(), "org.weft.launcher.cli.WeftRun"));
         command.addAll(insertClassPath(arguments));
         Process process = new ProcessBuilder(command).start();
         Drain out = new Drain(process.getInputStream());

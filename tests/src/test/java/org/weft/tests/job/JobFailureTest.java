@@ -36,9 +36,15 @@ class JobFailureTest {
     private static final int SIGNAL_TRIES = 4;
     private static final Path DEV_SHM = Path.of("/dev/shm");
 
+    /**
+     * The launcher names the rank and how it ended, once: a signal as a signal (Java reports SIGKILL as status
+     * 137, which an exit code 137 also gives; the launcher tells them apart), and the other ranks, which it ends,
+     * print nothing more. The status is mpirun's: the exit code, or 128 + the signal.
+     */
     @ParameterizedTest
-    @CsvSource({"halt, 3", "throw, 1", "kill, 137"})
-    void aDeadRankEndsTheJob(String how, int expectedCode) throws Exception {
+    @CsvSource({"halt, 3, exited with code 3", "throw, 1, exited with code 1",
+            "kill, 137, was killed by signal 9 (SIGKILL)"})
+    void aDeadRankEndsTheJob(String how, int expectedCode, String howItEnded) throws Exception {
         List<ProcessHandle> ranks = new CopyOnWriteArrayList<>();
         long start = System.nanoTime();
         WeftrunJob.Result result = WeftrunJob.of("-np", "3", DieAfterInit.class.getName(), "1", how)
@@ -53,9 +59,43 @@ class JobFailureTest {
         double seconds = (System.nanoTime() - start) / 1e9;
         assertNotEquals(0, result.exitCode(), result.output());
         assertEquals(expectedCode, result.exitCode(), result.output());
-        assertTrue(result.stderr().contains("rank 1"), () -> "the message names the rank:\n" + result.output());
+        assertEquals(List.of("weftrun: rank 1 (pid " + pidOf(result, 1) + ") " + howItEnded + "; aborting the job"),
+                launcherLines(result), result.output());
+        assertEquals(List.of(), linesWith(result, "the launcher ended the job"), result.output());
         assertTrue(seconds < 30, "the job ended after " + seconds + " s");
         assertNoneAlive(ranks);
+    }
+
+    /**
+     * An error under {@code MPI.ERRORS_ARE_FATAL} is printed once, by the rank, and the launcher says in one line
+     * that it ended the job, with the error class as the status; the other ranks say nothing (each used to repeat
+     * the whole error, and weftrun too: N + 2 copies).
+     */
+    @Test
+    void aFatalErrorIsPrintedOnceAndTheEndOfTheJobOnce() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "3", DieAfterInit.class.getName(), "1", "fatal")
+                .timeout(Duration.ofSeconds(60)).start();
+        assertEquals(6, result.exitCode(), "MPI_ERR_RANK:\n" + result.output());
+        assertEquals(1, linesWith(result, "invalid rank 3").size(), result.output());
+        assertEquals(List.of("weftrun: rank 1 aborted the job with code 6: MPI_ERR_RANK in MPI_Send on MPI_COMM_WORLD"
+                + " (MPI.ERRORS_ARE_FATAL)"), launcherLines(result), result.output());
+        assertEquals(List.of(), linesWith(result, "the launcher ended the job"), result.output());
+    }
+
+    /** The launcher's own lines on stderr. */
+    private static List<String> launcherLines(WeftrunJob.Result result) {
+        return result.stderr().lines().filter(line -> line.startsWith("weftrun:")).toList();
+    }
+
+    private static List<String> linesWith(WeftrunJob.Result result, String fragment) {
+        return result.output().lines().filter(line -> line.contains(fragment)).toList();
+    }
+
+    /** The pid the launcher's line gives rank {@code rank}, or -1. */
+    private static long pidOf(WeftrunJob.Result result, int rank) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("rank " + rank + " \\(pid (\\d+)\\)")
+                .matcher(result.stderr());
+        return m.find() ? Long.parseLong(m.group(1)) : -1;
     }
 
     /**
@@ -89,6 +129,9 @@ class JobFailureTest {
             assertEquals(List.of(), problems, context);
             assertEquals(List.of(), jobDirectoriesOf(launcher[0]), context);
             assertEquals(signal.equals("TERM") ? 143 : 130, result.exitCode(), context);
+            assertEquals(List.of("weftrun: interrupted; killing the job"), launcherLines(result),
+                    "no rank is blamed for the launcher's own kill: " + context);
+            assertEquals(List.of(), linesWith(result, "the launcher ended the job"), context);
             assertTrue(ranks.size() >= 8, "the ranks were seen: " + ranks + "\n" + context);
             assertNoneAlive(ranks);
         }

@@ -5,7 +5,8 @@ import mpi.MPI;
 /**
  * One rank dies after {@code MPI.Init} while the others wait for a message that never comes.
  * Arguments: {@code RANK HOW} where HOW is {@code halt} ({@code Runtime.halt(3)}), {@code throw} (an uncaught
- * exception) or {@code kill} (SIGKILL to itself).
+ * exception), {@code kill} (SIGKILL to itself) or {@code fatal} (a send to a rank that does not exist, under the
+ * default {@code MPI.ERRORS_ARE_FATAL}).
  */
 public final class DieAfterInit {
     public static void main(String[] args) throws Exception {
@@ -19,6 +20,7 @@ public final class DieAfterInit {
                 case "throw" -> throw new IllegalStateException("rank " + rank + " fails on purpose");
                 case "kill" -> new ProcessBuilder("kill", "-9", Long.toString(ProcessHandle.current().pid()))
                         .start().waitFor();
+                case "fatal" -> MPI.COMM_WORLD.send(new int[1], 1, MPI.INT, MPI.COMM_WORLD.getSize(), 0);
                 default -> throw new IllegalArgumentException(args[1]);
             }
         }
