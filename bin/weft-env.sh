@@ -1,5 +1,8 @@
 # Sourced by bin/weftrun, bin/weft and bin/weftjavac: finds JDK 25 and Weft's jars.
-# Sets WEFT_HOME, WEFT_JAVA_BIN (a JDK 25 bin directory) and WEFT_CP (Weft's runtime class path).
+# Sets WEFT_HOME, WEFT_JAVA_BIN (a JDK 25 bin directory), WEFT_CP (Weft's runtime class path), WEFT_AOT_DIR (where
+# the AOT caches of this JDK and these jars are, trained or not: exported for the launcher) and WEFT_AOT_OPTS (the
+# launcher JVM's options for its own cache, empty while there is none) and WEFT_LAUNCHER_JVM_OPTS (the launcher JVM's
+# own options, which its cache is trained with).
 
 weft_die() {
     echo "$WEFT_TOOL: $*" >&2
@@ -62,6 +65,29 @@ weft_find_jars() {
     done
 }
 
+# The AOT caches' directory: $WEFT_AOT_DIR if set, else aot/ beside the jars, in a subdirectory named after a
+# fingerprint of the JDK and of every jar (path, size, modification time). The JDK does not notice a jar that changed
+# under its cache (25.0.3 served the classes of the old jar), so other jars must mean another directory.
+weft_aot_dir() {
+    local base key
+    if [ -z "${WEFT_AOT_DIR:-}" ]; then
+        base=$(dirname "${WEFT_CP%%:*}")/aot
+        # shellcheck disable=SC2086 # WEFT_CP's entries are paths without blanks or colons
+        key=$({ echo "$WEFT_JAVA_BIN"; stat -L -c '%n %s %.9Y' "$WEFT_JAVA_BIN/../lib/modules" ${WEFT_CP//:/ }; } \
+            | md5sum | cut -c1-16)
+        WEFT_AOT_DIR=$base/$key
+    fi
+    export WEFT_AOT_DIR
+    WEFT_AOT_OPTS=""
+    if [ -f "$WEFT_AOT_DIR/launcher.aot" ]; then
+        WEFT_AOT_OPTS="-XX:AOTCache=$WEFT_AOT_DIR/launcher.aot -Xlog:aot=off"
+    fi
+}
+
+# Native access: the launcher reads how each rank ended from its pidfd (a signal, or an exit code).
+WEFT_LAUNCHER_JVM_OPTS="--enable-native-access=ALL-UNNAMED"
+
 WEFT_HOME=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd -P)
 weft_find_jdk
 weft_find_jars
+weft_aot_dir

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.weft.launcher.plan.AotCache;
 import org.weft.launcher.plan.RankCommands;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -60,11 +61,15 @@ public final class Weft implements Callable<Integer> {
             out.println("Java: " + Runtime.version() + " (" + System.getProperty("java.vendor") + ") at "
                     + System.getProperty("java.home"));
             out.println("Launcher jar: " + launcherLocation());
-            out.println("Weft's runtime jars (appended to every rank's class path):");
+            out.println("Weft's runtime jars (first on every rank's class path, before the program's):");
             for (String entry : RankCommands.ofThisJvm().runtimeClassPath()) {
                 out.println("  " + entry);
             }
             out.println("Ranks start with: " + String.join(" ", RankCommands.WEFT_JVM_OPTIONS));
+            AotCache cache = AotCache.of(System.getenv());
+            List<String> options = cache.jvmOptions(1);
+            out.println("Ranks' AOT cache: " + (cache.directory() == null ? "none (not started by bin/weft)"
+                    : options.isEmpty() ? "not trained for these jars (bin/weft-aot-train)" : String.join(" ", options)));
             return 0;
         }
 

@@ -27,6 +27,7 @@ import org.weft.launcher.agent.LocalAgent;
 import org.weft.launcher.agent.RemoteShell;
 import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.job.Job;
+import org.weft.launcher.plan.AotCache;
 import org.weft.launcher.plan.HostPlacement;
 import org.weft.launcher.plan.Hostfile;
 import org.weft.launcher.plan.JobPlan;
@@ -178,7 +179,8 @@ public final class WeftRun implements Callable<Integer> {
         // A site's mpirun starts its own remote processes: with the user's remote shell if one was named, else as
         // that MPI is configured to (its default is ssh, possibly set up by the site's administrators).
         RankCommands commands = RankCommands.ofThisJvm()
-                .withSiteRemoteShell(named != null ? RemoteShell.words(named) : List.of());
+                .withSiteRemoteShell(named != null ? RemoteShell.words(named) : List.of())
+                .withAotCache(AotCache.of(launcherEnvironment));
         return new Job(plan, commands, new HostAgent(new LocalAgent(), remote), new OutputSink(out),
                 new OutputSink(err), in).run();
     }

@@ -15,9 +15,11 @@ import org.weft.mm.module.shm.ShmParameters;
 
 /**
  * Builds each rank's command line and environment: the launcher's own {@code java}, native access enabled
- * (the native MPI module uses FFM), Weft's {@link JitHints}, the user's JVM options, the user's class path followed
- * by Weft's runtime jars, the main class and the program's arguments; and the {@code WEFT_*} variables of
- * {@link WorldConfig} over the user's exports.
+ * (the native MPI module uses FFM), Weft's {@link JitHints}, the {@link AotCache}, the user's JVM options, Weft's
+ * runtime jars followed by the user's class path (the JDK uses an AOT cache only for a class path that starts with
+ * the one it was trained on; and so a user's copy of another {@code mpi} package or Netty does not shadow Weft's),
+ * the main class and the program's arguments; and the {@code WEFT_*} variables of {@link WorldConfig} over the user's
+ * exports.
  */
 public final class RankCommands {
     /** Always given to ranks: the native MPI module calls libmpi through FFM. */
@@ -30,6 +32,7 @@ public final class RankCommands {
 
     private final String java;
     private final List<String> runtimeClassPath;
+    private final AotCache aotCache;
     /** The remote shell the user named ({@code --rsh}), passed on to a site's mpirun; empty: mpirun's own. */
     private final List<String> siteRemoteShell;
 
@@ -38,13 +41,15 @@ public final class RankCommands {
      * @param runtimeClassPath Weft's runtime jars (mpi-api, adi-device, multimethod-device, netty, ...)
      */
     public RankCommands(String java, List<String> runtimeClassPath) {
-        this(java, runtimeClassPath, List.of());
+        this(java, runtimeClassPath, List.of(), AotCache.NONE);
     }
 
-    private RankCommands(String java, List<String> runtimeClassPath, List<String> siteRemoteShell) {
+    private RankCommands(String java, List<String> runtimeClassPath, List<String> siteRemoteShell,
+                         AotCache aotCache) {
         this.java = java;
         this.runtimeClassPath = List.copyOf(runtimeClassPath);
         this.siteRemoteShell = List.copyOf(siteRemoteShell);
+        this.aotCache = aotCache;
     }
 
     /**
@@ -53,7 +58,12 @@ public final class RankCommands {
      * {@code -launcher-exec} (one program: Hydra takes no arguments for it). Without it each mpirun uses its own.
      */
     public RankCommands withSiteRemoteShell(List<String> agent) {
-        return new RankCommands(java, runtimeClassPath, agent);
+        return new RankCommands(java, runtimeClassPath, agent, aotCache);
+    }
+
+    /** These commands with the ranks' JVMs using (or training) {@code cache}. */
+    public RankCommands withAotCache(AotCache cache) {
+        return new RankCommands(java, runtimeClassPath, siteRemoteShell, cache);
     }
 
     /** Ranks run with the launcher's own JDK and class path (which holds Weft's runtime jars). */
@@ -108,7 +118,8 @@ public final class RankCommands {
         String host = plan.hostOf(rank);
         Map<String, String> environment = worldEnvironment(plan, job, site, jobDir, host);
         environment.put(WorldConfig.ENV_RANK, Integer.toString(rank));
-        return new RankLaunch(rank, 1, site == null ? "" : site.name(), null, host, javaCommand(plan), environment);
+        return new RankLaunch(rank, 1, site == null ? "" : site.name(), null, host, javaCommand(plan, rank),
+                environment);
     }
 
     /**
@@ -132,7 +143,7 @@ public final class RankCommands {
         List<String> command = new ArrayList<>(List.of(site.mpirun().toString()));
         command.addAll(flavour == MpirunFlavour.HYDRA ? hydraOptions(plan, site, hostList)
                 : openMpiOptions(plan, site, hostList, environment));
-        command.addAll(javaCommand(plan));
+        command.addAll(javaCommand(plan, -1));
         return new RankLaunch(site.firstRank(), site.np(), site.name(), flavour, host, command, environment);
     }
 
@@ -186,13 +197,15 @@ public final class RankCommands {
         return options;
     }
 
-    private List<String> javaCommand(JobPlan plan) {
+    /** The JVM's command line of {@code rank}, or of every rank of an mpirun ({@code -1}). */
+    private List<String> javaCommand(JobPlan plan, int rank) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(WEFT_JVM_OPTIONS);
+        command.addAll(aotCache.jvmOptions(rank));
         command.addAll(plan.jvmArgs());
-        List<String> classPath = new ArrayList<>(plan.classPath());
-        classPath.addAll(runtimeClassPath);
+        List<String> classPath = new ArrayList<>(runtimeClassPath);
+        classPath.addAll(plan.classPath());
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));
         command.add(plan.mainClass());

@@ -24,6 +24,7 @@ import java.util.jar.Manifest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import org.weft.launcher.plan.AotCache;
 import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.MpirunFlavour;
@@ -186,11 +187,11 @@ class WeftRunCommandLineTest {
     }
 
     @Test
-    void rankCommandsPutTheUserClassPathFirstAndTheWorldInTheEnvironment() {
+    void rankCommandsPutWeftsJarsFirstAndTheWorldInTheEnvironment() {
         JobPlan plan = plan("-np", "2", "-cp", "app.jar", "-J", "-Xmx32m", "-x", "A=1", "Main", "x");
         RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar", "netty.jar"));
         RankLaunch launch = commands.launch(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), 1);
-        assertEquals(rankJava("-Xmx32m", "-cp", "app.jar:weft.jar:netty.jar", "Main", "x"), launch.command());
+        assertEquals(rankJava("-Xmx32m", "-cp", "weft.jar:netty.jar:app.jar", "Main", "x"), launch.command());
         assertEquals(List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,mpi.Comm::receive",
                 "-XX:CompileCommand=dontinline,mpi.Comm::sendReceive"), RankCommands.WEFT_JVM_OPTIONS);
@@ -199,6 +200,33 @@ class WeftRunCommandLineTest {
                 launch.environment());
         String secret = JobIdentity.newSecret();
         assertTrue(secret.matches("[0-9a-f]{64}"), secret);
+    }
+
+    /**
+     * The ranks' AOT cache: every rank reads it when it is there (and the JDK keeps quiet if it cannot use it); nothing
+     * while it is missing; training, rank 0 alone writes it (two writers would spoil it).
+     */
+    @Test
+    void ranksReadTheAotCacheWhenItIsThereAndRankZeroTrainsIt(@TempDir Path dir) throws IOException {
+        JobPlan plan = plan("-np", "2", "-cp", "app.jar", "Main");
+        JobIdentity job = new JobIdentity("job-1", "cafe", "127.0.0.1:4000");
+        RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar"));
+        Map<String, String> environment = Map.of("WEFT_AOT_DIR", dir.toString());
+        Path cache = dir.resolve(AotCache.RANK_CACHE);
+        assertEquals(rankJava("-cp", "weft.jar:app.jar", "Main"),
+                commands.withAotCache(AotCache.of(environment)).launch(plan, job, 1).command(), "not trained yet");
+        Files.writeString(cache, "a cache");
+        for (int rank = 0; rank < 2; rank++) {
+            assertEquals(rankJava("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-cp", "weft.jar:app.jar", "Main"),
+                    commands.withAotCache(AotCache.of(environment)).launch(plan, job, rank).command());
+        }
+        RankCommands training = commands.withAotCache(AotCache.of(Map.of("WEFT_AOT_DIR", dir.toString(),
+                "WEFT_AOT_TRAIN", "1")));
+        assertEquals(rankJava("-XX:AOTCacheOutput=" + cache, "-cp", "weft.jar:app.jar", "Main"),
+                training.launch(plan, job, 0).command());
+        assertEquals(rankJava("-cp", "weft.jar:app.jar", "Main"), training.launch(plan, job, 1).command());
+        assertEquals(rankJava("-cp", "weft.jar:app.jar", "Main"),
+                commands.withAotCache(AotCache.of(Map.of())).launch(plan, job, 0).command(), "no directory: none");
     }
 
     @Test
@@ -224,7 +252,7 @@ class WeftRunCommandLineTest {
                 .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), nativeB, null);
         assertEquals(List.of("/opt/ompi/bin/mpirun", "-q", "-np", "2", "--oversubscribe", "--bind-to", "none",
                 "--tag-output", "--stdin", "none"), launch.command().subList(0, 10));
-        assertEquals(rankJava("-Xmx32m", "-cp", "app.jar:weft.jar", "Main", "x"),
+        assertEquals(rankJava("-Xmx32m", "-cp", "weft.jar:app.jar", "Main", "x"),
                 launch.command().subList(10, launch.command().size()));
         assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));
         assertEquals("b", launch.environment().get("WEFT_SITE"));
@@ -244,7 +272,7 @@ class WeftRunCommandLineTest {
                 .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), mpichB, null);
         assertEquals(List.of(hydra.toString(), "-np", "2", "-bind-to", "none", "-prepend-rank", "-hosts",
                 "n1:1,n2:1"), launch.command().subList(0, 8));
-        assertEquals(rankJava("-cp", "app.jar:weft.jar", "Main"), launch.command().subList(8,
+        assertEquals(rankJava("-cp", "weft.jar:app.jar", "Main"), launch.command().subList(8,
                 launch.command().size()));
         assertEquals(MpirunFlavour.HYDRA, launch.mpirun());
         assertEquals("1", launch.environment().get("WEFT_RANK_BASE"));

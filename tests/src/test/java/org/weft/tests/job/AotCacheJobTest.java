@@ -1,0 +1,118 @@
+package org.weft.tests.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.weft.tests.harness.ThreadDumps;
+
+/**
+ * The JDK's AOT caches (docs/architecture.md, Start-up): {@code bin/weft-aot-train} trains them for the build's jars,
+ * {@code bin/weftrun} then starts the launcher and every rank from them, with the program's own classes after Weft's;
+ * and a cache the JDK cannot use changes nothing but the speed.
+ */
+class AotCacheJobTest {
+    private static final Path HOME = findHome();
+    private static final String EXAMPLES = HOME.resolve("examples/target/classes").toString();
+    private static final long LIMIT_SECONDS = 240;
+
+    @TempDir
+    static Path dir;
+    private static Path caches;
+
+    @BeforeAll
+    static void train() throws Exception {
+        caches = dir.resolve("aot").resolve("these-jars");
+        Result training = run(Map.of("WEFT_AOT_DIR", caches.toString()), "bin/weft-aot-train");
+        assertEquals(0, training.exit(), training.output());
+        assertTrue(Files.size(caches.resolve("launcher.aot")) > 0, training.output());
+        assertTrue(Files.size(caches.resolve("rank.aot")) > 0, training.output());
+    }
+
+    @Test
+    void theLauncherAndEveryRankLoadWeftFromTheCaches() throws Exception {
+        Path logs = Files.createDirectories(dir.resolve("logs"));
+        Result job = run(Map.of("WEFT_AOT_DIR", caches.toString(),
+                        "WEFT_LAUNCHER_OPTS", "-Xlog:class+load:file=" + logs.resolve("launcher.log")),
+                "bin/weftrun", "-np", "2", "-J", "-Xlog:class+load:file=" + logs.resolve("rank-%p.log"),
+                "-cp", EXAMPLES, "Hello");
+        assertEquals(0, job.exit(), job.output());
+        assertEquals(2, job.stdout().lines().filter(l -> l.startsWith("Hello, world, I am ")).count(), job.output());
+        assertTrue(Files.readString(logs.resolve("launcher.log"))
+                .contains("org.weft.launcher.cli.WeftRun source: shared objects file"), "launcher");
+        List<Path> rankLogs;
+        try (Stream<Path> files = Files.list(logs)) {
+            rankLogs = files.filter(p -> p.getFileName().toString().startsWith("rank-")).toList();
+        }
+        assertEquals(2, rankLogs.size(), rankLogs.toString());
+        for (Path log : rankLogs) {
+            String loaded = Files.readString(log);
+            assertTrue(loaded.contains("org.weft.mm.MultimethodDevice source: shared objects file"), log.toString());
+            assertTrue(loaded.contains("Hello source: file:"), "the program's own class, after Weft's: " + log);
+        }
+    }
+
+    @Test
+    void aCacheTheJdkCannotUseChangesNothingButTheSpeed() throws Exception {
+        Path broken = Files.createDirectories(dir.resolve("aot").resolve("broken"));
+        for (String cache : List.of("launcher.aot", "rank.aot")) {
+            Files.writeString(broken.resolve(cache), "not a cache");
+        }
+        Result job = run(Map.of("WEFT_AOT_DIR", broken.toString()), "bin/weftrun", "-np", "2", "-cp", EXAMPLES,
+                "Hello");
+        assertEquals(0, job.exit(), job.output());
+        assertEquals(List.of("Hello, world, I am 0 of 2", "Hello, world, I am 1 of 2"),
+                job.stdout().lines().map(l -> l.replaceFirst(" on .*", "")).sorted().toList(), job.output());
+        assertEquals("", job.stderr(), "no word from the JDK about the cache it could not use");
+    }
+
+    private record Result(int exit, String stdout, String stderr) {
+        String output() {
+            return "stdout:\n" + stdout + "\nstderr:\n" + stderr;
+        }
+    }
+
+    /** Runs a script of this checkout with these variables added; fails the test with its output if it hangs. */
+    private static Result run(Map<String, String> environment, String script, String... arguments)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(HOME.resolve(script).toString()));
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(HOME.toFile());
+        builder.environment().putAll(environment);
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!process.waitFor(LIMIT_SECONDS, TimeUnit.SECONDS)) {
+            StringBuilder dumps = new StringBuilder();
+            process.descendants().forEach(p -> dumps.append("== process ").append(p.pid()).append('\n')
+                    .append(ThreadDumps.ofProcess(p.pid())));
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            throw new AssertionError(script + " did not end within " + LIMIT_SECONDS + " s: "
+                    + Files.readString(err, StandardCharsets.UTF_8) + "\nthread dumps:\n" + dumps);
+        }
+        return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    /** The checkout this test runs in: the directory above that holds bin/weftrun. */
+    private static Path findHome() {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            if (Files.isExecutable(d.resolve("bin/weftrun"))) {
+                return d;
+            }
+        }
+        throw new IllegalStateException("bin/weftrun not found above " + Path.of("").toAbsolutePath());
+    }
+}
