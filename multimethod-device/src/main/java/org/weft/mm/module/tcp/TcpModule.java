@@ -144,6 +144,7 @@ public final class TcpModule implements CommModule {
         this.context = context;
         this.config = TcpConfig.from(context.parameters());
         this.moves = new AtomicIntegerArray(context.size());
+        DaemonGlobalExecutor.install();
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("weft-tcp-" + context.rank(), true));
         try {
             this.accepted = new DefaultChannelGroup("weft-tcp-accepted", group.next());

@@ -250,6 +250,22 @@ class TcpModuleTest extends CommModuleConformanceTest {
         assertEquals(List.of(), List.copyOf(log));
     }
 
+    /**
+     * Shutting the event loop down runs Netty's termination listeners on its GlobalEventExecutor thread, which lives a
+     * second after its last task: it must not keep the JVM alive that second after main returns.
+     */
+    @Test
+    void noThreadLeftByTheShutdownKeepsTheJvmFromExiting() throws Exception {
+        ModuleTestJob job = startJob(2);
+        job.send(job.link(0, 1), 1, 1, seq(0), MemorySegment.ofArray(new byte[10]));
+        job.awaitDelivered(1, 1, WAIT);
+        job.close();
+        List<String> keepingTheJvm = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && !t.isDaemon() && t.getName().startsWith("globalEventExecutor"))
+                .map(Thread::getName).toList();
+        assertEquals(List.of(), keepingTheJvm);
+    }
+
     @Test
     void aLinkToAPortNobodyListensOnFailsWithOneLine() throws Exception {
         ModuleTestJob job = startJob(2);
