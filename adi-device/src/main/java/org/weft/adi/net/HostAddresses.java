@@ -43,6 +43,27 @@ public final class HostAddresses {
         }
     }
 
+    /** Whether {@code host} is a literal IPv4 address of this host: a loopback address or an interface's. */
+    public static boolean isOwnLiteral(String host) {
+        if (!isLiteral(host)) {
+            return false;
+        }
+        try {
+            InetAddress address = InetAddress.getByName(host);
+            if (address.isLoopbackAddress()) {
+                return true;
+            }
+            for (InterfaceAddress own : interfaceAddresses()) {
+                if (own.getAddress().equals(address)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
     /**
      * The host of {@code host:port}, also of {@code [v6-address]:port} (without the brackets).
      *

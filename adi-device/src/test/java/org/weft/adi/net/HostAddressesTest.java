@@ -28,6 +28,16 @@ class HostAddressesTest {
     }
 
     @Test
+    void ownLiteralsAreLoopbackAndThisHostsInterfaceAddressesOnly() {
+        assertTrue(HostAddresses.isOwnLiteral("127.0.0.1"));
+        for (String address : HostAddresses.nonLoopback()) {
+            assertTrue(HostAddresses.isOwnLiteral(address), address);
+        }
+        assertFalse(HostAddresses.isOwnLiteral("198.51.100.7"));
+        assertFalse(HostAddresses.isOwnLiteral("localhost"), "a name, which might resolve anywhere");
+    }
+
+    @Test
     void advertisedAddressesAreNeverLoopback() {
         for (String address : HostAddresses.nonLoopback()) {
             assertFalse(HostAddresses.isLoopback(address), address);

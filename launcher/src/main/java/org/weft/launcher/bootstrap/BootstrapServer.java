@@ -1,6 +1,8 @@
 package org.weft.launcher.bootstrap;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
@@ -16,82 +18,103 @@ import org.weft.adi.net.HostAddresses;
  * exchange business cards ({@code allGather}), meet at the finalize barrier, abort, and leave. The wire format is
  * {@link BootstrapProtocol}; the client is {@link org.weft.adi.bootstrap.SocketBootstrap}.
  *
- * <p>The service listens on the wildcard address. It advertises {@code 127.0.0.1} to a job on this host only, and
- * every non-loopback address of this host to a job with ranks on other hosts ({@link #address(boolean)}): a
- * rank tries those on its own subnets first, and a rank whose launcher is not on loopback knows the job spans hosts.
+ * <p>The service listens where it tells ranks to connect ({@link #address()}), nowhere else: on {@code 127.0.0.1}
+ * for a job on this host only, on each non-loopback IPv4 address of this host (a port each) for a job with ranks
+ * on other hosts: a rank tries those on its own subnets first, and a rank whose launcher is not on loopback knows
+ * the job spans hosts.
  *
  * <p>It never decides the job's fate itself: it reports what it sees to a listener ({@link BootstrapEvent}) and
  * the launcher answers with {@link #endJob}. Connections that fail the proof are dropped and reported once as
  * {@link BootstrapEvent.Refused}; they never touch the job's state.
  */
 public final class BootstrapServer implements AutoCloseable {
-    private static final String ADVERTISED_HOST = "127.0.0.1";
+    private static final int BACKLOG = 128;
 
     private final int size;
     private final String secret;
     private final Consumer<BootstrapEvent> listener;
-    private final ServerSocket serverSocket;
+    /** One per address listened on; the first is loopback's in a job on this host only. */
+    private final List<ServerSocket> serverSockets = new ArrayList<>();
     private final RankConnection[] ranks;
     private final CollectiveRound round;
     private final List<RankConnection> all = new ArrayList<>();
     private volatile boolean closed;
     private volatile byte[] jobEnd;
 
-    private BootstrapServer(int size, String secret, Consumer<BootstrapEvent> listener) throws IOException {
+    private BootstrapServer(int size, String secret, Consumer<BootstrapEvent> listener) {
         this.size = size;
         this.secret = secret;
         this.listener = listener;
         this.ranks = new RankConnection[size];
         this.round = new CollectiveRound(size);
-        this.serverSocket = new ServerSocket(0, 128);
     }
 
-    /** Starts a service for a job of {@code size} ranks whose events nobody watches. */
+    /** Starts a service for a job of {@code size} ranks on this host whose events nobody watches. */
     public static BootstrapServer start(int size, String secret) throws IOException {
         return start(size, secret, event -> { });
+    }
+
+    /** Starts a service for a job of {@code size} ranks on this host only (see the method below). */
+    public static BootstrapServer start(int size, String secret, Consumer<BootstrapEvent> listener)
+            throws IOException {
+        return start(size, secret, listener, false);
     }
 
     /**
      * Starts a service for a job of {@code size} ranks sharing {@code secret}.
      *
-     * @param listener told of every {@link BootstrapEvent}, on the service's threads
+     * @param listener          told of every {@link BootstrapEvent}, on the service's threads
+     * @param ranksOnOtherHosts whether some rank runs on another host: the service then listens on this host's
+     *                          network addresses instead of loopback
+     * @throws IOException when it cannot listen, or ranks run elsewhere and this host has no address but loopback
      */
-    public static BootstrapServer start(int size, String secret, Consumer<BootstrapEvent> listener)
-            throws IOException {
+    public static BootstrapServer start(int size, String secret, Consumer<BootstrapEvent> listener,
+                                        boolean ranksOnOtherHosts) throws IOException {
         if (size < 1) {
             throw new IllegalArgumentException("a job has at least one rank, not " + size);
         }
+        List<InetAddress> addresses = new ArrayList<>();
+        if (!ranksOnOtherHosts) {
+            addresses.add(InetAddress.getByAddress(new byte[] {127, 0, 0, 1})); // IPv4 whatever Java prefers
+        } else {
+            for (String address : HostAddresses.nonLoopback()) {
+                addresses.add(InetAddress.getByName(address)); // a literal: no name service asked
+            }
+            if (addresses.isEmpty()) {
+                throw new IOException("ranks run on other hosts, but this host has no network address but loopback");
+            }
+        }
         BootstrapServer server = new BootstrapServer(size, secret, listener);
-        Thread acceptor = new Thread(server::acceptLoop, "weft-bootstrap-accept");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        try {
+            for (InetAddress address : addresses) {
+                ServerSocket socket = new ServerSocket();
+                server.serverSockets.add(socket);
+                socket.bind(new InetSocketAddress(address, 0), BACKLOG);
+            }
+        } catch (IOException e) {
+            server.close();
+            throw e;
+        }
+        for (ServerSocket socket : server.serverSockets) {
+            Thread acceptor = new Thread(() -> server.acceptLoop(socket), "weft-bootstrap-accept");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
         return server;
     }
 
-    /** Where ranks of a job on this host only connect: {@code 127.0.0.1:port} (the value of {@code WEFT_BOOTSTRAP}). */
-    public String address() {
-        return ADVERTISED_HOST + ":" + port();
-    }
-
     /**
-     * The value of {@code WEFT_BOOTSTRAP}: {@link #address()}, or, when some rank runs on another host, each
-     * non-loopback address of this host with the port, comma-separated.
-     *
-     * @throws IOException when ranks run elsewhere and this host has no address but loopback
+     * The value of {@code WEFT_BOOTSTRAP}: {@code host:port} of each address the service listens on,
+     * comma-separated ({@code 127.0.0.1:port} for a job on this host only).
      */
-    public String address(boolean ranksOnOtherHosts) throws IOException {
-        if (!ranksOnOtherHosts) {
-            return address();
-        }
-        List<String> addresses = HostAddresses.nonLoopback();
-        if (addresses.isEmpty()) {
-            throw new IOException("ranks run on other hosts, but this host has no network address but loopback");
-        }
-        return String.join(",", addresses.stream().map(a -> a + ":" + port()).toList());
+    public String address() {
+        return String.join(",", serverSockets.stream()
+                .map(s -> s.getInetAddress().getHostAddress() + ":" + s.getLocalPort()).toList());
     }
 
+    /** The port of the first address listened on. */
     public int port() {
-        return serverSocket.getLocalPort();
+        return serverSockets.getFirst().getLocalPort();
     }
 
     public int size() {
@@ -106,7 +129,7 @@ public final class BootstrapServer implements AutoCloseable {
         return closed;
     }
 
-    private void acceptLoop() {
+    private void acceptLoop(ServerSocket serverSocket) {
         while (!closed) {
             try {
                 Socket socket = serverSocket.accept();
@@ -221,10 +244,12 @@ public final class BootstrapServer implements AutoCloseable {
             closed = true;
             connections = new ArrayList<>(all);
         }
-        try {
-            serverSocket.close();
-        } catch (IOException ignored) {
-            // closing anyway
+        for (ServerSocket serverSocket : serverSockets) {
+            try {
+                serverSocket.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
         }
         connections.forEach(RankConnection::closeQuietly);
     }

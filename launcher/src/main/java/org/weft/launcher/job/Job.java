@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.weft.adi.log.ThrottledLog;
 import org.weft.adi.trace.StartupTrace;
 import org.weft.launcher.agent.HostAgent;
 import org.weft.launcher.agent.RankProcess;
@@ -60,6 +61,9 @@ public final class Job {
     public static final int TIMEOUT_STATUS = 124;
     /** The exit status of a failure that has no status of its own. */
     public static final int FAILURE_STATUS = 1;
+    /** Refused connections reported one by one per {@link #REFUSALS_INTERVAL}; the rest are counted. */
+    static final int REFUSALS_BURST = 5;
+    static final Duration REFUSALS_INTERVAL = Duration.ofSeconds(10);
 
     private record Failure(int status, String message) {
     }
@@ -70,6 +74,8 @@ public final class Job {
     private final OutputSink out;
     private final OutputSink err;
     private final InputStream in;
+    /** Strangers' connections: anyone who reaches the bootstrap port can make one. */
+    private final ThrottledLog refusals;
     private final BlockingQueue<JobEvent> events = new LinkedBlockingQueue<>();
     /** The process of each rank; the ranks of a native site share their mpirun. */
     private final RankProcess[] ranks;
@@ -96,6 +102,8 @@ public final class Job {
         this.out = out;
         this.err = err;
         this.in = in;
+        this.refusals = new ThrottledLog(err::println, REFUSALS_BURST, REFUSALS_INTERVAL, (count, interval, last) ->
+                "weftrun: refused " + count + " more connections in the last " + interval + " (the last " + last + ")");
         this.ranks = new RankProcess[plan.np()];
         this.exited = new boolean[plan.np()];
     }
@@ -104,10 +112,10 @@ public final class Job {
     public int run() throws IOException, InterruptedException {
         String secret = JobIdentity.newSecret();
         try (BootstrapServer bootstrap = BootstrapServer.start(plan.np(), secret,
-                event -> events.add(new JobEvent.Bootstrap(event)))) {
+                event -> events.add(new JobEvent.Bootstrap(event)), plan.spansHosts())) {
             server = bootstrap;
             JobIdentity identity = new JobIdentity(JobIdentity.newJobId(), secret,
-                    bootstrap.address(plan.spansHosts()));
+                    bootstrap.address());
             StartupTrace.mark("weftrun", "bootstrap service listening");
             Thread hook = new Thread(this::killOnShutdown, "weftrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook); // before anything it must clean up exists
@@ -120,6 +128,7 @@ public final class Job {
                 StartupTrace.mark("weftrun", "every process exited");
                 return failure == null ? 0 : failure.status();
             } finally {
+                refusals.flush();
                 cleanUp();
                 removeHook(hook);
                 joinForwarders();
@@ -349,8 +358,8 @@ public final class Job {
 
     private void onBootstrap(BootstrapEvent event) {
         switch (event) {
-            case BootstrapEvent.Refused refused ->
-                    err.println("weftrun: refused a connection from " + refused.remote() + ": " + refused.reason());
+            case BootstrapEvent.Refused refused -> refusals.log("weftrun: refused a connection from " + refused.remote()
+                    + ": " + refused.reason(), "from " + refused.remote() + ": " + refused.reason());
             case BootstrapEvent.Aborted aborted -> fail(aborted.code(), "rank " + aborted.rank()
                     + " aborted the job with code " + aborted.code() + ": " + aborted.message());
             case BootstrapEvent.Violation violation -> fail(FAILURE_STATUS, "rank " + violation.rank()

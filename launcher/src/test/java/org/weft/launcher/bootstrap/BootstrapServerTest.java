@@ -46,6 +46,35 @@ class BootstrapServerTest {
         return SocketBootstrap.connect(config(server, rank, SECRET), endings::add);
     }
 
+    /**
+     * The service listens where it tells ranks to connect, nowhere else: on loopback for a job on this host, on each
+     * network address of this host for a job over hosts.
+     */
+    @Test
+    void itListensOnTheAddressesItAdvertisesOnly() throws Exception {
+        List<String> network = org.weft.adi.net.HostAddresses.nonLoopback();
+        org.junit.jupiter.api.Assumptions.assumeFalse(network.isEmpty(), "needs a network address besides loopback");
+        try (BootstrapServer server = BootstrapServer.start(1, SECRET, events::add)) {
+            assertEquals("127.0.0.1:" + server.port(), server.address());
+            new Socket("127.0.0.1", server.port()).close();
+            for (String address : network) {
+                assertThrows(java.net.ConnectException.class, () -> new Socket(address, server.port()), address);
+            }
+        }
+        try (BootstrapServer server = BootstrapServer.start(1, SECRET, events::add, true)) {
+            List<String> advertised = List.of(server.address().split(","));
+            assertEquals(network, advertised.stream().map(a -> a.substring(0, a.lastIndexOf(':'))).toList());
+            for (String address : advertised) {
+                java.net.InetSocketAddress where = new java.net.InetSocketAddress(
+                        address.substring(0, address.lastIndexOf(':')),
+                        Integer.parseInt(address.substring(address.lastIndexOf(':') + 1)));
+                new Socket(where.getAddress(), where.getPort()).close();
+                assertThrows(java.net.ConnectException.class, () -> new Socket("127.0.0.1", where.getPort()),
+                        "not on loopback: " + address);
+            }
+        }
+    }
+
     @Test
     void allGatherIsIndexedByRankAndRepeatable_thenBarrierAndCleanLeave() throws Exception {
         int size = 4;

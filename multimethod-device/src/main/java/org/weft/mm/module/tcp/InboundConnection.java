@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
  * proves the job's secret, then stops Netty reading and hands the socket, with any bytes Netty had read past the
  * HELLO, to an {@link InboundStream} that the callers' threads poll. Nothing reaches the
  * {@link org.weft.mm.spi.RsrSink} before the HELLO is verified. Anything wrong before the hand-off closes this
- * connection only, with one line naming the remote address and the reason. Not shared: one instance per
- * connection, touched only by its event loop.
+ * connection only, with one line naming the remote address and the reason (throttled: strangers can flood). Not
+ * shared: one instance per connection, touched only by its event loop.
  */
 final class InboundConnection extends ChannelInboundHandlerAdapter {
     private enum State { AWAITING_HELLO, HANDED_OFF, CLOSED }
@@ -127,7 +127,9 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
             handshakeDeadline.cancel(false);
         }
         if (state == State.AWAITING_HELLO && !module.isShuttingDown()) {
-            module.log("connection from " + ctx.channel().remoteAddress() + " closed before a HELLO");
+            String remote = String.valueOf(ctx.channel().remoteAddress());
+            module.logStranger("connection from " + remote + " closed before a HELLO",
+                    "from " + remote + ": closed before a HELLO");
         }
         if (stream != null) {
             stream.markClosed();
@@ -146,7 +148,8 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         if (handshakeDeadline != null) {
             handshakeDeadline.cancel(false);
         }
-        module.log("closing connection from " + ctx.channel().remoteAddress() + ": " + reason);
+        String remote = String.valueOf(ctx.channel().remoteAddress());
+        module.logStranger("closing connection from " + remote + ": " + reason, "from " + remote + ": " + reason);
         ctx.close();
     }
 

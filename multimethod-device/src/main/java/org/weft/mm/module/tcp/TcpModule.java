@@ -18,6 +18,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
+import org.weft.adi.log.ThrottledLog;
 import org.weft.adi.net.HostAddresses;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
@@ -45,8 +47,9 @@ import org.weft.mm.spi.ModuleContext;
  *
  * <ul>
  *   <li>{@link #init}: one event loop (one thread, shared by the server and the connections under admission: the
- *       machines have two cores), a server socket on an ephemeral port of the wildcard address, advertised as
- *       {@code tcp_if_address}:port (see {@link TcpParameters}). Nagle is off, keep-alive on.</li>
+ *       machines have two cores), a server socket on an ephemeral port of each address it advertises
+ *       ({@code tcp_if_address}, see {@link TcpParameters}; {@link TcpListeners}): loopback in a job on one host.
+ *       Nagle is off, keep-alive on.</li>
  *   <li>{@link #connect}: one {@link TcpLink} per peer, cached; a non-blocking socket whose HELLO is queued before
  *       anything else. A pair shares one connection: a process that accepts a connection from a peer it has not
  *       dialled sends to that peer on it ({@link #adopt}); the dialler reads replies on it. (Raw Java measured a
@@ -60,7 +63,8 @@ import org.weft.mm.spi.ModuleContext;
  *       sender's order, at most {@value #MAX_PER_POLL} per connection per poll; it also writes what sends left
  *       queued. The sink may send from within a delivery.</li>
  *   <li>A stranger, a wrong secret, garbage, an over-long frame, a missing HELLO or an RSR the sink rejects
- *       closes that one connection with one line on the log; the server keeps accepting.</li>
+ *       closes that one connection with one line on the log (a stranger's: the first {@value #STRANGERS_BURST}
+ *       per {@link #STRANGERS_INTERVAL}, then a count, {@link ThrottledLog}); the server keeps accepting.</li>
  * </ul>
  * Wire format: {@link FrameLayout}. Descriptor bytes: {@link TcpAddress}.
  */
@@ -73,6 +77,9 @@ public final class TcpModule implements CommModule {
     public static final String NAME = "tcp";
 
     private static final int SHUTDOWN_WAIT_MILLIS = 2000;
+    /** Connections that fail their admission reported one by one per {@link #STRANGERS_INTERVAL}. */
+    static final int STRANGERS_BURST = 5;
+    static final Duration STRANGERS_INTERVAL = Duration.ofSeconds(10);
     /** RSRs one poll delivers from one connection at most (bounded polling: STYLE.md #7). */
     static final int MAX_PER_POLL = 64;
 
@@ -101,7 +108,10 @@ public final class TcpModule implements CommModule {
     private ModuleContext context;
     private TcpConfig config;
     private EventLoopGroup group;
-    private Channel server;
+    /** The listening channels: one per address listened on, all on one port. */
+    private List<Channel> servers;
+    /** Lines about connections that never proved themselves: anyone who reaches the port can make them. */
+    private ThrottledLog strangers;
     private ChannelGroup accepted;
     private Descriptor localDescriptor;
 
@@ -145,16 +155,20 @@ public final class TcpModule implements CommModule {
         this.config = TcpConfig.from(context.parameters());
         this.moves = new AtomicIntegerArray(context.size());
         DaemonGlobalExecutor.install();
+        this.strangers = new ThrottledLog(logSink, STRANGERS_BURST, STRANGERS_INTERVAL, (count, interval, last) ->
+                "weft tcp (rank " + context.rank() + "): closed " + count + " more connections that sent no valid"
+                        + " HELLO in the last " + interval + " (the last " + last + ")");
         this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("weft-tcp-" + context.rank(), true));
+        List<String> advertised = advertisedHosts();
         try {
             this.accepted = new DefaultChannelGroup("weft-tcp-accepted", group.next());
-            this.server = serverBootstrap().bind(new InetSocketAddress(0)).sync().channel();
+            this.servers = TcpListeners.bind(serverBootstrap(), advertised);
         } catch (Exception | Error e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
-        int port = ((InetSocketAddress) server.localAddress()).getPort();
-        this.localDescriptor = new TcpAddress(advertisedHosts(), port).toDescriptor();
+        int port = ((InetSocketAddress) servers.getFirst().localAddress()).getPort();
+        this.localDescriptor = new TcpAddress(advertised, port).toDescriptor();
         this.initialised = true;
     }
 
@@ -335,6 +349,7 @@ public final class TcpModule implements CommModule {
         if (!shutdown.compareAndSet(false, true) || !initialised) {
             return;
         }
+        strangers.flush();
         // The links belong to no event loop: close them here (each waits a bounded time for its queue to drain).
         for (TcpLink link : linkArray) {
             link.closeGracefully();
@@ -342,7 +357,7 @@ public final class TcpModule implements CommModule {
         var loop = group.next();
         List<ChannelFuture> closing = new ArrayList<>();
         Future<?> farewell = loop.submit(() -> {
-            server.close();
+            servers.forEach(Channel::close);
             for (Channel ch : accepted) {
                 if (adopted.contains(ch)) {
                     continue; // its link said BYE
@@ -425,5 +440,13 @@ public final class TcpModule implements CommModule {
 
     void log(String line) {
         logSink.accept("weft tcp (rank " + context.rank() + "): " + line);
+    }
+
+    /**
+     * Logs the end of a connection that had not proved itself ({@link ThrottledLog}: {@code gist}, its peer and
+     * why, is what a summary keeps of the last one).
+     */
+    void logStranger(String line, String gist) {
+        strangers.log("weft tcp (rank " + context.rank() + "): " + line, gist);
     }
 }

@@ -9,13 +9,15 @@ public final class TcpParameters {
     public static final String AUTO = "auto";
 
     /**
-     * The addresses peers are told to dial (comma-separated). The server listens on the wildcard address, so any
-     * address of this host works. {@code auto}: {@code 127.0.0.1} when the whole job runs on this host, else every
-     * non-loopback IPv4 address of this host (peers dial one on their own subnet first).
+     * The addresses peers are told to dial (comma-separated), which the server listens on (on the wildcard address
+     * when one is not a literal address of this host: a name, or an address forwarded here). {@code auto}:
+     * {@code 127.0.0.1} when the whole job runs on this host, else every non-loopback IPv4 address of this host
+     * (peers dial one on their own subnet first).
      */
     public static final Parameter<String> IF_ADDRESS = Parameter.string("tcp_if_address", AUTO,
-            "addresses advertised to peers in the tcp descriptor, comma-separated; auto: 127.0.0.1 in a one-host"
-                    + " job, else this host's non-loopback IPv4 addresses (the server binds the wildcard address)");
+            "addresses advertised to peers in the tcp descriptor and listened on, comma-separated; auto: 127.0.0.1"
+                    + " in a one-host job, else this host's non-loopback IPv4 addresses (any name or address not of"
+                    + " this host: the server listens on the wildcard address)");
 
     public static final Parameter<Long> SNDBUF = Parameter.bytes("tcp_sndbuf", 0,
             "SO_SNDBUF of tcp sockets; 0 keeps the OS default (autotuning)");

@@ -342,6 +342,58 @@ class TcpModuleTest extends CommModuleConformanceTest {
         assertThrows(IllegalArgumentException.class, () -> TcpAddress.of(new Descriptor("shm", new byte[8])));
     }
 
+    /**
+     * The server listens where it tells peers to dial and nowhere else: loopback in a job on one host, this host's
+     * network addresses when it advertises them; an address that is not this host's makes it listen everywhere.
+     */
+    @Test
+    void theServerListensOnTheAddressesItAdvertisesOnly() throws Exception {
+        List<String> network = org.weft.adi.net.HostAddresses.nonLoopback();
+        org.junit.jupiter.api.Assumptions.assumeFalse(network.isEmpty(), "needs a network address besides loopback");
+        ModuleTestJob job = startJob(1);
+        int port = TcpAddress.of(job.descriptor(0)).port();
+        assertTrue(accepts("127.0.0.1", port));
+        assertEquals(List.of(), network.stream().filter(a -> accepts(a, port)).toList(), "loopback only");
+        try (ModuleTestJob overHosts = ModuleTestJob.start(1, rank -> new TcpModule(log::add),
+                Map.of("tcp_if_address", String.join(",", network)))) {
+            int networkPort = TcpAddress.of(overHosts.descriptor(0)).port();
+            assertEquals(network, network.stream().filter(a -> accepts(a, networkPort)).toList());
+            assertTrue(!accepts("127.0.0.1", networkPort), "not on loopback");
+        }
+        assertEquals(List.of(new java.net.InetSocketAddress(0).getAddress()),
+                TcpListeners.listenAddresses(List.of("198.51.100.7", "127.0.0.1")));
+        assertEquals(List.of(new java.net.InetSocketAddress(0).getAddress()),
+                TcpListeners.listenAddresses(List.of("localhost")), "a name: anywhere");
+    }
+
+    private static boolean accepts(String address, int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new java.net.InetSocketAddress(address, port), 2_000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Strangers flooding the port make the first few lines and then one count, not a line each. */
+    @Test
+    void aFloodOfStrangersIsLoggedAsAFewLinesAndACount() throws Exception {
+        ModuleTestJob job = startJob(1);
+        for (int i = 0; i < 50; i++) {
+            try (Socket stranger = dial(job, 0)) {
+                stranger.getOutputStream().write("GET / HTTP/1.1\r\n\r\n".getBytes());
+                assertClosedByPeer(stranger);
+            }
+        }
+        awaitLog("connection from"); // the event loop has seen them all once the socket was closed
+        assertEquals(TcpModule.STRANGERS_BURST, log.size(), String.join("\n", log));
+        job.module(0).shutdown(); // prints what it counted
+        assertEquals(TcpModule.STRANGERS_BURST + 1, log.size(), String.join("\n", log));
+        assertTrue(log.stream().toList().getLast().startsWith("weft tcp (rank 0): closed "
+                + (50 - TcpModule.STRANGERS_BURST) + " more connections that sent no valid HELLO in the last 10 s"
+                + " (the last from /127.0.0.1:"), log.toString());
+    }
+
     @Test
     void sendRefusesIdsOutsideTheWireAndFramesOverTheMaximum() throws Exception {
         ModuleTestJob job = startJob(2);

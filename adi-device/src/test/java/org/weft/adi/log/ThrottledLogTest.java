@@ -1,0 +1,51 @@
+package org.weft.adi.log;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class ThrottledLogTest {
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final ThrottledLog log = new ThrottledLog(lines::add, 3, Duration.ofMillis(300),
+            (count, interval, last) -> count + " more in the last " + interval + ", the last " + last);
+
+    @Test
+    void aFloodPrintsTheFirstFewThenOneCountPerInterval() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            log.log("line " + i, "#" + i);
+        }
+        assertEquals(List.of("line 0", "line 1", "line 2"), lines);
+        awaitLines(4);
+        assertEquals("97 more in the last 300 ms, the last #99", lines.get(3));
+        for (int i = 100; i < 110; i++) {
+            log.log("line " + i, "#" + i); // the flood goes on: counted, not printed
+        }
+        awaitLines(5);
+        assertEquals("10 more in the last 300 ms, the last #109", lines.get(4));
+        assertEquals(5, lines.size());
+    }
+
+    @Test
+    void aQuietIntervalRestoresTheBurstAndFlushPrintsWhatIsCounted() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            log.log("line " + i, "#" + i);
+        }
+        log.flush();
+        assertEquals(List.of("line 0", "line 1", "line 2", "2 more in the last 300 ms, the last #4"), lines);
+        Thread.sleep(800); // the pending summary (nothing left) and a quiet interval after it
+        assertEquals(4, lines.size(), "nothing more to summarize: " + lines);
+        log.log("later", "#later");
+        assertEquals("later", lines.getLast());
+    }
+
+    private void awaitLines(int count) throws InterruptedException {
+        for (int i = 0; i < 100 && lines.size() < count; i++) {
+            Thread.sleep(20);
+        }
+        assertTrue(lines.size() >= count, lines.toString());
+    }
+}
