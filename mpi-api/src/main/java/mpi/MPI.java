@@ -15,6 +15,7 @@ import org.weft.adi.Ranks;
 import org.weft.core.MpiRuntime;
 import org.weft.core.RuntimeBinding;
 import org.weft.core.datatype.BaseType;
+import org.weft.core.datatype.EnclosingMemory;
 import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.ErrorMode;
 import org.weft.core.p2p.BsendBuffer;
@@ -363,72 +364,93 @@ public final class MPI {
         return newByteBuffer(capacity * 8).asDoubleBuffer();
     }
 
-    /** The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls). */
+    /**
+     * The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls); a datatype may reach
+     * before its start, into {@code buf}.
+     */
     public static ByteBuffer slice(ByteBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice().order(buf.order());
+        return EnclosingMemory.sliced(buf.duplicate().clear().position(offset).slice().order(buf.order()), buf);
     }
 
-    /** A heap buffer over {@code buf} from index {@code offset} on, for blocking calls. */
+    /** A heap buffer over {@code buf} from index {@code offset} on; a datatype may reach before it, into buf. */
     public static ByteBuffer slice(byte[] buf, int offset) {
         return ByteBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls). */
+    /**
+     * The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls); a datatype may reach
+     * before its start, into {@code buf}.
+     */
     public static CharBuffer slice(CharBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return EnclosingMemory.sliced(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
-    /** A heap buffer over {@code buf} from index {@code offset} on, for blocking calls. */
+    /** A heap buffer over {@code buf} from index {@code offset} on; a datatype may reach before it, into buf. */
     public static CharBuffer slice(char[] buf, int offset) {
         return CharBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls). */
+    /**
+     * The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls); a datatype may reach
+     * before its start, into {@code buf}.
+     */
     public static ShortBuffer slice(ShortBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return EnclosingMemory.sliced(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
-    /** A heap buffer over {@code buf} from index {@code offset} on, for blocking calls. */
+    /** A heap buffer over {@code buf} from index {@code offset} on; a datatype may reach before it, into buf. */
     public static ShortBuffer slice(short[] buf, int offset) {
         return ShortBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls). */
+    /**
+     * The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls); a datatype may reach
+     * before its start, into {@code buf}.
+     */
     public static IntBuffer slice(IntBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return EnclosingMemory.sliced(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
-    /** A heap buffer over {@code buf} from index {@code offset} on, for blocking calls. */
+    /** A heap buffer over {@code buf} from index {@code offset} on; a datatype may reach before it, into buf. */
     public static IntBuffer slice(int[] buf, int offset) {
         return IntBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls). */
+    /**
+     * The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls); a datatype may reach
+     * before its start, into {@code buf}.
+     */
     public static LongBuffer slice(LongBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return EnclosingMemory.sliced(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
-    /** A heap buffer over {@code buf} from index {@code offset} on, for blocking calls. */
+    /** A heap buffer over {@code buf} from index {@code offset} on; a datatype may reach before it, into buf. */
     public static LongBuffer slice(long[] buf, int offset) {
         return LongBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls). */
+    /**
+     * The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls); a datatype may reach
+     * before its start, into {@code buf}.
+     */
     public static FloatBuffer slice(FloatBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return EnclosingMemory.sliced(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
-    /** A heap buffer over {@code buf} from index {@code offset} on, for blocking calls. */
+    /** A heap buffer over {@code buf} from index {@code offset} on; a datatype may reach before it, into buf. */
     public static FloatBuffer slice(float[] buf, int offset) {
         return FloatBuffer.wrap(buf, offset, buf.length - offset).slice();
     }
 
-    /** The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls). */
+    /**
+     * The part of {@code buf} from index {@code offset} on (positions are ignored by MPI calls); a datatype may reach
+     * before its start, into {@code buf}.
+     */
     public static DoubleBuffer slice(DoubleBuffer buf, int offset) {
-        return buf.duplicate().clear().position(offset).slice();
+        return EnclosingMemory.sliced(buf.duplicate().clear().position(offset).slice(), buf);
     }
 
-    /** A heap buffer over {@code buf} from index {@code offset} on, for blocking calls. */
+    /** A heap buffer over {@code buf} from index {@code offset} on; a datatype may reach before it, into buf. */
     public static DoubleBuffer slice(double[] buf, int offset) {
         return DoubleBuffer.wrap(buf, offset, buf.length - offset).slice();
     }

@@ -32,12 +32,21 @@ public enum BaseType {
 
     /** The base type held by arrays of {@code arrayClass}; {@code IllegalArgumentException} for other classes. */
     public static BaseType of(Class<?> arrayClass) {
+        BaseType type = heldBy(arrayClass);
+        if (type == null) {
+            throw new IllegalArgumentException("not a primitive array class: " + arrayClass);
+        }
+        return type;
+    }
+
+    /** The base type held by arrays of {@code arrayClass}, or {@code null} if it is not a primitive array class. */
+    public static BaseType heldBy(Class<?> arrayClass) {
         for (BaseType type : ALL) {
             if (type.arrayClass == arrayClass) {
                 return type;
             }
         }
-        throw new IllegalArgumentException("not a primitive array class: " + arrayClass);
+        return null;
     }
 
     /** The Java array type that holds elements of this type. */

@@ -30,8 +30,17 @@ import org.weft.core.error.MpiErrors;
  * pack the same bytes; two pending receives into the same buffer would be erroneous anyway. Persistent sends
  * call {@link #repack} at each start, since the user may have changed the data since the last.
  *
- * <p>Byte order: arrays and native-order buffers are sent as they lie in memory; Weft's wire is
- * little-endian, which is the memory order on every platform Weft runs on today (x86-64, aarch64).
+ * <p>A buffer is memory, as in Open MPI's bindings: a count of items of any type is checked in bytes against the
+ * memory the buffer holds, so an {@code int[]} with {@code MPI.BYTE} counts bytes and a struct of ints works with an
+ * {@code int[]}. An array holds any type whose base element is no larger than its own (the bindings' rule: a
+ * larger one would make them read past the array); a buffer holds any type. A {@code null} buffer holds 0 items.
+ * Items may reach outside a slice made by {@code MPI.slice} as long as they stay inside the memory it was cut from
+ * ({@link EnclosingMemory}); they never reach outside the real array or buffer.
+ *
+ * <p>Byte order: arrays and native-order buffers are sent as they lie in memory, whatever the datatype: an
+ * {@code int[]} sent as {@code MPI.BYTE} travels as its ints' bytes in native order, and is received as such (into
+ * an {@code int[]} the same ints, into a {@code byte[]} their bytes). Weft's wire is little-endian, which is the
+ * memory order on every platform Weft runs on today (x86-64, aarch64); nothing is ever swapped.
  */
 public final class BufferMapping {
     private BufferMapping() {
@@ -44,7 +53,7 @@ public final class BufferMapping {
             return view(buffer, bytes);
         }
         MemorySegment staging = staging(RECENT.get().sendStaging, buffer, count, type, bytes);
-        Packer.pack(userMemory(buffer), count, type, staging);
+        packItems(buffer, count, type, staging);
         return staging;
     }
 
@@ -54,7 +63,7 @@ public final class BufferMapping {
      */
     public static void repack(Object buffer, int count, TypeDescriptor type, MemorySegment segment) {
         if (needsStaging(buffer, type)) {
-            Packer.pack(userMemory(buffer), count, type, segment);
+            packItems(buffer, count, type, segment);
         }
     }
 
@@ -78,7 +87,7 @@ public final class BufferMapping {
     public static void finishReceive(Object buffer, int count, TypeDescriptor type, MemorySegment segment,
                                      long receivedBytes) {
         if (needsStaging(buffer, type)) {
-            Packer.unpack(segment, Math.min(receivedBytes, segment.byteSize()), userMemory(buffer), count, type);
+            unpackItems(segment, Math.min(receivedBytes, segment.byteSize()), buffer, count, type);
         }
     }
 
@@ -86,7 +95,7 @@ public final class BufferMapping {
     public static void pack(Object buffer, int count, TypeDescriptor type, MemorySegment target) {
         long bytes = checkedBytes(buffer, count, type);
         if (needsStaging(buffer, type)) {
-            Packer.pack(userMemory(buffer), count, type, target);
+            packItems(buffer, count, type, target);
         } else {
             target.copyFrom(view(buffer, bytes));
         }
@@ -96,7 +105,7 @@ public final class BufferMapping {
     public static void unpack(MemorySegment source, Object buffer, int count, TypeDescriptor type) {
         MemorySegment direct = forReceive(buffer, count, type);
         if (needsStaging(buffer, type)) {
-            Packer.unpack(source, source.byteSize(), userMemory(buffer), count, type);
+            unpackItems(source, source.byteSize(), buffer, count, type);
         } else {
             direct.copyFrom(source);
         }
@@ -117,7 +126,28 @@ public final class BufferMapping {
 
     /** Whether {@code buffer}'s items of {@code type} go through a packed copy rather than a view of it. */
     public static boolean needsStaging(Object buffer, TypeDescriptor type) {
-        return buffer instanceof boolean[] || !type.isContiguous();
+        return buffer instanceof boolean[] || buffer != null && !type.isContiguous();
+    }
+
+    /** Packs {@code count} items from {@code buffer} (or from the memory around it) into {@code packed}. */
+    private static void packItems(Object buffer, int count, TypeDescriptor type, MemorySegment packed) {
+        EnclosingMemory.Placement around = BufferBounds.outside(buffer, count, type);
+        if (around == null) {
+            Packer.pack(userMemory(buffer), 0, count, type, packed);
+        } else {
+            Packer.pack(userMemory(around.memory()), around.origin(), count, type, packed);
+        }
+    }
+
+    /** Unpacks {@code packedBytes} of {@code packed} into {@code count} items of {@code buffer} (or around it). */
+    private static void unpackItems(MemorySegment packed, long packedBytes, Object buffer, int count,
+                                    TypeDescriptor type) {
+        EnclosingMemory.Placement around = BufferBounds.outside(buffer, count, type);
+        if (around == null) {
+            Packer.unpack(packed, packedBytes, userMemory(buffer), 0, count, type);
+        } else {
+            Packer.unpack(packed, packedBytes, userMemory(around.memory()), around.origin(), count, type);
+        }
     }
 
     /** This thread's remembered staging for (buffer, type, count), made (and remembered) if missing. */
@@ -137,8 +167,14 @@ public final class BufferMapping {
         return buffer instanceof boolean[] ? buffer : view(buffer, availableBytes(buffer));
     }
 
-    /** The segment over the first {@code bytes} of {@code buffer}, remembered per thread (see RecentSegments). */
+    /**
+     * The segment over the first {@code bytes} of {@code buffer}, remembered per thread (see RecentSegments); an
+     * empty one for a {@code null} buffer (which holds 0 items).
+     */
     private static MemorySegment view(Object buffer, long bytes) {
+        if (buffer == null) {
+            return NOTHING;
+        }
         RecentSegments recent = RECENT.get().views;
         MemorySegment view = recent.find(buffer, null, bytes);
         if (view == null) {
@@ -156,6 +192,9 @@ public final class BufferMapping {
     }
 
     private static final CachedThreadLocal<Recent> RECENT = new CachedThreadLocal<>(Recent::new);
+
+    /** The memory of a {@code null} buffer, which holds nothing. */
+    private static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
 
     /** A heap segment over a primitive array, or {@code null} for anything else (including {@code boolean[]}). */
     public static MemorySegment arraySegment(Object array) {
@@ -177,14 +216,19 @@ public final class BufferMapping {
         if (whole == null) {
             throw new IllegalStateException("unchecked buffer " + buffer.getClass());
         }
+        if (bytes > whole.byteSize()) { // items past the end of a slice, inside the memory around it
+            EnclosingMemory.Placement around = BufferBounds.holding(buffer, 0, bytes, "a view of " + bytes
+                    + " bytes");
+            return view(around.memory(), availableBytes(around.memory())).asSlice(around.origin(), bytes);
+        }
         return whole.byteSize() == bytes ? whole : whole.asSlice(0, bytes);
     }
 
     /**
      * Checks the arguments and returns the packed byte length of the message: {@code ERR_COUNT} for a negative
-     * count, {@code ERR_TYPE} for a null, freed or uncommitted type, {@code ERR_BUFFER} for a null buffer, an
-     * array of the wrong element type, or a buffer that does not hold {@code count} items (from its index 0, so
-     * a type whose data lies below its start does not fit either).
+     * count, {@code ERR_TYPE} for a null, freed or uncommitted type, {@code ERR_BUFFER} for a null buffer with a
+     * count above 0, an array that cannot hold the type, or items that do not lie in the buffer's memory: the
+     * buffer from its index 0, or for a slice the memory around it ({@link BufferBounds}).
      */
     public static long checkedBytes(Object buffer, int count, TypeDescriptor type) {
         if (count < 0) {
@@ -192,23 +236,15 @@ public final class BufferMapping {
         }
         TypeDescriptor.check(type);
         if (buffer == null) {
+            if (count == 0) {
+                return 0; // no memory needed: the bindings accept send(null, 0, ...), as C accepts a NULL pointer
+            }
             throw MpiErrors.error(ErrorClass.ERR_BUFFER, "the buffer is null");
         }
         if (!(buffer instanceof Buffer) && buffer.getClass() != type.base().arrayClass()) {
-            throw MpiErrors.error(ErrorClass.ERR_BUFFER, "a " + buffer.getClass().getSimpleName()
-                    + " cannot hold " + type + " (use a " + type.base().arrayClass().getSimpleName()
-                    + " or a direct buffer)");
+            BufferBounds.checkArrayHolds(buffer, type);
         }
-        long available = availableBytes(buffer);
-        if (count > 0) {
-            long lastStart = (count - 1) * type.extent();
-            long low = Math.min(0, lastStart) + type.trueLb();
-            long high = Math.max(0, lastStart) + type.trueLb() + type.trueExtent();
-            if (type.byteSize() > 0 && (low < 0 || high > available)) {
-                throw MpiErrors.error(ErrorClass.ERR_BUFFER, "the buffer holds " + available + " bytes but "
-                        + count + " x " + type + " need bytes " + low + " to " + high);
-            }
-        }
+        BufferBounds.outside(buffer, count, type); // ERR_BUFFER unless the items lie in real memory
         return (long) count * type.byteSize();
     }
 

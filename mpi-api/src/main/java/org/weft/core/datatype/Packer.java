@@ -6,30 +6,35 @@ import java.lang.foreign.ValueLayout;
 /**
  * Copies items of a non-contiguous type between the user's memory and a packed segment (the bytes in type
  * order, without gaps): one {@code MemorySegment.copy} per block of the type's {@link Typemap#copyBlocks()},
- * nothing allocated. The user's memory is a segment over an array or buffer, addressed from its index 0, or a
- * {@code boolean[]}, which has no segment view and is copied byte by byte (one byte per boolean, 0 or 1).
+ * nothing allocated. The user's memory is a segment over an array or buffer, or a {@code boolean[]}, which has
+ * no segment view and is copied byte by byte (one byte per boolean, 0 or 1); the items start at byte
+ * {@code origin} of it (0 but for a slice whose items reach before its start, see {@link EnclosingMemory}).
  */
 final class Packer {
     private Packer() {
     }
 
-    /** Packs {@code count} items from {@code user} into {@code packed}. */
-    static void pack(Object user, int count, TypeDescriptor type, MemorySegment packed) {
-        traverse(user, count, type, packed, packed.byteSize(), true);
+    /** Packs {@code count} items from {@code user}, starting at its byte {@code origin}, into {@code packed}. */
+    static void pack(Object user, long origin, int count, TypeDescriptor type, MemorySegment packed) {
+        traverse(user, origin, count, type, packed, packed.byteSize(), true);
     }
 
-    /** Unpacks the first {@code packedBytes} bytes of {@code packed} into up to {@code count} items of {@code user}. */
-    static void unpack(MemorySegment packed, long packedBytes, Object user, int count, TypeDescriptor type) {
-        traverse(user, count, type, packed, packedBytes, false);
+    /**
+     * Unpacks the first {@code packedBytes} bytes of {@code packed} into up to {@code count} items of {@code user}
+     * starting at its byte {@code origin}.
+     */
+    static void unpack(MemorySegment packed, long packedBytes, Object user, long origin, int count,
+                       TypeDescriptor type) {
+        traverse(user, origin, count, type, packed, packedBytes, false);
     }
 
-    private static void traverse(Object user, int count, TypeDescriptor type, MemorySegment packed, long limit,
-                                 boolean toPacked) {
+    private static void traverse(Object user, long origin, int count, TypeDescriptor type, MemorySegment packed,
+                                 long limit, boolean toPacked) {
         Typemap blocks = type.typemap().copyBlocks();
         long extent = type.extent();
         long position = 0;
         for (int item = 0; item < count && position < limit; item++) {
-            long itemStart = item * extent;
+            long itemStart = origin + item * extent;
             for (int b = 0; b < blocks.runs() && position < limit; b++) {
                 long length = Math.min(blocks.length(b), limit - position);
                 copy(user, itemStart + blocks.offset(b), packed, position, length, toPacked);

@@ -130,6 +130,19 @@ public final class TypeDescriptor {
         return map.trueUb() - map.trueLb();
     }
 
+    /**
+     * Lowest byte that {@code count} (&gt; 0) items, laid from a buffer's index 0, touch: below 0 when the type
+     * holds data at negative displacements or has a negative extent.
+     */
+    public long lowestByte(int count) {
+        return Math.min(0, (count - 1) * extent) + trueLb();
+    }
+
+    /** One past the highest byte that {@code count} (&gt; 0) items, laid from a buffer's index 0, touch. */
+    public long highestByte(int count) {
+        return Math.max(0, (count - 1) * extent) + map.trueUb();
+    }
+
     /** The alignment C would give this type (its largest element), for struct padding. */
     int alignment() {
         return alignment;

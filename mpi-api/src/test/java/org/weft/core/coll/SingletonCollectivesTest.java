@@ -129,7 +129,7 @@ class SingletonCollectivesTest {
             assertErrorClass(MPI.ERR_OP, () -> world.allReduce(buf, 1, MPI.INT, MPI.MAXLOC));
             assertErrorClass(MPI.ERR_BUFFER, () -> world.bcast(buf, 5, MPI.INT, 0));
             assertErrorClass(MPI.ERR_BUFFER, () -> world.reduce(buf, new int[2], 4, MPI.INT, MPI.SUM, 0));
-            assertErrorClass(MPI.ERR_BUFFER, () -> world.allReduce(new long[4], 4, MPI.INT, MPI.SUM));
+            assertErrorClass(MPI.ERR_BUFFER, () -> world.allReduce(new short[4], 4, MPI.INT, MPI.SUM));
             assertErrorClass(MPI.ERR_BUFFER, () -> world.bcast(null, 1, MPI.INT, 0));
             // the communicator still works after the errors
             int[] sum = {2};

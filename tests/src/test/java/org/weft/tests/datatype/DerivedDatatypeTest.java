@@ -352,7 +352,7 @@ class DerivedDatatypeTest {
             world().send(buf, 2, four, MPI.PROC_NULL, 0);
             assertErrorClass(MPI.ERR_COUNT, () -> world().send(buf, -1, four, 0, 0));
             assertErrorClass(MPI.ERR_BUFFER, () -> world().send(buf, 3, four, 0, 0));
-            assertErrorClass(MPI.ERR_BUFFER, () -> world().send(new double[8], 1, four, 0, 0));
+            assertErrorClass(MPI.ERR_BUFFER, () -> world().send(new short[8], 1, four, 0, 0));
             assertErrorClass(MPI.ERR_COUNT, () -> Datatype.createVector(-1, 1, 1, MPI.INT));
             copy.free();
             assertEquals(true, copy.isNull());
