@@ -39,11 +39,11 @@ final class Forwarder {
     }
 
     /**
-     * Forwards until the thread is interrupted; statistics go to {@code log} every {@code statsNanos}. With
-     * {@code realTimePriority} above 0 the thread runs in the real-time class: on a busy machine an ordinary thread
-     * wakes milliseconds late, and the link's delay with it (docs/performance.md).
+     * Forwards until the thread is interrupted; statistics go to {@code statistics} every {@code statsNanos} while
+     * packets flow. With {@code realTimePriority} above 0 the thread runs in the real-time class: on a busy machine
+     * an ordinary thread wakes milliseconds late, and the link's delay with it (docs/performance.md).
      */
-    void run(PrintStream log, long statsNanos, int realTimePriority) {
+    void run(PrintStream log, StatisticsFile statistics, long statsNanos, int realTimePriority) {
         Libc.setTimerSlack(1_000);
         if (realTimePriority > 0) {
             int errno = Libc.runInRealTime(realTimePriority);
@@ -59,7 +59,7 @@ final class Forwarder {
             }
             long now = System.nanoTime();
             if (now >= nextStats) {
-                lastReceived = logIfChanged(log, lastReceived);
+                lastReceived = writeIfChanged(statistics, lastReceived);
                 nextStats = now + statsNanos;
             }
             if (moved == 0) {
@@ -138,7 +138,7 @@ final class Forwarder {
         Libc.ppoll(pollFds, ports.length, timespec);
     }
 
-    private long logIfChanged(PrintStream log, long lastReceived) {
+    private long writeIfChanged(StatisticsFile statistics, long lastReceived) {
         long received = 0;
         for (DelayLine[] row : lines) {
             for (DelayLine line : row) {
@@ -146,7 +146,7 @@ final class Forwarder {
             }
         }
         if (received != lastReceived) {
-            printStatistics(log);
+            statistics.write(this::printStatistics);
         }
         return received;
     }

@@ -1,5 +1,6 @@
 package org.weft.wan;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,11 +12,11 @@ import java.util.Map;
  *   LinkEmulator --port SITE=DEVICE,PREFIX[,PREFIX...] ...   each site's TUN device and addresses (two or more)
  *                [--link SPEC]                               every direction: delay=, rtt=, rate=, queue=, loss=
  *                [--link FROM:TO:SPEC]                       one direction, over the default
- *                [--seed N] [--stats SECONDS] [--realtime PRIORITY]
+ *                [--seed N] [--stats SECONDS] [--stats-file PATH] [--realtime PRIORITY]
  * </pre>
  * The forwarding thread runs in the real-time class at {@code --realtime} (default 10; 0: at normal priority).
- * Statistics per direction go to standard output every {@code --stats} seconds while packets flow, and at exit
- * (SIGTERM).
+ * Statistics per direction go to the {@code --stats-file} (else standard output) every {@code --stats} seconds
+ * (default 1) while packets flow, and at exit (SIGTERM).
  */
 public final class LinkEmulator {
     private LinkEmulator() {
@@ -26,8 +27,9 @@ public final class LinkEmulator {
         String defaultSpec = "";
         Map<String, String> directionSpecs = new LinkedHashMap<>();
         long seed = System.nanoTime();
-        long statsSeconds = 10;
+        long statsSeconds = 1;
         int realTimePriority = 10;
+        Path statisticsFile = null;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             if (value == null) {
@@ -46,6 +48,7 @@ public final class LinkEmulator {
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--stats" -> statsSeconds = Long.parseLong(value);
                 case "--realtime" -> realTimePriority = Integer.parseInt(value);
+                case "--stats-file" -> statisticsFile = Path.of(value);
                 default -> usage("unknown option " + args[i - 1]);
             }
         }
@@ -65,8 +68,9 @@ public final class LinkEmulator {
             }
         }
         System.out.flush();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> forwarder.printStatistics(System.out)));
-        forwarder.run(System.out, statsSeconds * 1_000_000_000L, realTimePriority);
+        StatisticsFile statistics = new StatisticsFile(statisticsFile);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> statistics.write(forwarder::printStatistics)));
+        forwarder.run(System.out, statistics, statsSeconds * 1_000_000_000L, realTimePriority);
     }
 
     private static DelayLine[][] delayLines(List<SitePort> ports, String defaultSpec,
@@ -93,7 +97,7 @@ public final class LinkEmulator {
     private static void usage(String problem) {
         System.err.println("LinkEmulator: " + problem);
         System.err.println("usage: LinkEmulator --port SITE=DEVICE,PREFIX[,PREFIX...] (two or more) "
-                + "[--link [FROM:TO:]delay=50ms,rate=400mbit,queue=1000p,loss=0.01%] [--seed N] [--stats SECONDS] [--realtime PRIORITY]");
+                + "[--link [FROM:TO:]delay=50ms,rate=400mbit,queue=1000p,loss=0.01%] [--seed N] [--stats SECONDS] [--stats-file PATH] [--realtime PRIORITY]");
         System.exit(2);
     }
 }

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.weft.tests.harness.MethodMatrix;
+import org.weft.tests.harness.Scripts;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.DieAfterInit;
 import org.weft.tests.programs.NeverInit;
@@ -38,7 +39,7 @@ class HostsJobTest {
     private static final String PREFIX = "wtest-h";
     private static final String HOST_1 = PREFIX + "1";
     private static final String HOST_2 = PREFIX + "2";
-    private static final Path NETNS = findScript("bin/weft-netns");
+    private static final Path NETNS = Scripts.find("bin/weft-netns");
     private static final String RSH = NETNS + " exec";
 
     @BeforeAll
@@ -249,15 +250,5 @@ class HostsJobTest {
         Process process = builder.start();
         String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.waitFor(), "weft-netns " + String.join(" ", arguments) + ":\n" + out);
-    }
-
-    /** {@code relative} in the first directory upwards from here that has it (tests run in the module's dir). */
-    private static Path findScript(String relative) {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isExecutable(dir.resolve(relative))) {
-                return dir.resolve(relative);
-            }
-        }
-        throw new IllegalStateException(relative + " not found above " + Path.of("").toAbsolutePath());
     }
 }

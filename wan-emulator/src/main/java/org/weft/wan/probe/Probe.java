@@ -10,8 +10,8 @@ import java.net.Socket;
  * {@code Probe serve PORT} answers the others on TCP and UDP {@code PORT}; the clients print one line each:
  * <pre>
  *   Probe ping HOST PORT COUNT        rtt_ms min=.. median=.. max=..     (TCP ping-pong of 32 bytes)
- *   Probe bulk HOST PORT SECONDS      bulk_mbit=.. bytes=.. seconds=..   (as the receiver measured it)
- *   Probe udp HOST PORT COUNT         udp sent=.. received=..            (100-byte datagrams, 10 000 a second)
+ *   Probe bulk HOST PORT SECONDS [STREAMS]  bulk_mbit=.. bytes=.. seconds=.. (as the receivers measured it)
+ *   Probe udp HOST PORT COUNT         udp sent=.. received=..            (100-byte datagrams, 5 000 a second)
  *   Probe connect HOST PORT MILLIS    connected | refused: REASON        (exit status 0 | 1)
  * </pre>
  */
@@ -29,7 +29,7 @@ public final class Probe {
             ProbeServer.serve(Integer.parseInt(args[1]));
             return;
         }
-        if (args.length != 4) {
+        if (args.length != 4 && !(args.length == 5 && args[0].equals("bulk"))) {
             usage();
         }
         String host = args[1];
@@ -37,7 +37,8 @@ public final class Probe {
         int amount = Integer.parseInt(args[3]);
         switch (args[0]) {
             case "ping" -> System.out.println(ProbeClient.ping(host, port, amount));
-            case "bulk" -> System.out.println(ProbeClient.bulk(host, port, amount));
+            case "bulk" -> System.out.println(ProbeClient.bulk(host, port, amount,
+                    args.length == 5 ? Integer.parseInt(args[4]) : 1));
             case "udp" -> System.out.println(ProbeClient.udp(host, port, amount));
             case "connect" -> System.exit(connect(host, port, amount) ? 0 : 1);
             default -> usage();
@@ -72,7 +73,7 @@ public final class Probe {
     }
 
     private static void usage() {
-        System.err.println("usage: Probe serve PORT | ping HOST PORT COUNT | bulk HOST PORT SECONDS"
+        System.err.println("usage: Probe serve PORT | ping HOST PORT COUNT | bulk HOST PORT SECONDS [STREAMS]"
                 + " | udp HOST PORT COUNT | connect HOST PORT MILLIS");
         System.exit(2);
     }

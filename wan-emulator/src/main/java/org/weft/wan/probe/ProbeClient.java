@@ -7,14 +7,19 @@ import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.LockSupport;
 
 /** The measuring ends of the probes; each returns its one line of result. */
 final class ProbeClient {
     private static final int DATAGRAM_BYTES = 100;
-    private static final long DATAGRAM_GAP_NANOS = 100_000;
+    private static final long DATAGRAM_GAP_NANOS = 200_000;
 
     private ProbeClient() {
     }
@@ -38,7 +43,27 @@ final class ProbeClient {
                 millis[count - 1]);
     }
 
-    static String bulk(String host, int port, int seconds) throws IOException {
+    /** {@code streams} connections sending for {@code seconds}: their bytes over the longest one's time. */
+    static String bulk(String host, int port, int seconds, int streams) throws Exception {
+        List<Future<long[]>> results = new ArrayList<>();
+        try (ExecutorService senders = Executors.newFixedThreadPool(streams)) {
+            for (int i = 0; i < streams; i++) {
+                results.add(senders.submit(() -> send(host, port, seconds)));
+            }
+        }
+        long bytes = 0;
+        long nanos = 0;
+        for (Future<long[]> result : results) {
+            bytes += result.get()[0];
+            nanos = Math.max(nanos, result.get()[1]);
+        }
+        double elapsed = nanos / 1e9;
+        return String.format(Locale.ROOT, "bulk_mbit=%.2f bytes=%d seconds=%.3f streams=%d",
+                bytes * 8 / elapsed / 1e6, bytes, elapsed, streams);
+    }
+
+    /** One stream: {bytes, nanoseconds} as the receiver counted them (first byte to end). */
+    private static long[] send(String host, int port, int seconds) throws IOException {
         try (Socket socket = Probe.open(host, port, Probe.BULK)) {
             DataOutputStream out = Probe.out(socket);
             byte[] chunk = new byte[1 << 16];
@@ -48,10 +73,7 @@ final class ProbeClient {
             }
             socket.shutdownOutput();
             DataInputStream in = Probe.in(socket);
-            long bytes = in.readLong();
-            double elapsed = in.readLong() / 1e9;
-            return String.format(Locale.ROOT, "bulk_mbit=%.2f bytes=%d seconds=%.3f", bytes * 8 / elapsed / 1e6,
-                    bytes, elapsed);
+            return new long[] {in.readLong(), in.readLong()};
         }
     }
 

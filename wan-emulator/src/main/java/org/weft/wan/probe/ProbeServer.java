@@ -13,12 +13,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /** The far end of the probes: one thread per TCP connection, one counting UDP datagrams. */
 final class ProbeServer {
     private static final AtomicLong DATAGRAMS = new AtomicLong();
+    /** As much as a namespace allows (net.core.rmem_max, 4 MiB): thousands of small datagrams. */
+    private static final int UDP_BUFFER = 4 << 20;
 
     private ProbeServer() {
     }
 
     static void serve(int port) throws IOException {
         DatagramSocket udp = new DatagramSocket(port);
+        udp.setReceiveBufferSize(UDP_BUFFER); // a burst waits there while a busy machine gets round to this JVM
         Thread.ofPlatform().daemon().start(() -> countDatagrams(udp));
         try (ServerSocket server = new ServerSocket(port)) {
             System.out.println("serving on port " + port);
