@@ -131,6 +131,8 @@ public final class Weft implements Callable<Integer> {
                         "software cost of a send+recv to oneself (no cross-core traffic)"),
                 new Benchmark("steady", "org.weft.bench.path.SteadyLatency",
                         "a long ping-pong of one size: median one-way of its steady windows"),
+                new Benchmark("warmup", "org.weft.bench.path.WarmUp",
+                        "a fresh job's first seconds of ping-pong, window by window (-m bytes, -w ms, -n windows)"),
                 new Benchmark("wake", "org.weft.bench.path.WakeLatency",
                         "how late a receive that waited (parked) sees its message"),
                 new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
