@@ -10,12 +10,20 @@ import org.openjdk.jmh.annotations.Benchmark;
  */
 public class SliceBench extends NanosecondBenchmark {
     private final IntBuffer direct = MPI.newIntBuffer(1024);
+    private final IntBuffer other = MPI.newIntBuffer(1024);
     private int offset;
 
     @Benchmark
     public int mpiSlice() {
         offset = (offset + 1) & 511;
         return MPI.slice(direct, offset).get(0);
+    }
+
+    /** Two buffers in turn, as a program slicing its send and its receive buffer. */
+    @Benchmark
+    public int mpiSliceOfTwo() {
+        offset = (offset + 1) & 511;
+        return MPI.slice((offset & 1) == 0 ? direct : other, offset).get(0);
     }
 
     @Benchmark

@@ -67,23 +67,25 @@ public final class EnclosingMemory {
         private volatile Entry[] table = new Entry[16];
         private int used;
         /**
-         * The buffer recorded or found last, kept reachable until another is sliced (as RecentSegments keeps some).
-         * Volatile, so that a thread that skips the look-up because of it also sees the table entry written before.
+         * The two buffers recorded or found last, kept reachable until others are sliced (as RecentSegments keeps
+         * some): programs slice a send and a receive buffer in turn. Volatile, so that a thread that skips the
+         * look-up because of them also sees the table entry written before.
          */
         private volatile Buffer last;
+        private volatile Buffer beforeLast;
 
         /**
          * Records {@code parent}; a buffer recorded already (the usual case) takes no lock and allocates nothing,
-         * and the one recorded last is not even looked up: with that look-up {@code MPI.slice} of a direct buffer
-         * took ~12 ns against ~3 for the JDK's slice, without it 3–7 ns (rounds of 5 million slices after warm-up,
-         * three runs, on the shared machine).
+         * and the two recorded last are not even looked up: with that look-up {@code MPI.slice} of a direct buffer
+         * took ~12 ns against ~3 for the JDK's slice, without it the same as the JDK's ({@code SliceBench}).
          */
         void add(Buffer parent) {
-            if (parent != last) {
+            if (parent != last && parent != beforeLast) {
                 if (!holds(table, parent)) {
                     addLocked(parent);
                 }
-                last = parent; // threads may race to set it: a stale value only costs a look-up
+                beforeLast = last; // threads may race to set these: a stale value only costs a look-up
+                last = parent;
             }
         }
 
