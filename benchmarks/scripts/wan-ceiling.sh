@@ -17,8 +17,10 @@ trap '$wan down; rm -rf "$work"' EXIT
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$(cat $state/emulator.pid)/stat"; }
-received() { awk '/ received [0-9]+ packets/ { for (i = 1; i <= NF; i++) if ($i == "received") s += $(i + 1) } END { print s + 0 }' \
-  "$state/statistics" 2>/dev/null || echo 0; }
+received() {
+  awk '/ received [0-9]+ packets/ { for (i = 1; i <= NF; i++) if ($i == "received") s += $(i + 1) }
+       END { print s + 0 }' "$state/statistics" 2>/dev/null || echo 0
+}
 
 late() { sed -n 's/^a:b .*late by \([0-9.]*\) us on average.*/\1/p' "$state/statistics" 2>/dev/null || echo 0; }
 
@@ -53,6 +55,7 @@ for r in $(seq "$rounds"); do
   setting "no-delay-no-rate-1-stream" 1 --rtt 0ms
   setting "no-delay-no-rate-4-streams" 4 --rtt 0ms
   setting "rtt-100ms-400mbit-8-streams" 8 --rtt 100ms --rate 400mbit
+  setting "rtt-100ms-400mbit-8-batch-200us" 8 --rtt 100ms --rate 400mbit --batch 200us
   setting "rtt-100ms-200mbit-8-streams" 8 --rtt 100ms --rate 200mbit
 done
 printf '%-30s %8s %13s %10s %8s   %s\n' setting Mbit/s emulator-CPU% packets/s late-us "rounds (Mbit/s)"

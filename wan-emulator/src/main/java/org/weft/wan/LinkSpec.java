@@ -42,7 +42,8 @@ record LinkSpec(long delayNanos, long bitsPerSecond, long queueLimit, boolean qu
             }
             int eq = setting.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("'" + setting + "' is not key=value (delay, rtt, rate, queue, loss)");
+                throw new IllegalArgumentException("'" + setting
+                        + "' is not key=value (delay, rtt, rate, queue, loss)");
             }
             String value = setting.substring(eq + 1);
             switch (setting.substring(0, eq).trim().toLowerCase(Locale.ROOT)) {

@@ -71,12 +71,14 @@ class EmulatedLinkTest {
 
     /**
      * 10 % loss one way only (a:b): about a tenth of 2000 datagrams are lost (binomial: 200 ± 13); without loss,
-     * none. The link is restored after.
+     * none (the emulator's counters would say so; the receiver's socket buffer may drop a few). The link is
+     * restored after.
      */
     @Test
     void lossDropsItsShareOfTheDatagramsInItsDirection() throws Exception {
         String clean = WAN.probe(WAN.host("a1"), "udp", WAN.address(2, 1), Integer.toString(PORT), "2000");
-        assertEquals("udp sent=2000 received=2000", clean);
+        // none lost by the link; a busy machine may yet overflow the receiver's socket buffer with a few
+        assertTrue(number(clean, "received") >= 1980, "without loss: " + clean);
         try {
             WAN.set(concat(LINK, new String[] {"--link", "a:b", "loss=10%"}));
             String lossy = WAN.probe(WAN.host("a1"), "udp", WAN.address(2, 1), Integer.toString(PORT), "2000");
