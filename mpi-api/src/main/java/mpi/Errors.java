@@ -7,6 +7,7 @@ import org.weft.core.RuntimeBinding;
 import org.weft.core.comm.Communicator;
 import org.weft.core.error.ErrorMode;
 import org.weft.core.error.MpiErrors;
+import org.weft.core.rma.Window;
 
 /**
  * Turns core errors into {@link MPIException}s through the error handler MPI names for them: the communicator's
@@ -31,6 +32,19 @@ final class Errors {
         }
         if (comm.errorMode() == ErrorMode.FATAL) {
             throw comm.runtime().fatal(call, described(comm), null, error);
+        }
+        return exception(call, error);
+    }
+
+    /**
+     * Applies {@code window}'s error handler to {@code error} raised by {@code call}: under
+     * {@code ERRORS_ARE_FATAL} (a window's default, MPI 3.1 §8.3.2) reports it and aborts the job; otherwise
+     * returns the exception to throw.
+     */
+    static MPIException raise(Window window, String call, DeviceException error) {
+        if (window.errorMode() == ErrorMode.FATAL) {
+            String name = window.name();
+            throw window.runtime().fatal(call, name.isEmpty() ? "an unnamed window" : name, null, error);
         }
         return exception(call, error);
     }

@@ -114,6 +114,18 @@ public final class MPI {
     public static final int WIN_BASE = 7;
     public static final int WIN_SIZE = 8;
     public static final int WIN_DISP_UNIT = 9;
+    /**
+     * MPI-3's window attributes {@code MPI_WIN_CREATE_FLAVOR} and {@code MPI_WIN_MODEL} and their values (Open
+     * MPI's C values; its Java bindings do not name them): read them with {@code Win.getAttr}.
+     */
+    public static final int WIN_CREATE_FLAVOR = 10;
+    public static final int WIN_MODEL = 11;
+    public static final int WIN_FLAVOR_CREATE = 1;
+    public static final int WIN_FLAVOR_ALLOCATE = 2;
+    public static final int WIN_FLAVOR_DYNAMIC = 3;
+    public static final int WIN_FLAVOR_SHARED = 4;
+    public static final int WIN_SEPARATE = 1;
+    public static final int WIN_UNIFIED = 2;
 
     /** The MPI standard version Weft implements ({@code MPI_VERSION}, {@code MPI_SUBVERSION}). */
     public static final int VERSION = 3;
@@ -210,6 +222,11 @@ public final class MPI {
     public static final int ERR_UNSUPPORTED_DATAREP = ErrorClass.ERR_UNSUPPORTED_DATAREP;
     public static final int ERR_UNSUPPORTED_OPERATION = ErrorClass.ERR_UNSUPPORTED_OPERATION;
     public static final int ERR_WIN = ErrorClass.ERR_WIN;
+    /** MPI-3's one-sided error classes (Open MPI's values; not named by Open MPI's Java bindings). */
+    public static final int ERR_RMA_RANGE = ErrorClass.ERR_RMA_RANGE;
+    public static final int ERR_RMA_ATTACH = ErrorClass.ERR_RMA_ATTACH;
+    public static final int ERR_RMA_FLAVOR = ErrorClass.ERR_RMA_FLAVOR;
+    public static final int ERR_RMA_SHARED = ErrorClass.ERR_RMA_SHARED;
     public static final int ERR_LASTCODE = ErrorClass.ERR_LASTCODE;
     public static final int ERR_SYSRESOURCE = ErrorClass.ERR_SYSRESOURCE;
 

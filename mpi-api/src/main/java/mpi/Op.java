@@ -75,6 +75,11 @@ public final class Op implements Freeable {
         return freed;
     }
 
+    /** The MPI name of a predefined operation ({@code MPI_SUM}), {@code null} for a user-defined one. */
+    String predefinedName() {
+        return predefined ? name : null;
+    }
+
     UserFunction function() {
         return function;
     }

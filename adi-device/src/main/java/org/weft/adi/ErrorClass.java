@@ -59,6 +59,11 @@ public final class ErrorClass {
     public static final int ERR_UNSUPPORTED_DATAREP = 51;
     public static final int ERR_UNSUPPORTED_OPERATION = 52;
     public static final int ERR_WIN = 53;
+    /** MPI-3's one-sided classes, with Open MPI's values (its Java bindings do not name them). */
+    public static final int ERR_RMA_RANGE = 68;
+    public static final int ERR_RMA_ATTACH = 69;
+    public static final int ERR_RMA_FLAVOR = 70;
+    public static final int ERR_RMA_SHARED = 71;
     public static final int ERR_SYSRESOURCE = -2;
     public static final int ERR_LASTCODE = 92;
 

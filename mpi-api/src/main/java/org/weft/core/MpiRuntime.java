@@ -32,6 +32,7 @@ public final class MpiRuntime {
     private final Communicator world;
     private final Communicator self;
     private final BsendBuffer bsendBuffer;
+    private final java.util.Set<Runnable> atFinish = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean finalized;
 
     /**
@@ -108,8 +109,24 @@ public final class MpiRuntime {
     public void finish() {
         checkActive();
         bsendBuffer.drain();
+        for (Runnable step : atFinish.toArray(Runnable[]::new)) {
+            step.run();
+        }
         finalized = true;
         device.finish();
+    }
+
+    /**
+     * Runs {@code step} at {@code MPI_Finalize}, before the device finishes, unless {@link #cancelAtFinish} took it
+     * back: a window the program did not free stops its service thread there.
+     */
+    public void atFinish(Runnable step) {
+        atFinish.add(step);
+    }
+
+    /** Takes back a step given to {@link #atFinish}. */
+    public void cancelAtFinish(Runnable step) {
+        atFinish.remove(step);
     }
 
     /**

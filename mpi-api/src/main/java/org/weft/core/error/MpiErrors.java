@@ -37,6 +37,15 @@ public final class MpiErrors {
             case ErrorClass.ERR_KEYVAL -> "MPI_ERR_KEYVAL";
             case ErrorClass.ERR_NO_MEM -> "MPI_ERR_NO_MEM";
             case ErrorClass.ERR_WIN -> "MPI_ERR_WIN";
+            case ErrorClass.ERR_RMA_SYNC -> "MPI_ERR_RMA_SYNC";
+            case ErrorClass.ERR_RMA_RANGE -> "MPI_ERR_RMA_RANGE";
+            case ErrorClass.ERR_RMA_ATTACH -> "MPI_ERR_RMA_ATTACH";
+            case ErrorClass.ERR_RMA_FLAVOR -> "MPI_ERR_RMA_FLAVOR";
+            case ErrorClass.ERR_RMA_SHARED -> "MPI_ERR_RMA_SHARED";
+            case ErrorClass.ERR_LOCKTYPE -> "MPI_ERR_LOCKTYPE";
+            case ErrorClass.ERR_ASSERT -> "MPI_ERR_ASSERT";
+            case ErrorClass.ERR_DISP -> "MPI_ERR_DISP";
+            case ErrorClass.ERR_SIZE -> "MPI_ERR_SIZE";
             case ErrorClass.ERR_FILE -> "MPI_ERR_FILE";
             default -> ErrorClass.name(errorClass);
         };

@@ -1,0 +1,73 @@
+package org.weft.core.rma;
+
+import java.lang.foreign.MemorySegment;
+
+import org.weft.adi.ErrorClass;
+import org.weft.core.coll.op.Combiner;
+import org.weft.core.coll.op.PredefinedOp;
+import org.weft.core.datatype.BaseType;
+import org.weft.core.datatype.TypeDescriptor;
+import org.weft.core.error.MpiErrors;
+
+/**
+ * The operations of {@code MPI_Accumulate} and its kin: the predefined reductions, {@code MPI_REPLACE} and
+ * {@code MPI_NO_OP} (MPI 3.1 §11.3.4). Each is applied at the target to elements of one predefined type, so the
+ * target rebuilds its combiner from the base type and the element size alone ({@link #combiner}).
+ */
+enum AccumulateOp {
+    REPLACE, NO_OP, MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR;
+
+    private static final AccumulateOp[] ALL = values();
+    private static final BaseType[] BASES = BaseType.values();
+
+    /** The operation named {@code mpiName} ({@code MPI_SUM}...); {@code ERR_OP} for any other operation. */
+    static AccumulateOp named(String mpiName) {
+        if (mpiName != null && mpiName.startsWith("MPI_")) {
+            for (AccumulateOp op : ALL) {
+                if (mpiName.equals("MPI_" + op.name())) {
+                    return op;
+                }
+            }
+        }
+        throw MpiErrors.error(ErrorClass.ERR_OP, (mpiName == null ? "a user-defined operation" : mpiName)
+                + " cannot be used in one-sided accumulate operations (only predefined ones, MPI_REPLACE and"
+                + " MPI_NO_OP; MINLOC and MAXLOC are not supported by Weft yet)");
+    }
+
+    static AccumulateOp of(int ordinal) {
+        return ALL[ordinal];
+    }
+
+    /**
+     * Applies {@code in} to {@code target} element-wise: {@code target = in op target}. A cache of combiners per
+     * (base type, element size); {@code ERR_OP} when the operation is not defined on the type.
+     */
+    static final class Combiners {
+        private final Combiner[] cache = new Combiner[ALL.length * BASES.length * 2];
+
+        Combiner combiner(AccumulateOp op, int baseType, int elementBytes) {
+            BaseType base = BASES[baseType];
+            int baseCount = elementBytes / base.bytes();
+            if (baseCount < 1 || baseCount > 2 || elementBytes % base.bytes() != 0) {
+                throw MpiErrors.error(ErrorClass.ERR_TYPE, "elements of " + elementBytes + " bytes of " + base
+                        + " cannot be accumulated");
+            }
+            int slot = (op.ordinal() * BASES.length + baseType) * 2 + baseCount - 1;
+            Combiner combiner = cache[slot];
+            if (combiner == null) {
+                combiner = bind(op, TypeDescriptor.predefined(base.name(), base, baseCount), elementBytes);
+                cache[slot] = combiner;
+            }
+            return combiner;
+        }
+
+        private static Combiner bind(AccumulateOp op, TypeDescriptor type, int elementBytes) {
+            return switch (op) {
+                case REPLACE -> (in, inout, count) -> MemorySegment.copy(in, 0, inout, 0,
+                        (long) count * elementBytes);
+                case NO_OP -> (in, inout, count) -> { };
+                default -> PredefinedOp.valueOf(op.name()).bind(type);
+            };
+        }
+    }
+}

@@ -1,0 +1,414 @@
+package org.weft.core.rma;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
+
+import org.weft.adi.Device;
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.Locality;
+import org.weft.core.MpiRuntime;
+import org.weft.core.attr.AttributeTable;
+import org.weft.core.coll.Collectives;
+import org.weft.core.comm.Communicator;
+import org.weft.core.comm.CreationCalls;
+import org.weft.core.comm.Intracomms;
+import org.weft.core.datatype.TypeDescriptor;
+import org.weft.core.error.ErrorMode;
+import org.weft.core.error.MpiErrors;
+
+/**
+ * A window ({@code MPI_Win}): memory of each member of a communicator that the others may put to, get from and
+ * accumulate into. Creation duplicates the communicator, so a window's requests and replies travel in contexts
+ * of their own, and starts the window's {@link WindowService}; the members' sizes and displacement units are
+ * gathered, so an origin checks target ranges itself ({@code ERR_RMA_RANGE}) before anything travels.
+ *
+ * <p>Origin side: every operation is complete locally when its call returns (a get's data has arrived, a put's
+ * buffer may be reused); puts and accumulates are complete at the target at the next synchronisation (fence,
+ * flush, unlock), which asks each target it wrote to for a reply that comes after them. Epochs are checked:
+ * an operation outside an access epoch to its target is {@code ERR_RMA_SYNC}.
+ */
+public final class Window {
+    public static final int FLAVOR_CREATE = 1;
+    public static final int FLAVOR_ALLOCATE = 2;
+    public static final int FLAVOR_SHARED = 4;
+    /** Assertions ({@code MPI.MODE_*}, Open MPI's values). */
+    static final int MODE_NOCHECK = 1;
+    static final int MODE_NOPRECEDE = 2;
+    static final int MODE_NOSUCCEED = 16;
+    private static final int ALL_MODES = 31;
+
+    private final Communicator comm;
+    private final MpiRuntime runtime;
+    private final Device device;
+    private final MemorySegment memory;
+    private final int dispUnit;
+    private final int flavor;
+    private final long[] sizes;
+    private final int[] dispUnits;
+    private final WindowService service;
+    private final Runnable closeAtFinish = this::stopService;
+    private final AttributeTable attributes = new AttributeTable();
+    private final OriginRequests origin;
+    private final AccumulateOp.Combiners combiners = new AccumulateOp.Combiners();
+    private volatile ErrorMode errorMode = ErrorMode.FATAL;
+    private volatile String name = "";
+    private volatile Map<String, String> info = Map.of();
+    private volatile boolean freed;
+    // access epochs, under this window's monitor
+    private boolean fenceEpoch;
+    private boolean lockedAll;
+    private final int[] lockTypes;
+    private final boolean[] written;
+
+    private Window(Communicator comm, MemorySegment memory, int dispUnit, int flavor, long[] sizes,
+                   int[] dispUnits) {
+        this.comm = comm;
+        this.runtime = comm.runtime();
+        this.device = comm.device();
+        this.memory = memory;
+        this.dispUnit = dispUnit;
+        this.flavor = flavor;
+        this.sizes = sizes;
+        this.dispUnits = dispUnits;
+        this.lockTypes = new int[comm.size()];
+        this.written = new boolean[comm.size()];
+        this.origin = new OriginRequests(device, comm.context());
+        this.service = new WindowService(device, comm.context(), memory,
+                "weft-window-" + device.rank() + "-" + comm.context());
+        runtime.atFinish(closeAtFinish);
+    }
+
+    /**
+     * {@code MPI_Win_create} ({@code FLAVOR_CREATE}) or {@code MPI_Win_allocate} ({@code FLAVOR_ALLOCATE},
+     * {@code FLAVOR_SHARED}) over {@code memory}: collective over {@code parent}. {@code ERR_ARG} for a
+     * displacement unit below 1, {@code ERR_RMA_SHARED} for a shared window over ranks of several hosts.
+     */
+    public static Window create(Communicator parent, MemorySegment memory, int dispUnit, int flavor) {
+        parent.checkUsable();
+        if (parent.isInter()) {
+            throw MpiErrors.error(ErrorClass.ERR_COMM, "a window needs an intracommunicator");
+        }
+        if (dispUnit < 1) {
+            throw MpiErrors.error(ErrorClass.ERR_DISP, "the displacement unit must be positive, not " + dispUnit);
+        }
+        if (flavor == FLAVOR_SHARED) {
+            checkOneHost(parent);
+        }
+        Communicator comm = Intracomms.dup(parent);
+        long size = memory.byteSize();
+        int[] all = CreationCalls.allGather(comm, new int[] {(int) size, (int) (size >>> 32), dispUnit});
+        long[] sizes = new long[comm.size()];
+        int[] dispUnits = new int[comm.size()];
+        for (int r = 0; r < comm.size(); r++) {
+            sizes[r] = (all[3 * r] & 0xFFFF_FFFFL) | ((long) all[3 * r + 1] << 32);
+            dispUnits[r] = all[3 * r + 2];
+        }
+        return new Window(comm, memory, dispUnit, flavor, sizes, dispUnits);
+    }
+
+    private static void checkOneHost(Communicator parent) {
+        Device device = parent.device();
+        Locality mine = device.locality(device.rank());
+        for (int r = 0; r < parent.size(); r++) {
+            Locality other = device.locality(parent.toWorld(r));
+            if (!other.host().equals(mine.host()) || !other.site().equals(mine.site())) {
+                throw MpiErrors.error(ErrorClass.ERR_RMA_SHARED, "a shared window needs ranks of one host, but rank "
+                        + r + " runs on " + other.host() + " and this one on " + mine.host());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ the window as an object
+
+    public MpiRuntime runtime() {
+        return runtime;
+    }
+
+    /** The window's own communicator (a duplicate of the one it was created on). */
+    public Communicator communicator() {
+        return comm;
+    }
+
+    public MemorySegment memory() {
+        return memory;
+    }
+
+    public int dispUnit() {
+        return dispUnit;
+    }
+
+    public int flavor() {
+        return flavor;
+    }
+
+    public ErrorMode errorMode() {
+        return errorMode;
+    }
+
+    public void setErrorMode(ErrorMode mode) {
+        errorMode = mode;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public void setName(String name) {
+        this.name = name;
+    }
+
+    public Map<String, String> info() {
+        return info;
+    }
+
+    public void setInfo(Map<String, String> hints) {
+        info = Map.copyOf(hints);
+    }
+
+    public AttributeTable attributes() {
+        return attributes;
+    }
+
+    public boolean isFreed() {
+        return freed;
+    }
+
+    /** This window; {@code ERR_WIN} once freed. */
+    public Window checkUsable() {
+        if (freed) {
+            throw MpiErrors.error(ErrorClass.ERR_WIN, "the window has been freed");
+        }
+        return this;
+    }
+
+    /**
+     * {@code MPI_Win_free}: collective; {@code ERR_RMA_SYNC} while this process holds a lock on the window. The
+     * barrier first lets every origin finish its epochs, so no request is left for the service when it stops.
+     */
+    public synchronized void free() {
+        checkUsable();
+        if (lockedAll || anyLock()) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "the window is freed while this process holds a lock");
+        }
+        completeWrites();
+        Collectives.barrier(comm).run();
+        freed = true;
+        runtime.cancelAtFinish(closeAtFinish);
+        stopService();
+        comm.free();
+    }
+
+    private void stopService() {
+        service.close();
+    }
+
+    // ------------------------------------------------------------------ synchronisation
+
+    /** {@code MPI_Win_fence}: completes this process's writes at their targets, then a barrier. */
+    public synchronized void fence(int assertion) {
+        checkUsable();
+        checkAssertion(assertion);
+        if (lockedAll || anyLock()) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "fence inside a passive-target epoch");
+        }
+        completeWrites();
+        VarHandle.fullFence();
+        Collectives.barrier(comm).run();
+        VarHandle.fullFence();
+        fenceEpoch = (assertion & MODE_NOSUCCEED) == 0;
+    }
+
+    /**
+     * {@code MPI_Win_lock}: waits until the target grants the lock (or, with {@code MPI_MODE_NOCHECK}, takes it
+     * without asking: the program promises that no one else holds a conflicting lock).
+     */
+    public synchronized void lock(int lockType, int rank, int assertion) {
+        checkUsable();
+        if (lockType != TargetLocks.EXCLUSIVE && lockType != TargetLocks.SHARED) {
+            throw MpiErrors.error(ErrorClass.ERR_LOCKTYPE, "lock type " + lockType
+                    + " is neither MPI.LOCK_EXCLUSIVE nor MPI.LOCK_SHARED");
+        }
+        checkAssertion(assertion);
+        if (Communicator.isProcNull(rank)) {
+            return;
+        }
+        checkRank(rank);
+        if (lockedAll || lockTypes[rank] != 0) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "rank " + rank + " of the window is already locked");
+        }
+        if ((assertion & MODE_NOCHECK) == 0) {
+            origin.roundTrip(comm.toWorld(rank), RmaFrame.LOCK, lockType);
+        }
+        lockTypes[rank] = lockType;
+    }
+
+    /** {@code MPI_Win_unlock}: completes this process's operations at the target and releases the lock. */
+    public synchronized void unlock(int rank) {
+        checkUsable();
+        if (Communicator.isProcNull(rank)) {
+            return;
+        }
+        checkRank(rank);
+        if (lockedAll || lockTypes[rank] == 0) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "rank " + rank + " of the window is not locked");
+        }
+        origin.roundTrip(comm.toWorld(rank), RmaFrame.UNLOCK, 0);
+        lockTypes[rank] = 0;
+        written[rank] = false;
+    }
+
+    /** {@code MPI_Win_lock_all}: a shared lock on every rank. */
+    public synchronized void lockAll(int assertion) {
+        checkUsable();
+        checkAssertion(assertion);
+        if (lockedAll || anyLock()) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "the window is already locked");
+        }
+        for (int r = 0; r < comm.size(); r++) {
+            if ((assertion & MODE_NOCHECK) == 0) {
+                origin.roundTrip(comm.toWorld(r), RmaFrame.LOCK, TargetLocks.SHARED);
+            }
+            lockTypes[r] = TargetLocks.SHARED;
+        }
+        lockedAll = true;
+    }
+
+    /** {@code MPI_Win_unlock_all}. */
+    public synchronized void unlockAll() {
+        checkUsable();
+        if (!lockedAll) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "the window is not locked by lockAll");
+        }
+        for (int r = 0; r < comm.size(); r++) {
+            origin.roundTrip(comm.toWorld(r), RmaFrame.UNLOCK, 0);
+            lockTypes[r] = 0;
+            written[r] = false;
+        }
+        lockedAll = false;
+    }
+
+    /** {@code MPI_Win_flush}: this process's operations on {@code rank} are complete there. */
+    public synchronized void flush(int rank) {
+        checkPassive(rank);
+        if (!Communicator.isProcNull(rank) && written[rank]) {
+            origin.roundTrip(comm.toWorld(rank), RmaFrame.FLUSH, 0);
+            written[rank] = false;
+        }
+    }
+
+    /** {@code MPI_Win_flush_all}. */
+    public synchronized void flushAll() {
+        checkUsable();
+        if (!lockedAll && !anyLock()) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "flush outside a passive-target epoch");
+        }
+        completeWrites();
+    }
+
+    /**
+     * {@code MPI_Win_flush_local}: nothing to wait for, since every operation is complete locally when its call
+     * returns; only the epoch is checked.
+     */
+    public synchronized void flushLocal(int rank) {
+        checkPassive(rank);
+    }
+
+    /** {@code MPI_Win_flush_local_all}: only the epoch is checked, as {@link #flushLocal}. */
+    public synchronized void flushLocalAll() {
+        checkUsable();
+        if (!lockedAll && !anyLock()) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "flush outside a passive-target epoch");
+        }
+    }
+
+    /** {@code MPI_Win_sync}: the window's memory as the other threads and the service left it. */
+    public void sync() {
+        checkUsable();
+        VarHandle.fullFence();
+    }
+
+    private void checkPassive(int rank) {
+        checkUsable();
+        if (Communicator.isProcNull(rank)) {
+            return;
+        }
+        checkRank(rank);
+        if (lockTypes[rank] == 0) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "rank " + rank + " of the window is not locked");
+        }
+    }
+
+    /** Waits until every target written to since the last synchronisation has applied the writes. */
+    private void completeWrites() {
+        for (int r = 0; r < written.length; r++) {
+            if (written[r]) {
+                origin.roundTrip(comm.toWorld(r), RmaFrame.FLUSH, 0);
+                written[r] = false;
+            }
+        }
+    }
+
+    private boolean anyLock() {
+        for (int type : lockTypes) {
+            if (type != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void checkAssertion(int assertion) {
+        if ((assertion & ~ALL_MODES) != 0) {
+            throw MpiErrors.error(ErrorClass.ERR_ASSERT, "unknown assertion bits " + assertion);
+        }
+    }
+
+    // ------------------------------------------------------------------ operations
+
+    /**
+     * Checks an operation on {@code rank} at displacement {@code disp}: the rank, an open access epoch to it, and
+     * that {@code count} items of {@code type} lie inside its window; returns the byte offset there.
+     */
+    long targetOffset(int rank, long disp, int count, TypeDescriptor type) {
+        checkUsable();
+        checkRank(rank);
+        if (!fenceEpoch && !lockedAll && lockTypes[rank] == 0) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "no access epoch to rank " + rank
+                    + " is open: call fence, lock or lockAll first");
+        }
+        long offset = disp * dispUnits[rank];
+        if (count > 0 && type.byteSize() > 0) {
+            long lastStart = (count - 1) * type.extent();
+            long low = offset + Math.min(0, lastStart) + type.trueLb();
+            long high = offset + Math.max(0, lastStart) + type.trueLb() + type.trueExtent();
+            if (disp < 0 || low < 0 || high > sizes[rank]) {
+                throw MpiErrors.error(ErrorClass.ERR_RMA_RANGE, "bytes " + low + " to " + high + " lie outside"
+                        + " the window of rank " + rank + ", which holds " + sizes[rank] + " bytes");
+            }
+        }
+        return offset;
+    }
+
+    private void checkRank(int rank) {
+        if (rank < 0 || rank >= comm.size()) {
+            throw MpiErrors.error(ErrorClass.ERR_RANK, "rank " + rank + " is not in the window's group of "
+                    + comm.size());
+        }
+    }
+
+    /** The origin side's messages; {@link OneSided} uses it under this window's monitor. */
+    OriginRequests origin() {
+        return origin;
+    }
+
+    /** Combiners for the origin's checks that an accumulate's operation is defined on its type. */
+    AccumulateOp.Combiners combiners() {
+        return combiners;
+    }
+
+    void wrote(int rank) {
+        written[rank] = true;
+    }
+}

@@ -1,0 +1,65 @@
+package org.weft.tests.programs;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.LongBuffer;
+
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Win;
+
+/**
+ * Passive-target one-sided communication while the target does not call MPI: rank 0 exposes a window of longs and
+ * then sleeps {@code args[0]} milliseconds; every other rank locks rank 0's window, puts, accumulates and reads
+ * back, unlocks, and prints how long that took. Afterwards rank 0 prints what its window holds. With argument
+ * {@code fatal} instead, rank 1 puts outside any epoch under the window's default handler (ERRORS_ARE_FATAL).
+ */
+public final class PassiveTarget {
+    private PassiveTarget() {
+    }
+
+    public static void main(String[] args) throws MPIException, InterruptedException {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+        LongBuffer memory = ByteBuffer.allocateDirect(8 * 2).order(ByteOrder.nativeOrder()).asLongBuffer();
+        Win win = new Win(memory, 2, 8, MPI.INFO_NULL, MPI.COMM_WORLD);
+        if (args[0].equals("fatal")) {
+            if (rank == 1) {
+                win.put(memory, 1, MPI.LONG, 0, 0, 1, MPI.LONG);
+                System.out.println("SURVIVED");
+            }
+            MPI.COMM_WORLD.barrier();
+            MPI.Finalize();
+            return;
+        }
+        long sleep = Long.parseLong(args[0]);
+        MPI.COMM_WORLD.barrier();
+        if (rank == 0) {
+            Thread.sleep(sleep); // no MPI call while the origins work on this window
+            MPI.COMM_WORLD.barrier();
+            System.out.println("target holds " + memory.get(0) + " " + memory.get(1));
+        } else {
+            long start = System.nanoTime();
+            LongBuffer value = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder()).asLongBuffer();
+            win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+            value.put(0, 1000 + rank);
+            win.put(value, 1, MPI.LONG, 0, 0, 1, MPI.LONG);
+            win.get(value, 1, MPI.LONG, 0, 0, 1, MPI.LONG);
+            win.unlock(0);
+            LongBuffer one = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder()).asLongBuffer().put(0, 1);
+            win.lock(MPI.LOCK_SHARED, 0, 0);
+            win.accumulate(one, 1, MPI.LONG, 0, 1, 1, MPI.LONG, MPI.SUM);
+            win.unlock(0);
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            System.out.println("origin " + rank + " read " + value.get(0) + " and finished in " + millis + " ms"
+                    + (millis < sleep ? " while the target slept" : " AFTER the target woke"));
+            MPI.COMM_WORLD.barrier();
+        }
+        win.free();
+        MPI.Finalize();
+        if (rank == 0) {
+            System.out.println("size " + size);
+        }
+    }
+}

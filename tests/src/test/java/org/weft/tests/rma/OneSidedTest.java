@@ -1,0 +1,314 @@
+package org.weft.tests.rma;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.util.Arrays;
+
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Op;
+import mpi.Win;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.weft.tests.comm.Worlds;
+
+/**
+ * One-sided communication (MPI chapter 11) on every size and method set of {@link Worlds}: window creation and
+ * attributes, puts and gets (predefined and derived target types) under fence, accumulates with every predefined
+ * operation, their atomicity against each other, get-accumulate, fetch-and-op, compare-and-swap, passive-target
+ * locks, and the error classes of bad calls.
+ */
+@Timeout(180)
+class OneSidedTest {
+    @ParameterizedTest(name = "{0} ranks, {1}")
+    @MethodSource("org.weft.tests.comm.Worlds#sizesAndMethods")
+    void windowsPutsGetsAndAccumulates(int size, String methods) throws Exception {
+        Worlds.of(size, methods).run(rank -> {
+            Intracomm world = MPI.COMM_WORLD;
+            world.setErrhandler(MPI.ERRORS_RETURN);
+            windowObjects(world, rank, size);
+            fencedPutsAndGets(world, rank, size);
+            derivedTargetTypes(world, rank, size);
+            everyAccumulateOperation(world, rank, size);
+            atomicCounters(world, rank, size);
+            passiveTarget(world, rank, size);
+        });
+    }
+
+    @ParameterizedTest(name = "{0} ranks, {1}")
+    @MethodSource("org.weft.tests.comm.Worlds#sizesAndMethods")
+    void badCallsRaiseTheirClasses(int size, String methods) throws Exception {
+        Worlds.of(size, methods).run(rank -> {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            errorClasses(MPI.COMM_WORLD, rank, size);
+        });
+    }
+
+    static IntBuffer ints(int n) {
+        return ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer();
+    }
+
+    static LongBuffer longs(int n) {
+        return ByteBuffer.allocateDirect(8 * n).order(ByteOrder.nativeOrder()).asLongBuffer();
+    }
+
+    private static void windowObjects(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer memory = ints(8);
+        Win win = new Win(memory, 8, 4, MPI.INFO_NULL, world);
+        assertEquals(32, win.getAttr(MPI.WIN_SIZE));
+        assertEquals(4, win.getAttr(MPI.WIN_DISP_UNIT));
+        assertEquals(MPI.WIN_FLAVOR_CREATE, win.getAttr(MPI.WIN_CREATE_FLAVOR));
+        assertEquals(MPI.WIN_UNIFIED, win.getAttr(MPI.WIN_MODEL));
+        assertNotEquals(0L, win.getAttr(MPI.WIN_BASE));
+        assertEquals(size, win.getGroup().getSize());
+        assertEquals(rank, win.getGroup().getRank());
+        assertEquals("", win.getName());
+        win.setName("grid");
+        assertEquals("grid", win.getName());
+        assertEquals(MPI.ERRORS_ARE_FATAL, win.getErrhandler(), "a window's default handler is ERRORS_ARE_FATAL");
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        win.callErrhandler(MPI.ERR_OTHER); // returns under ERRORS_RETURN
+        int key = Win.createKeyval();
+        win.setAttr(key, "value");
+        assertEquals("value", win.getAttr(key));
+        win.deleteAttr(key);
+        Win.freeKeyval(key);
+        win.free();
+        MPIException freed = assertThrows(MPIException.class, () -> win.fence(0));
+        assertEquals(MPI.ERR_WIN, freed.getErrorClass());
+
+        Win empty = new Win(null, 0, 1, MPI.INFO_NULL, world); // a zero-size window: valid, nothing fits in it
+        assertEquals(0, empty.getAttr(MPI.WIN_SIZE));
+        empty.setErrhandler(MPI.ERRORS_RETURN);
+        empty.fence(0);
+        empty.put(ints(1), 0, MPI.INT, (rank + 1) % size, 0, 0, MPI.INT); // no data: in range
+        MPIException outside = assertThrows(MPIException.class,
+                () -> empty.put(ints(1), 1, MPI.INT, (rank + 1) % size, 0, 1, MPI.INT));
+        assertEquals(MPI.ERR_RMA_RANGE, outside.getErrorClass());
+        empty.fence(0);
+        empty.free();
+
+        IntBuffer mine = ints(2);
+        Win self = new Win(mine, 2, 4, MPI.INFO_NULL, MPI.COMM_SELF);
+        self.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+        self.put(IntBuffer.wrap(new int[] {rank, 7}), 2, MPI.INT, 0, 0, 2, MPI.INT);
+        self.unlock(0);
+        assertEquals(rank, mine.get(0));
+        assertEquals(7, mine.get(1));
+        self.free();
+
+        ByteBuffer allocated = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
+        Win allocatedWin = new Win(64, 8, MPI.INFO_NULL, world, allocated, Win.FLAVOR_PRIVATE);
+        assertEquals(MPI.WIN_FLAVOR_ALLOCATE, allocatedWin.getAttr(MPI.WIN_CREATE_FLAVOR));
+        allocatedWin.free();
+    }
+
+    /** Every rank puts into slot {@code rank} of every window, then gets its left neighbour's whole window. */
+    private static void fencedPutsAndGets(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer memory = ints(size);
+        Win win = new Win(memory, size, 4, MPI.INFO_NULL, world);
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        win.fence(MPI.MODE_NOPRECEDE);
+        for (int target = 0; target < size; target++) {
+            IntBuffer value = ints(1).put(0, 1000 * (rank + 1) + target);
+            win.put(value, 1, MPI.INT, target, rank, 1, MPI.INT);
+        }
+        win.fence(0);
+        for (int origin = 0; origin < size; origin++) {
+            assertEquals(1000 * (origin + 1) + rank, memory.get(origin), "slot " + origin);
+        }
+        int left = (rank + size - 1) % size;
+        int[] fetched = new int[size];
+        IntBuffer into = ints(size);
+        win.get(into, size, MPI.INT, left, 0, size, MPI.INT);
+        win.fence(MPI.MODE_NOSUCCEED);
+        into.get(0, fetched);
+        for (int origin = 0; origin < size; origin++) {
+            assertEquals(1000 * (origin + 1) + left, fetched[origin]);
+        }
+        win.free();
+    }
+
+    /** A put and a get through a strided target type, and a heap origin buffer. */
+    private static void derivedTargetTypes(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer memory = ints(6);
+        Win win = new Win(memory, 6, 4, MPI.INFO_NULL, world);
+        Datatype everyOther = Datatype.createVector(3, 1, 2, MPI.INT);
+        everyOther.commit();
+        int right = (rank + 1) % size;
+        win.fence(0);
+        win.put(IntBuffer.wrap(new int[] {rank, rank + 1, rank + 2}), 3, MPI.INT, right, 1, 1, everyOther);
+        win.fence(0);
+        int left = (rank + size - 1) % size;
+        int[] expected = {0, left, 0, left + 1, 0, left + 2};
+        int[] actual = new int[6];
+        memory.get(0, actual);
+        assertEquals(Arrays.toString(expected), Arrays.toString(actual));
+        IntBuffer back = ints(3);
+        win.get(back, 3, MPI.INT, rank, 1, 1, everyOther);
+        win.fence(0);
+        assertEquals(left + 2, back.get(2));
+        everyOther.free();
+        win.free();
+    }
+
+    /** Each predefined operation, applied by every rank once to rank 0's slot for it, against the local result. */
+    private static void everyAccumulateOperation(Intracomm world, int rank, int size) throws MPIException {
+        Op[] ops = {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN, MPI.BAND, MPI.BOR, MPI.BXOR, MPI.LAND, MPI.LOR, MPI.LXOR,
+            MPI.REPLACE, MPI.NO_OP};
+        IntBuffer memory = ints(ops.length);
+        int start = 6;
+        for (int i = 0; i < ops.length; i++) {
+            memory.put(i, start);
+        }
+        Win win = new Win(memory, ops.length, 4, MPI.INFO_NULL, world);
+        win.fence(0);
+        for (int i = 0; i < ops.length; i++) {
+            win.accumulate(ints(1).put(0, rank + 3), 1, MPI.INT, 0, i, 1, MPI.INT, ops[i]);
+        }
+        win.fence(0);
+        if (rank == 0) {
+            for (int i = 0; i < ops.length; i++) {
+                int expected = start;
+                for (int r = 0; r < size; r++) {
+                    expected = apply(i, r + 3, expected);
+                }
+                if (i == 10) {
+                    assertTrue(memory.get(i) >= 3 && memory.get(i) < size + 3, "REPLACE leaves one origin's value");
+                } else {
+                    assertEquals(expected, memory.get(i), "operation " + i);
+                }
+            }
+        }
+        win.free();
+    }
+
+    private static int apply(int op, int in, int target) {
+        return switch (op) {
+            case 0 -> in + target;
+            case 1 -> in * target;
+            case 2 -> Math.max(in, target);
+            case 3 -> Math.min(in, target);
+            case 4 -> in & target;
+            case 5 -> in | target;
+            case 6 -> in ^ target;
+            case 7 -> in != 0 && target != 0 ? 1 : 0;
+            case 8 -> in != 0 || target != 0 ? 1 : 0;
+            case 9 -> (in != 0) != (target != 0) ? 1 : 0;
+            case 10 -> in;
+            default -> target;
+        };
+    }
+
+    /**
+     * Many ranks add to one counter with accumulate, and take tickets with fetch-and-op, at once: no update is
+     * lost and no ticket is given twice (accumulates are atomic per element). Compare-and-swap elects one rank.
+     */
+    private static void atomicCounters(Intracomm world, int rank, int size) throws MPIException {
+        int rounds = 40;
+        LongBuffer memory = longs(3).put(2, -1);
+        Win win = new Win(memory, 3, 8, MPI.INFO_NULL, world);
+        win.lockAll(0);
+        long[] tickets = new long[rounds];
+        LongBuffer one = longs(1).put(0, 1);
+        LongBuffer ticket = longs(1);
+        for (int i = 0; i < rounds; i++) {
+            win.accumulate(one, 1, MPI.LONG, 0, 0, 1, MPI.LONG, MPI.SUM);
+            win.fetchAndOp(one, ticket, MPI.LONG, 0, 1, MPI.SUM);
+            tickets[i] = ticket.get(0);
+        }
+        LongBuffer old = longs(1);
+        win.compareAndSwap(longs(1).put(0, rank), longs(1).put(0, -1), old, MPI.LONG, 0, 2);
+        win.unlockAll();
+        long[] all = new long[rounds * size];
+        world.allGather(tickets, rounds, MPI.LONG, all, rounds, MPI.LONG);
+        Arrays.sort(all);
+        for (int i = 0; i < all.length; i++) {
+            assertEquals(i, all[i], "each ticket once");
+        }
+        long[] olds = new long[size];
+        world.allGather(new long[] {old.get(0)}, 1, MPI.LONG, olds, 1, MPI.LONG);
+        assertEquals(1, Arrays.stream(olds).filter(v -> v == -1).count(), "exactly one rank wins the swap");
+        win.fence(0);
+        if (rank == 0) {
+            assertEquals((long) rounds * size, memory.get(0), "no accumulate lost");
+            assertEquals(Arrays.stream(olds).boxed().toList().indexOf(-1L), memory.get(2));
+        }
+        LongBuffer result = longs(1);
+        win.getAccumulate(null, 0, MPI.LONG, result, 1, MPI.LONG, 0, 0, 1, MPI.LONG, MPI.NO_OP);
+        assertEquals((long) rounds * size, result.get(0));
+        win.fence(0);
+        win.free();
+    }
+
+    /** Exclusive locks serialise read-modify-write sequences; a shared lock lets everyone read. */
+    private static void passiveTarget(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer memory = ints(1);
+        Win win = new Win(memory, 1, 4, MPI.INFO_NULL, world);
+        IntBuffer value = ints(1);
+        int target = size - 1;
+        for (int i = 0; i < 5; i++) {
+            win.lock(MPI.LOCK_EXCLUSIVE, target, 0);
+            win.get(value, 1, MPI.INT, target, 0, 1, MPI.INT);
+            value.put(0, value.get(0) + 1);
+            win.put(value, 1, MPI.INT, target, 0, 1, MPI.INT);
+            win.unlock(target);
+        }
+        world.barrier();
+        win.lock(MPI.LOCK_SHARED, target, 0);
+        win.get(value, 1, MPI.INT, target, 0, 1, MPI.INT);
+        win.flush(target);
+        win.flushLocal(target);
+        win.unlock(target);
+        assertEquals(5 * size, value.get(0), "no increment lost under exclusive locks");
+        win.sync();
+        world.barrier();
+        win.free();
+    }
+
+    private static void errorClasses(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer memory = ints(4);
+        Win win = new Win(memory, 4, 4, MPI.INFO_NULL, world);
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        IntBuffer one = ints(1);
+        expect(MPI.ERR_RMA_SYNC, () -> win.put(one, 1, MPI.INT, 0, 0, 1, MPI.INT));
+        expect(MPI.ERR_RMA_SYNC, () -> win.unlock(0));
+        expect(MPI.ERR_RMA_SYNC, () -> win.flush(0));
+        expect(MPI.ERR_LOCKTYPE, () -> win.lock(99, 0, 0));
+        win.fence(0);
+        expect(MPI.ERR_RMA_RANGE, () -> win.put(one, 1, MPI.INT, 0, 4, 1, MPI.INT));
+        expect(MPI.ERR_RMA_RANGE, () -> win.get(one, 1, MPI.INT, 0, -1, 1, MPI.INT));
+        expect(MPI.ERR_RANK, () -> win.put(one, 1, MPI.INT, size, 0, 1, MPI.INT));
+        expect(MPI.ERR_TYPE, () -> win.put(one, 1, MPI.INT, 0, 0, 1, MPI.LONG));
+        expect(MPI.ERR_OP, () -> win.accumulate(one, 1, MPI.INT, 0, 0, 1, MPI.INT, MPI.MAXLOC));
+        expect(MPI.ERR_OP, () -> win.accumulate(ints(1), 1, MPI.BOOLEAN, 0, 0, 1, MPI.BOOLEAN, MPI.SUM));
+        expect(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.rPut(one, 1, MPI.INT, 0, 0, 1, MPI.INT));
+        expect(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.start(world.getGroup(), 0));
+        win.put(one, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT); // nothing to do
+        win.fence(0);
+        win.free();
+        expect(MPI.ERR_WIN, () -> win.lock(MPI.LOCK_SHARED, 0, 0));
+        expect(MPI.ERR_DISP, () -> new Win(ints(1), 1, 0, MPI.INFO_NULL, world));
+        expect(MPI.ERR_BUFFER, () -> new Win(IntBuffer.allocate(1), 1, 4, MPI.INFO_NULL, world));
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        void run() throws MPIException;
+    }
+
+    private static void expect(int errorClass, Call call) {
+        MPIException e = assertThrows(MPIException.class, call::run);
+        assertEquals(errorClass, e.getErrorClass(), e.getMessage());
+    }
+}

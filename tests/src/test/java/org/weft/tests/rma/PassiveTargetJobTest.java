@@ -1,0 +1,48 @@
+package org.weft.tests.rma;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.PassiveTarget;
+
+/**
+ * Passive target in real jobs: origins lock, put, get, accumulate and unlock while the target sleeps without
+ * calling MPI (its window's service thread serves them), on the default methods and on tcp; and an error on a
+ * window under its default handler aborts the job with the error class as exit code.
+ */
+class PassiveTargetJobTest {
+    private static final int SLEEP_MILLIS = 4000;
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"default", "tcp"})
+    void originsCompleteWhileTheTargetSleeps(String methods) throws Exception {
+        String[] command = methods.equals("default")
+                ? new String[] {"-np", "3", PassiveTarget.class.getName(), String.valueOf(SLEEP_MILLIS)}
+                : new String[] {"--methods", "tcp", "-np", "3", PassiveTarget.class.getName(),
+                    String.valueOf(SLEEP_MILLIS)};
+        WeftrunJob.Result result = WeftrunJob.of(command).timeout(Duration.ofSeconds(90)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        for (int origin = 1; origin <= 2; origin++) {
+            assertTrue(result.stdout().contains("origin " + origin + " read " + (1000 + origin)), result.output());
+        }
+        assertFalse(result.stdout().contains("AFTER the target woke"), result.output());
+        assertTrue(result.stdout().matches("(?s).*target holds 100[12] 2\\b.*"), result.output());
+    }
+
+    @Test
+    void aPutOutsideAnEpochAbortsTheJobWithErrRmaSync() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", PassiveTarget.class.getName(), "fatal")
+                .timeout(Duration.ofSeconds(60)).start();
+        assertFalse(result.stdout().contains("SURVIVED"), result.output());
+        assertEquals(47, result.exitCode(), result.output());
+        assertTrue(result.stderr().contains("MPI_Put on an unnamed window failed: MPI_ERR_RMA_SYNC"),
+                result.output());
+    }
+}
