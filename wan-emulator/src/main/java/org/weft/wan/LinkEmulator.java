@@ -25,45 +25,18 @@ public final class LinkEmulator {
     }
 
     public static void main(String[] args) {
-        List<SitePort> ports = new ArrayList<>();
-        String defaultSpec = "";
-        Map<String, String> directionSpecs = new LinkedHashMap<>();
-        long seed = System.nanoTime();
-        long statsSeconds = 1;
-        int realTimePriority = 10;
-        Path statisticsFile = null;
-        long batchNanos = 0;
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            if (value == null) {
-                usage("option " + args[i] + " needs a value");
-            }
-            switch (args[i++]) {
-                case "--port" -> ports.add(SitePort.parse(value));
-                case "--link" -> {
-                    String[] parts = value.split(":", 3);
-                    if (parts.length == 3) {
-                        directionSpecs.put(parts[0] + ":" + parts[1], parts[2]);
-                    } else {
-                        defaultSpec = defaultSpec + "," + value;
-                    }
-                }
-                case "--seed" -> seed = Long.parseLong(value);
-                case "--stats" -> statsSeconds = Long.parseLong(value);
-                case "--realtime" -> realTimePriority = Integer.parseInt(value);
-                case "--stats-file" -> statisticsFile = Path.of(value);
-                case "--batch" -> batchNanos = Units.nanos(value);
-                default -> usage("unknown option " + args[i - 1]);
-            }
+        Options options = null;
+        DelayLine[][] lines = null;
+        try {
+            options = Options.parse(args);
+            lines = delayLines(options.ports, options.defaultSpec, options.directionSpecs, options.seed);
+        } catch (IllegalArgumentException e) {
+            usage(e.getMessage());
         }
-        if (ports.size() < 2) {
-            usage("give at least two --port SITE=DEVICE,PREFIX");
-        }
-        DelayLine[][] lines = delayLines(ports, defaultSpec, directionSpecs, seed);
-        for (SitePort port : ports) {
+        for (SitePort port : options.ports) {
             port.attach();
         }
-        Forwarder forwarder = new Forwarder(ports.toArray(SitePort[]::new), lines, batchNanos);
+        Forwarder forwarder = new Forwarder(options.ports.toArray(SitePort[]::new), lines, options.batchNanos);
         for (DelayLine[] row : lines) {
             for (DelayLine line : row) {
                 if (line != null) {
@@ -72,9 +45,55 @@ public final class LinkEmulator {
             }
         }
         System.out.flush();
-        StatisticsFile statistics = new StatisticsFile(statisticsFile);
+        StatisticsFile statistics = new StatisticsFile(options.statisticsFile);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> statistics.write(forwarder::printStatistics)));
-        forwarder.run(System.out, statistics, statsSeconds * 1_000_000_000L, realTimePriority);
+        forwarder.run(System.out, statistics, options.statsSeconds * 1_000_000_000L, options.realTimePriority);
+    }
+
+    /** The command line, read; a bad one is an {@link IllegalArgumentException} saying what is wrong. */
+    private static final class Options {
+        final List<SitePort> ports = new ArrayList<>();
+        String defaultSpec = "";
+        final Map<String, String> directionSpecs = new LinkedHashMap<>();
+        long seed = System.nanoTime();
+        long statsSeconds = 1;
+        int realTimePriority = 10;
+        Path statisticsFile;
+        long batchNanos;
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            for (int i = 0; i < args.length; i += 2) {
+                if (i + 1 == args.length) {
+                    throw new IllegalArgumentException("option " + args[i] + " needs a value");
+                }
+                String value = args[i + 1];
+                switch (args[i]) {
+                    case "--port" -> o.ports.add(SitePort.parse(value));
+                    case "--link" -> o.link(value);
+                    case "--seed" -> o.seed = Long.parseLong(value);
+                    case "--stats" -> o.statsSeconds = Long.parseLong(value);
+                    case "--realtime" -> o.realTimePriority = Integer.parseInt(value);
+                    case "--stats-file" -> o.statisticsFile = Path.of(value);
+                    case "--batch" -> o.batchNanos = Units.nanos(value);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+            if (o.ports.size() < 2) {
+                throw new IllegalArgumentException("give at least two --port SITE=DEVICE,PREFIX");
+            }
+            return o;
+        }
+
+        /** {@code SPEC} for every direction, or {@code FROM:TO:SPEC} for one. */
+        private void link(String value) {
+            String[] parts = value.split(":", 3);
+            if (parts.length == 3) {
+                directionSpecs.put(parts[0] + ":" + parts[1], parts[2]);
+            } else {
+                defaultSpec = defaultSpec + "," + value;
+            }
+        }
     }
 
     private static DelayLine[][] delayLines(List<SitePort> ports, String defaultSpec,
