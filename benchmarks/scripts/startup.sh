@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Start-up of a whole job, as a user sees it: the wall time of examples' Hello (every rank says hello) under
 # `weftrun -np N` and of the same program in C under Open MPI's `mpirun -np N --oversubscribe` (the reference:
-# Open MPI's Java bindings take about its time here), interleaved ROUNDS times; also Hello as a singleton (plain `java`, no
-# launcher), with and without the ranks' AOT cache, and a Java program that does nothing (the JVM's own floor).
+# Open MPI's Java bindings take about its time here), interleaved ROUNDS times; also Hello as a singleton (plain
+# `java`, no launcher), with and without the ranks' AOT cache, and a Java program that does nothing (the JVM's floor).
 # With BASE=another built Weft checkout, its weftrun too. Prints each one's median and its ratio to C's median.
 # Usage: [BASE=../weft-base] [NP=4] benchmarks/scripts/startup.sh [ROUNDS]
 rounds=${1:-10}
