@@ -32,8 +32,6 @@ import org.weft.mm.stats.MethodCounters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,7 +90,7 @@ public final class MultimethodDevice implements Device {
         String methods = parameters.get(MethodOrder.METHODS);
         boolean userChosen = !methods.equals(MethodOrder.METHODS.defaultValue());
         String placedOn = parameters.get(DeviceParameters.HOST);
-        String hostName = placedOn.isEmpty() ? localHostName() : placedOn;
+        String hostName = placedOn.isEmpty() ? HostIdentity.localName() : placedOn;
         Waiters waiters = new Waiters();
         Context context = new Context(config.rank(), config.size());
         PointToPoint pointToPoint = new PointToPoint(context, waiters, parameters.get(PointToPoint.FRAGMENT_SIZE));
@@ -214,14 +212,6 @@ public final class MultimethodDevice implements Device {
             return null;
         } catch (Exception e) {
             return "init failed: " + e;
-        }
-    }
-
-    private static String localHostName() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "localhost";
         }
     }
 
