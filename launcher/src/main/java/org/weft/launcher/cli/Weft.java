@@ -58,8 +58,7 @@ public final class Weft implements Callable<Integer> {
         public Integer call() {
             var out = spec.commandLine().getOut();
             out.println("Weft " + WeftVersion.version());
-            out.println("Java: " + Runtime.version() + " (" + System.getProperty("java.vendor") + ") at "
-                    + System.getProperty("java.home"));
+            out.println(WeftVersion.jdk());
             out.println("Launcher jar: " + launcherLocation());
             out.println("Weft's runtime jars (first on every rank's class path, before the program's):");
             for (String entry : RankCommands.ofThisJvm().runtimeClassPath()) {

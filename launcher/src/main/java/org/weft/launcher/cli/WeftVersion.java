@@ -25,6 +25,12 @@ public final class WeftVersion implements IVersionProvider {
 
     @Override
     public String[] getVersion() {
-        return new String[] {"Weft " + version() + " (Java " + Runtime.version() + ")"};
+        return new String[] {"Weft " + version(), jdk()};
+    }
+
+    /** The JDK this JVM runs on: version, vendor and home, so that a user sees which of several JDKs was found. */
+    public static String jdk() {
+        return "JDK " + Runtime.version() + " (" + System.getProperty("java.vendor") + ") at "
+                + System.getProperty("java.home");
     }
 }

@@ -142,7 +142,14 @@ class WeftRunCommandLineTest {
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("--tag-output"));
         out.reset();
         assertEquals(0, WeftRun.execute(new String[] {"--version"}, InputStream.nullInputStream(), print, print));
-        assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("Weft "), out.toString());
+        String version = out.toString(StandardCharsets.UTF_8);
+        assertTrue(version.startsWith("Weft " + WeftVersion.version() + System.lineSeparator()), version);
+        assertFalse(WeftVersion.version().equals("unknown"), "version.properties is filtered by the build");
+        assertTrue(version.contains("JDK " + Runtime.version() + " (")
+                && version.contains(System.getProperty("java.home")), version);
+        out.reset();
+        assertEquals(0, Weft.execute(new String[] {"--version"}, InputStream.nullInputStream(), print, print));
+        assertEquals(version, out.toString(StandardCharsets.UTF_8), "weft --version = weftrun --version");
     }
 
     @Test
@@ -153,7 +160,7 @@ class WeftRunCommandLineTest {
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("missing MAIN"), out.toString());
         out.reset();
         assertEquals(0, Weft.execute(new String[] {"info"}, InputStream.nullInputStream(), print, print));
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains("Java: "), out.toString());
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("JDK " + Runtime.version()), out.toString());
     }
 
     @Test
