@@ -7,6 +7,7 @@ import org.weft.core.RuntimeBinding;
 import org.weft.core.comm.Communicator;
 import org.weft.core.error.ErrorMode;
 import org.weft.core.error.MpiErrors;
+import org.weft.core.io.OpenFile;
 import org.weft.core.rma.Window;
 
 /**
@@ -46,6 +47,26 @@ final class Errors {
             String name = window.name();
             throw window.runtime().fatal(call, name.isEmpty() ? "an unnamed window" : name, null, error);
         }
+        return exception(call, error);
+    }
+
+    /**
+     * Applies {@code file}'s error handler to {@code error} raised by {@code call}: under {@code ERRORS_ARE_FATAL}
+     * reports it and aborts the job; otherwise ({@code ERRORS_RETURN}, a file's default, MPI 3.1 §13.7) returns
+     * the exception to throw.
+     */
+    static MPIException raise(OpenFile file, String call, DeviceException error) {
+        if (file.errorMode() == ErrorMode.FATAL) {
+            throw file.runtime().fatal(call, "file " + file.name(), null, error);
+        }
+        return exception(call, error);
+    }
+
+    /**
+     * An error with no file to raise it on ({@code MPI_File_open}, {@code MPI_File_delete}): the handler of
+     * {@code MPI_FILE_NULL}, which is {@code ERRORS_RETURN} (MPI 3.1 §13.7; Weft's bindings cannot change it).
+     */
+    static MPIException onFileNull(String call, DeviceException error) {
         return exception(call, error);
     }
 

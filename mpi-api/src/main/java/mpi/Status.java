@@ -53,6 +53,11 @@ public final class Status {
         return new Status(comm.fromWorld(probe.source()), probe.tag(), ErrorClass.SUCCESS, false, probe.byteCount());
     }
 
+    /** The bytes the operation moved. */
+    long bytes() {
+        return bytes;
+    }
+
     Status withIndex(int index) {
         this.index = index;
         return this;
