@@ -4,8 +4,11 @@ import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 
 import org.weft.adi.DeviceException;
+import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
+import org.weft.adi.Ranks;
 import org.weft.core.comm.Communicator;
+import org.weft.core.comm.ProcessGroup;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.error.MpiErrors;
 import org.weft.core.rma.OneSided;
@@ -15,8 +18,8 @@ import org.weft.core.rma.Window;
  * A window for one-sided communication ({@code MPI_Win}) over the core's {@link Window}: creation over a direct
  * buffer, puts, gets, accumulates, fence and passive-target synchronisation, attributes, names and error handlers.
  * Errors go to the window's handler ({@code MPI.ERRORS_ARE_FATAL} unless set otherwise, as MPI says); a call on
- * a freed window is {@code ERR_WIN} on {@code MPI_COMM_WORLD}. Request-based operations, post/start/complete/wait
- * and dynamic windows are not implemented yet ({@code ERR_UNSUPPORTED_OPERATION}).
+ * a freed window is {@code ERR_WIN} on {@code MPI_COMM_WORLD}. Dynamic windows are not implemented yet
+ * ({@code ERR_UNSUPPORTED_OPERATION}).
  */
 public final class Win implements Freeable {
     public static final int WIN_NULL = 0;
@@ -328,29 +331,41 @@ public final class Win implements Freeable {
         return op.predefinedName();
     }
 
-    /** {@code MPI_Rput} (not implemented in Weft yet). */
+    /**
+     * {@code MPI_Rput}: as {@link #put}, which is complete locally when it returns, so the request is complete
+     * from the start (MPI asks no more of it: completion at the target still comes with a flush, unlock or fence).
+     */
     public final Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                               int targetCount, Datatype targetType) throws MPIException {
-        throw unsupported("MPI_Rput");
+        put(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        return completed();
     }
 
-    /** {@code MPI_Rget} (not implemented in Weft yet). */
+    /** {@code MPI_Rget}: as {@link #get}; the data has arrived when the (complete) request is returned. */
     public final Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                               int targetCount, Datatype targetType) throws MPIException {
-        throw unsupported("MPI_Rget");
+        get(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType);
+        return completed();
     }
 
-    /** {@code MPI_Raccumulate} (not implemented in Weft yet). */
+    /** {@code MPI_Raccumulate}: as {@link #accumulate}, with a complete request. */
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp,
                                int targetCount, Datatype targetType, Op op) throws MPIException {
-        throw unsupported("MPI_Raccumulate");
+        accumulate(origin, orgCount, orgType, targetRank, targetDisp, targetCount, targetType, op);
+        return completed();
     }
 
-    /** {@code MPI_Rget_accumulate} (not implemented in Weft yet). */
+    /** {@code MPI_Rget_accumulate}: as {@link #getAccumulate}, with a complete request. */
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr,
                                   int resultCount, Datatype resultType, int targetRank, int targetDisp,
                                   int targetCount, Datatype targetType, Op op) throws MPIException {
-        throw unsupported("MPI_Rget_accumulate");
+        getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, targetDisp,
+                targetCount, targetType, op);
+        return completed();
+    }
+
+    private Request completed() {
+        return new Request(window.communicator(), DeviceRequest.completed(Ranks.PROC_NULL, Ranks.ANY_TAG));
     }
 
     private MPIException unsupported(String call) throws MPIException {
@@ -364,29 +379,36 @@ public final class Win implements Freeable {
         run("MPI_Win_fence", w -> w.fence(assertion));
     }
 
-    /** {@code MPI_Win_start} (not implemented in Weft yet: post/start/complete/wait). */
+    /** {@code MPI_Win_start}: waits until every target of {@code group} has posted its window. */
     public void start(Group group, int assertion) throws MPIException {
-        throw unsupported("MPI_Win_start");
+        ProcessGroup targets = group == null ? null : group.core("MPI_Win_start");
+        run("MPI_Win_start", w -> w.start(targets, assertion));
     }
 
-    /** {@code MPI_Win_complete} (not implemented in Weft yet). */
+    /** {@code MPI_Win_complete}: completes the access epoch's operations at their targets and tells them. */
     public void complete() throws MPIException {
-        throw unsupported("MPI_Win_complete");
+        run("MPI_Win_complete", Window::complete);
     }
 
-    /** {@code MPI_Win_post} (not implemented in Weft yet). */
+    /** {@code MPI_Win_post}: exposes the window to the origins of {@code group}. */
     public void post(Group group, int assertion) throws MPIException {
-        throw unsupported("MPI_Win_post");
+        ProcessGroup origins = group == null ? null : group.core("MPI_Win_post");
+        run("MPI_Win_post", w -> w.post(origins, assertion));
     }
 
-    /** {@code MPI_Win_wait} (not implemented in Weft yet). */
+    /** {@code MPI_Win_wait}: waits until every origin of the exposure epoch has called complete. */
     public void waitFor() throws MPIException {
-        throw unsupported("MPI_Win_wait");
+        run("MPI_Win_wait", Window::waitFor);
     }
 
-    /** {@code MPI_Win_test} (not implemented in Weft yet). */
+    /** {@code MPI_Win_test}: {@link #waitFor} without waiting; true when the exposure epoch has ended. */
     public boolean test() throws MPIException {
-        throw unsupported("MPI_Win_test");
+        Window w = usable("MPI_Win_test");
+        try {
+            return w.test();
+        } catch (DeviceException e) {
+            throw Errors.raise(w, "MPI_Win_test", e);
+        }
     }
 
     /** {@code MPI_Win_lock}: returns once the target has granted the lock. */

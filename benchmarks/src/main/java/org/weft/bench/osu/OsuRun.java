@@ -2,6 +2,7 @@ package org.weft.bench.osu;
 
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Win;
 
 /**
  * What the OSU-style benchmarks share: {@code MPI_Init} and the options ({@code -m maxBytes}, {@code -i iterations},
@@ -38,18 +39,25 @@ final class OsuRun {
     private final int largeIterations;
     private final int warmupIterations;
     private final int minBytes;
+    /** One-sided benchmarks' synchronisation ({@code -s}): flush (the default), lock or fence. */
+    final String sync;
+    private final Win idleWindow;
 
     private OsuRun(String[] args, Schedule schedule, int minBytes) throws MPIException {
         int max = 4 << 20;
         int iters = schedule.iterations();
         boolean onHeap = false;
+        String sync = "flush";
+        boolean window = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-m" -> max = Integer.parseInt(args[++i]);
                 case "-i" -> iters = Integer.parseInt(args[++i]);
                 case "--heap" -> onHeap = true;
+                case "-s" -> sync = args[++i];
+                case "--window" -> window = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (options: -m maxBytes, -i iterations, --heap)");
+                        + " (options: -m maxBytes, -i iterations, --heap, -s flush|lock|fence, --window)");
             }
         }
         this.rank = MPI.COMM_WORLD.getRank();
@@ -62,6 +70,9 @@ final class OsuRun {
         this.minBytes = minBytes;
         this.sendBuffer = newBuffer(max);
         this.recvBuffer = newBuffer(max);
+        this.sync = sync;
+        // --window: an idle window exists during the run, to measure what its service thread costs the rest
+        this.idleWindow = window ? new Win(MPI.newByteBuffer(8), 8, 1, MPI.INFO_NULL, MPI.COMM_WORLD) : null;
     }
 
     /** {@code MPI_Init}, then the options in {@code args}; sizes run from {@code minBytes} (0 or 1) up. */

@@ -60,6 +60,16 @@ final class OriginRequests {
         await(reply);
     }
 
+    /** Sends an empty notice with {@code tag} (post, complete) to {@code worldPeer}. */
+    void notify(int worldPeer, int tag) {
+        send(empty, worldPeer, tag);
+    }
+
+    /** Waits for the empty notice with {@code tag} from {@code worldPeer}. */
+    void awaitNotice(int worldPeer, int tag) {
+        await(expectReply(worldPeer, tag, empty));
+    }
+
     /**
      * Sends a request on {@code count} items of {@code type} at {@code offset} in the target's window, with the
      * packed data of {@code data} (then of {@code compare}, for compare-and-swap), each {@code dataCount} items

@@ -36,6 +36,9 @@ final class RmaFrame {
     static final int REQUEST_TAG = 0;
     static final int BODY_TAG = 1;
     static final int FIRST_REPLY_TAG = 2;
+    /** Notices of post/start/complete/wait, above every reply tag. */
+    static final int POST_TAG = (1 << 30) + 1;
+    static final int COMPLETE_TAG = (1 << 30) + 2;
 
     static final int HEADER = 48;
     static final int RUN = 20;

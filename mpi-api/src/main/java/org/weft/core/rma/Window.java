@@ -14,6 +14,7 @@ import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.CreationCalls;
 import org.weft.core.comm.Intracomms;
+import org.weft.core.comm.ProcessGroup;
 import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.ErrorMode;
 import org.weft.core.error.MpiErrors;
@@ -61,6 +62,10 @@ public final class Window {
     private boolean lockedAll;
     private final int[] lockTypes;
     private final boolean[] written;
+    /** Targets of the access epoch that start opened (comm ranks), {@code null} outside one. */
+    private boolean[] started;
+    /** The origins' complete notices that the exposure epoch post opened waits for, {@code null} outside one. */
+    private DeviceRequest[] completions;
 
     private Window(Communicator comm, MemorySegment memory, int dispUnit, int flavor, long[] sizes,
                    int[] dispUnits) {
@@ -189,8 +194,9 @@ public final class Window {
      */
     public synchronized void free() {
         checkUsable();
-        if (lockedAll || anyLock()) {
-            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "the window is freed while this process holds a lock");
+        if (lockedAll || anyLock() || started != null || completions != null) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "the window is freed inside an epoch (a lock, or"
+                    + " start or post without complete or wait)");
         }
         completeWrites();
         Collectives.barrier(comm).run();
@@ -218,6 +224,100 @@ public final class Window {
         Collectives.barrier(comm).run();
         VarHandle.fullFence();
         fenceEpoch = (assertion & MODE_NOSUCCEED) == 0;
+    }
+
+    /**
+     * {@code MPI_Win_post}: opens an exposure epoch to the origins of {@code group} (a group of world ranks, all
+     * members of the window), telling each that it may start, and listens for their complete notices.
+     */
+    public synchronized void post(ProcessGroup group, int assertion) {
+        checkUsable();
+        checkAssertion(assertion);
+        if (completions != null) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "post inside an exposure epoch: call wait first");
+        }
+        int[] origins = members(group);
+        DeviceRequest[] notices = new DeviceRequest[origins.length];
+        for (int i = 0; i < origins.length; i++) {
+            notices[i] = device.irecv(MemorySegment.NULL, origins[i], RmaFrame.COMPLETE_TAG, comm.context());
+            origin.notify(origins[i], RmaFrame.POST_TAG);
+        }
+        completions = notices;
+    }
+
+    /** {@code MPI_Win_start}: opens an access epoch to the targets of {@code group} once each has posted. */
+    public synchronized void start(ProcessGroup group, int assertion) {
+        checkUsable();
+        checkAssertion(assertion);
+        if (started != null) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "start inside an access epoch: call complete first");
+        }
+        int[] targets = members(group);
+        boolean[] access = new boolean[comm.size()];
+        for (int target : targets) {
+            origin.awaitNotice(target, RmaFrame.POST_TAG);
+            access[comm.fromWorld(target)] = true;
+        }
+        started = access;
+    }
+
+    /** {@code MPI_Win_complete}: this epoch's writes are done at their targets, and each target is told. */
+    public synchronized void complete() {
+        checkUsable();
+        if (started == null) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "complete without start");
+        }
+        completeWrites();
+        for (int r = 0; r < started.length; r++) {
+            if (started[r]) {
+                origin.notify(comm.toWorld(r), RmaFrame.COMPLETE_TAG);
+            }
+        }
+        started = null;
+    }
+
+    /** {@code MPI_Win_wait}: returns when every origin of the exposure epoch has completed. */
+    public synchronized void waitFor() {
+        checkUsable();
+        if (completions == null) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "wait without post");
+        }
+        for (DeviceRequest notice : completions) {
+            device.await(notice);
+        }
+        completions = null;
+        VarHandle.fullFence();
+    }
+
+    /** {@code MPI_Win_test}: true, and the exposure epoch over, when every origin has completed. */
+    public synchronized boolean test() {
+        checkUsable();
+        if (completions == null) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "test without post");
+        }
+        device.progress();
+        for (DeviceRequest notice : completions) {
+            if (!notice.isComplete()) {
+                return false;
+            }
+        }
+        completions = null;
+        VarHandle.fullFence();
+        return true;
+    }
+
+    /** The world ranks of {@code group}, each a member of the window; {@code ERR_GROUP} otherwise. */
+    private int[] members(ProcessGroup group) {
+        if (group == null) {
+            throw MpiErrors.error(ErrorClass.ERR_GROUP, "the group is null");
+        }
+        int[] ranks = group.worldRanks();
+        for (int rank : ranks) {
+            if (comm.fromWorld(rank) < 0) {
+                throw MpiErrors.error(ErrorClass.ERR_GROUP, "world rank " + rank + " is not in the window's group");
+            }
+        }
+        return ranks;
     }
 
     /**
@@ -374,7 +474,7 @@ public final class Window {
     long targetOffset(int rank, long disp, int count, TypeDescriptor type) {
         checkUsable();
         checkRank(rank);
-        if (!fenceEpoch && !lockedAll && lockTypes[rank] == 0) {
+        if (!fenceEpoch && !lockedAll && lockTypes[rank] == 0 && (started == null || !started[rank])) {
             throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "no access epoch to rank " + rank
                     + " is open: call fence, lock or lockAll first");
         }

@@ -42,6 +42,8 @@ class OneSidedTest {
             everyAccumulateOperation(world, rank, size);
             atomicCounters(world, rank, size);
             passiveTarget(world, rank, size);
+            postStartCompleteWait(world, rank, size);
+            requestBasedOperations(world, rank, size);
         });
     }
 
@@ -276,6 +278,56 @@ class OneSidedTest {
         win.free();
     }
 
+    /** Each rank exposes its window to its left neighbour and accesses its right one's (general active target). */
+    private static void postStartCompleteWait(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer memory = ints(1);
+        Win win = new Win(memory, 1, 4, MPI.INFO_NULL, world);
+        int left = (rank + size - 1) % size;
+        int right = (rank + 1) % size;
+        mpi.Group group = world.getGroup();
+        mpi.Group leftGroup = group.incl(new int[] {left});
+        mpi.Group rightGroup = group.incl(new int[] {right});
+        for (int round = 1; round <= 3; round++) {
+            win.post(leftGroup, 0);
+            win.start(rightGroup, 0);
+            win.put(ints(1).put(0, 100 * round + rank), 1, MPI.INT, right, 0, 1, MPI.INT);
+            win.complete();
+            if (round == 3) {
+                while (!win.test()) {
+                    Thread.onSpinWait();
+                }
+            } else {
+                win.waitFor();
+            }
+            assertEquals(100 * round + left, memory.get(0), "round " + round);
+        }
+        win.free();
+    }
+
+    /** rPut, rGet, rAccumulate and rGetAccumulate return requests that complete as their blocking forms do. */
+    private static void requestBasedOperations(Intracomm world, int rank, int size) throws MPIException {
+        LongBuffer memory = longs(2);
+        Win win = new Win(memory, 2, 8, MPI.INFO_NULL, world);
+        int right = (rank + 1) % size;
+        win.lockAll(0);
+        win.rPut(longs(1).put(0, rank), 1, MPI.LONG, right, 0, 1, MPI.LONG).waitFor();
+        win.rAccumulate(longs(1).put(0, 5), 1, MPI.LONG, right, 1, 1, MPI.LONG, MPI.SUM).waitFor();
+        win.flush(right);
+        LongBuffer got = longs(2);
+        mpi.Request get = win.rGet(got, 2, MPI.LONG, right, 0, 2, MPI.LONG);
+        get.waitFor();
+        assertEquals(rank, got.get(0));
+        assertEquals(5, got.get(1));
+        LongBuffer before = longs(1);
+        win.rGetAccumulate(longs(1).put(0, 1), 1, MPI.LONG, before, 1, MPI.LONG, right, 1, 1, MPI.LONG, MPI.SUM)
+                .waitFor();
+        assertEquals(5, before.get(0));
+        win.unlockAll();
+        world.barrier();
+        assertEquals(6, memory.get(1));
+        win.free();
+    }
+
     private static void errorClasses(Intracomm world, int rank, int size) throws MPIException {
         IntBuffer memory = ints(4);
         Win win = new Win(memory, 4, 4, MPI.INFO_NULL, world);
@@ -292,8 +344,9 @@ class OneSidedTest {
         expect(MPI.ERR_TYPE, () -> win.put(one, 1, MPI.INT, 0, 0, 1, MPI.LONG));
         expect(MPI.ERR_OP, () -> win.accumulate(one, 1, MPI.INT, 0, 0, 1, MPI.INT, MPI.MAXLOC));
         expect(MPI.ERR_OP, () -> win.accumulate(ints(1), 1, MPI.BOOLEAN, 0, 0, 1, MPI.BOOLEAN, MPI.SUM));
-        expect(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.rPut(one, 1, MPI.INT, 0, 0, 1, MPI.INT));
-        expect(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.start(world.getGroup(), 0));
+        expect(MPI.ERR_UNSUPPORTED_OPERATION, () -> win.attach(one, 1));
+        expect(MPI.ERR_RMA_SYNC, () -> win.complete());
+        expect(MPI.ERR_RMA_SYNC, () -> win.waitFor());
         win.put(one, 1, MPI.INT, MPI.PROC_NULL, 0, 1, MPI.INT); // nothing to do
         win.fence(0);
         win.free();
