@@ -47,6 +47,18 @@ public final class MpiErrors {
             case ErrorClass.ERR_DISP -> "MPI_ERR_DISP";
             case ErrorClass.ERR_SIZE -> "MPI_ERR_SIZE";
             case ErrorClass.ERR_FILE -> "MPI_ERR_FILE";
+            case ErrorClass.ERR_ACCESS -> "MPI_ERR_ACCESS";
+            case ErrorClass.ERR_AMODE -> "MPI_ERR_AMODE";
+            case ErrorClass.ERR_BAD_FILE -> "MPI_ERR_BAD_FILE";
+            case ErrorClass.ERR_FILE_EXISTS -> "MPI_ERR_FILE_EXISTS";
+            case ErrorClass.ERR_FILE_IN_USE -> "MPI_ERR_FILE_IN_USE";
+            case ErrorClass.ERR_IO -> "MPI_ERR_IO";
+            case ErrorClass.ERR_NO_SPACE -> "MPI_ERR_NO_SPACE";
+            case ErrorClass.ERR_NO_SUCH_FILE -> "MPI_ERR_NO_SUCH_FILE";
+            case ErrorClass.ERR_NOT_SAME -> "MPI_ERR_NOT_SAME";
+            case ErrorClass.ERR_QUOTA -> "MPI_ERR_QUOTA";
+            case ErrorClass.ERR_READ_ONLY -> "MPI_ERR_READ_ONLY";
+            case ErrorClass.ERR_UNSUPPORTED_DATAREP -> "MPI_ERR_UNSUPPORTED_DATAREP";
             default -> ErrorClass.name(errorClass);
         };
     }

@@ -100,6 +100,23 @@ final class ChannelIo {
         return segment.isNative() || segment.heapBase().map(base -> base instanceof byte[]).orElse(false);
     }
 
+    /** Writes {@code data} at the stream bytes from {@code position} of {@code view}: one call per run. */
+    void writeView(ViewLayout view, long position, MemorySegment data) throws IOException {
+        IOException[] failure = new IOException[1];
+        view.runs(position, data.byteSize(), (fileOffset, length, dataOffset) -> {
+            if (failure[0] == null) {
+                try {
+                    write(data, dataOffset, length, fileOffset);
+                } catch (IOException e) {
+                    failure[0] = e;
+                }
+            }
+        });
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+    }
+
     /**
      * Reads the stream bytes {@code [position, position + length)} of {@code view} into {@code target} and returns
      * how many of them lie before the end of the file. A dense noncontiguous view (at least a quarter of the file

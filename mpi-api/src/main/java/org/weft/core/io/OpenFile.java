@@ -539,19 +539,7 @@ public final class OpenFile {
     }
 
     void writeRuns(long position, MemorySegment data) throws IOException {
-        IOException[] failure = new IOException[1];
-        view.runs(position, data.byteSize(), (fileOffset, length, dataOffset) -> {
-            if (failure[0] == null) {
-                try {
-                    io.write(data, dataOffset, length, fileOffset);
-                } catch (IOException e) {
-                    failure[0] = e;
-                }
-            }
-        });
-        if (failure[0] != null) {
-            throw failure[0];
-        }
+        io.writeView(view, position, data);
     }
 
     private long read(long position, Object buf, int count, TypeDescriptor type, long bytes, boolean collective) {
