@@ -42,14 +42,15 @@ weft_find_jars() {
 }
 
 # The AOT caches' directory: $WEFT_AOT_DIR if set, else aot/ beside the jars (or ~/.weft/aot), in a subdirectory
-# named after a fingerprint of the JDK and of every jar (path, size, modification time). The JDK does not notice a jar
-# that changed under its cache (25.0.3 served the classes of the old jar), so other jars must mean another directory.
+# named after a fingerprint of the JDK and of every jar (path, size, modification and change times: a release's jars
+# all carry the build's fixed timestamp, unpacking sets the change time). The JDK does not notice a jar that changed
+# under its cache (25.0.3 served the classes of the old jar), so other jars must mean another directory.
 weft_aot_dir() {
     local base key
     if [ -z "${WEFT_AOT_DIR:-}" ]; then
         base=$(dirname "${WEFT_CP%%:*}")/aot
         # shellcheck disable=SC2086 # WEFT_CP's entries are paths without blanks or colons
-        key=$({ echo "$WEFT_JAVA_BIN"; stat -L -c '%n %s %.9Y' "$WEFT_JAVA_BIN/../lib/modules" ${WEFT_CP//:/ }; } \
+        key=$({ echo "$WEFT_JAVA_BIN"; stat -L -c '%n %s %.9Y %.9Z' "$WEFT_JAVA_BIN/../lib/modules" ${WEFT_CP//:/ }; } \
             | md5sum | cut -c1-16)
         # An installed release may sit where this user cannot write (/opt): then caches go to ~/.weft/aot,
         # unless trained beside the jars already.

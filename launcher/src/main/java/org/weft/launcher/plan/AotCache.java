@@ -15,8 +15,8 @@ import org.weft.adi.param.Parameters;
  * a rank's class path ({@link RankCommands}).
  *
  * <p>The JDK does not notice that a jar changed under its cache (25.0.3 served the old classes of a rebuilt jar), so
- * the directory's name is a fingerprint of the JDK and of every jar (path, size, modification time), made by
- * {@code bin/weft-env.sh}: other jars, another directory, no cache until it is trained. The JDK's own complaints
+ * the directory's name is a fingerprint of the JDK and of every jar (path, size, modification and change times), made
+ * by {@code bin/weft-env.sh}: other jars, another directory, no cache until it is trained. The JDK's own complaints
  * about a cache it cannot use (other JVM options) are silenced: a cache only ever makes a rank start faster.
  */
 public record AotCache(Path directory, boolean training) {

@@ -23,9 +23,9 @@ import org.weft.tests.harness.ThreadDumps;
  * The release archive unpacked into an empty directory, its {@code bin/} on the PATH, run with an environment that
  * holds only {@code PATH} and {@code JAVA_HOME}, from a directory outside the build tree: the scripts must find their
  * own {@code lib/} and the JDK. A separate user project, with its own {@code pom.xml} depending on
- * {@code org.weft:mpi-api}, is built by Maven from a temporary local repository (the artifacts copied in as
- * {@code install} lays them out; the shared {@code ~/.m2} is only read, as a read-only tail) and run under the
- * release's {@code weftrun}.
+ * {@code org.weft:mpi-api} (version from {@code org.weft:weft-bom}), is built by Maven from a temporary local
+ * repository (the artifacts copied in as {@code install} lays them out; the shared {@code ~/.m2} is only read, as a
+ * read-only tail) and run under the release's {@code weftrun}.
  */
 class ReleaseInstallTest {
     private static final String VERSION = System.getProperty("weft.version");
@@ -89,13 +89,14 @@ class ReleaseInstallTest {
     }
 
     /**
-     * A local repository holding Weft's {@code mpi-api}, {@code adi-device} and parent POM where {@code install}
-     * puts them: the jars the release ships, the POMs of the build tree.
+     * A local repository holding Weft's {@code mpi-api}, {@code adi-device}, parent POM and BOM where
+     * {@code install} puts them: the jars the release ships, the POMs of the build tree.
      */
     private static Path installedRepository() throws IOException {
         Path repository = temp.resolve("repository");
         Path buildTree = Scripts.find("mvnw").getParent();
         copy(buildTree.resolve("pom.xml"), repository, "weft-parent", "pom");
+        copy(buildTree.resolve("bom/pom.xml"), repository, "weft-bom", "pom");
         for (String module : List.of("adi-device", "mpi-api")) {
             copy(buildTree.resolve(module).resolve("pom.xml"), repository, module, "pom");
             copy(release.resolve("lib").resolve(module + "-" + VERSION + ".jar"), repository, module, "jar");
