@@ -53,7 +53,8 @@ import picocli.CommandLine.Spec;
         synopsisHeading = "%nUsage: ",
         customSynopsis = {"weftrun -np N [OPTIONS] [-cp CLASSPATH] MAIN [ARGS...]",
                 "       weftrun -np N [OPTIONS] -jar APP.jar [ARGS...]",
-                "       weftrun -np N --host HOST[:SLOTS],... [--rsh COMMAND] [OPTIONS] MAIN [ARGS...]",
+                "       weftrun -np N [OPTIONS] java [JAVA OPTIONS] MAIN|-jar APP.jar [ARGS...]",
+                "       weftrun [-np N] --host HOST[:SLOTS],... [--rsh COMMAND] [OPTIONS] MAIN [ARGS...]",
                 "       weftrun --site NAME:NP[:HOSTS] --site ... [OPTIONS] MAIN [ARGS...]"},
         footerHeading = "%n",
         footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP, WEFT_SECRET in their environment",
@@ -65,7 +66,8 @@ public final class WeftRun implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = {"-np", "-n", "--np"}, paramLabel = "N", description = "Number of ranks.")
+    @Option(names = {"-np", "-n", "--np"}, paramLabel = "N",
+            description = "Number of ranks (default: the slots of --host or --hostfile).")
     private int np;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
@@ -87,6 +89,10 @@ public final class WeftRun implements Callable<Integer> {
     @Option(names = {"-H", "--host"}, paramLabel = "HOST[:SLOTS],...",
             description = "Hosts to run on, ranks placed by slot (one slot per host unless given), as mpirun -H.")
     private String hosts;
+
+    @Option(names = "--oversubscribe",
+            description = "Accepted as mpirun takes it: weftrun places ranks beyond the slots round-robin anyway.")
+    private boolean oversubscribe;
 
     @Option(names = "--rsh", paramLabel = "COMMAND",
             description = "Remote shell that starts ranks on other hosts, given HOST and a shell command line "
@@ -189,15 +195,24 @@ public final class WeftRun implements Callable<Integer> {
     JobPlan plan() {
         Hostfile file = readHostfile();
         List<Site> layout = siteLayout(file);
+        List<String> slots = layout.isEmpty() ? slots(file) : List.of();
         if (!layout.isEmpty()) {
             int total = layout.getLast().firstRank() + layout.getLast().np();
             if (np != 0 && np != total) {
                 throw usage("-np " + np + " does not match the " + total + " ranks of the sites (leave -np out)");
             }
             np = total;
+        } else if (np == 0 && !slots.isEmpty()) {
+            np = slots.size(); // as mpirun: one rank per slot of the hosts given
+        }
+        if (np == 0) {
+            throw usage("missing -np N (the number of ranks), or hosts with slots (--host, --hostfile)");
         }
         if (np < 1) {
             throw usage("-np must be at least 1, not " + np);
+        }
+        if (!jar && !program.isEmpty() && JavaCommand.isJava(program.getFirst())) {
+            takeJavaCommand();
         }
         if (program.isEmpty()) {
             throw usage(jar ? "-jar needs a jar file" : "missing MAIN (the main class) or -jar APP.jar");
@@ -227,9 +242,24 @@ public final class WeftRun implements Callable<Integer> {
             }
             timeout = Duration.ofSeconds(timeoutSeconds);
         }
-        List<String> rankHosts = layout.isEmpty() ? HostPlacement.bySlot(slots(file), np) : HostPlacement.ofSites(layout);
+        List<String> rankHosts = layout.isEmpty() ? HostPlacement.bySlot(slots, np) : HostPlacement.ofSites(layout);
         return new JobPlan(np, entries, mainClass, programArgs, environment(), jvmArgs, tagOutput, timeout, layout,
                 rankHosts);
+    }
+
+    /** {@code weftrun ... java [OPTIONS] MAIN [ARGS]}: the java command's class path, jar and JVM options are ours. */
+    private void takeJavaCommand() {
+        try {
+            JavaCommand java = JavaCommand.parse(program);
+            if (java.classPath() != null) {
+                classPath = java.classPath();
+            }
+            jar = java.jar();
+            jvmArgs.addAll(java.jvmOptions());
+            program = java.program();
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /** The job's slots when it has no sites: from {@code --host} or a hostfile without site labels. */

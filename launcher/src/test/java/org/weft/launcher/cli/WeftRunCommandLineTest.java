@@ -46,6 +46,18 @@ class WeftRunCommandLineTest {
         return command.plan();
     }
 
+    /** An empty jar whose manifest names {@code mainClass}. */
+    private static Path jarRunning(Path dir, String mainClass) throws IOException {
+        Path jar = dir.resolve("app.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.finish();
+        }
+        return jar;
+    }
+
     /** The exit status and stderr of a command line that must be refused before anything starts. */
     private static int refuse(ByteArrayOutputStream stderr, String... args) {
         return WeftRun.execute(args, InputStream.nullInputStream(), new PrintStream(OutputStream.nullOutputStream()),
@@ -106,19 +118,54 @@ class WeftRunCommandLineTest {
 
     @Test
     void jarModeRunsTheManifestsMainClassAndPassesEverythingAfterTheJar(@TempDir Path dir) throws IOException {
-        Path jar = dir.resolve("app.jar");
-        Manifest manifest = new Manifest();
-        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, "com.example.App");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
-            out.finish();
-        }
+        Path jar = jarRunning(dir, "com.example.App");
         JobPlan plan = plan("-np", "3", "-jar", jar.toString(), "--timeout", "1", "-np", "9");
         assertEquals(3, plan.np());
         assertEquals("com.example.App", plan.mainClass());
         assertEquals(List.of(jar.toString()), plan.classPath());
         assertEquals(List.of("--timeout", "1", "-np", "9"), plan.programArgs());
         assertNull(plan.timeout());
+    }
+
+    @Test
+    void aJavaCommandLineRunsAsUnderMpirun() {
+        JobPlan plan = plan("-np", "2", "-J", "-Xss1m", "java", "-Xmx64m", "-cp", "out:lib/a.jar",
+                "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Dk=v", "Hello", "-cp", "x");
+        assertEquals(2, plan.np());
+        assertEquals(List.of("out", "lib/a.jar"), plan.classPath());
+        assertEquals("Hello", plan.mainClass());
+        assertEquals(List.of("-cp", "x"), plan.programArgs(), "after the main class, words are the program's");
+        assertEquals(List.of("-Xss1m", "-Xmx64m", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Dk=v"),
+                plan.jvmArgs());
+        assertEquals(List.of("env.jar"), plan("-np", "1", "/usr/bin/java", "Main").classPath());
+        assertEquals("Main", plan("-np", "1", "/usr/bin/java", "Main").mainClass());
+    }
+
+    @Test
+    void aJavaCommandLineWithAJarOrWithoutAMainClass(@TempDir Path dir) throws IOException {
+        Path jar = jarRunning(dir, "com.example.App");
+        JobPlan plan = plan("-np", "2", "java", "-ea", "-jar", jar.toString(), "-ea");
+        assertEquals("com.example.App", plan.mainClass());
+        assertEquals(List.of(jar.toString()), plan.classPath());
+        assertEquals(List.of("-ea"), plan.jvmArgs());
+        assertEquals(List.of("-ea"), plan.programArgs());
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        assertEquals(2, refuse(stderr, "-np", "2", "java", "-cp", "out"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("java: missing the main class"), stderr.toString());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "2", "java", "-m", "app/app.Main"));
+    }
+
+    @Test
+    void withoutNpTheHostsSlotsGiveTheRanks(@TempDir Path dir) throws IOException {
+        JobPlan plan = plan("--host", "h1:2,h2:2", "-cp", "out", "Ring");
+        assertEquals(4, plan.np());
+        assertEquals(List.of("h1", "h1", "h2", "h2"), plan.rankHosts());
+        Path hostfile = Files.writeString(dir.resolve("hosts"), "h1 slots=3\nh2\n");
+        assertEquals(4, plan("--hostfile", hostfile.toString(), "Main").np());
+        assertEquals(6, plan("-n", "6", "--oversubscribe", "--host", "h1:2,h2:2", "Main").np());
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        assertEquals(2, refuse(stderr, "Main"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("missing -np N"), stderr.toString());
     }
 
     @Test

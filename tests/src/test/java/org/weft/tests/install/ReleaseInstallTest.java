@@ -52,7 +52,8 @@ class ReleaseInstallTest {
     @Test
     void anExampleRunsFromTheUnpackedRelease() throws Exception {
         Path work = Files.createDirectories(temp.resolve("example-work"));
-        Run job = weft(work, "weftrun", "-np", "2", "-cp", release.resolve("examples/examples.jar").toString(),
+        // as Open MPI's Java users type it: mpirun -np 2 java -cp ... Hello
+        Run job = weft(work, "weftrun", "-np", "2", "java", "-cp", release.resolve("examples/examples.jar").toString(),
                 "Hello");
         assertEquals(0, job.exitCode(), job.output());
         assertTrue(job.output().contains("I am 0 of 2") && job.output().contains("I am 1 of 2"), job.output());
