@@ -39,6 +39,8 @@ public final class Window {
     static final int MODE_NOPRECEDE = 2;
     static final int MODE_NOSUCCEED = 16;
     private static final int ALL_MODES = 31;
+    /** Marks a lock taken with {@code MPI_MODE_NOCHECK}, which the target's lock table never heard of. */
+    private static final int UNCHECKED = 0x100;
 
     private final Communicator comm;
     private final MpiRuntime runtime;
@@ -338,10 +340,31 @@ public final class Window {
         if (lockedAll || lockTypes[rank] != 0) {
             throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "rank " + rank + " of the window is already locked");
         }
+        acquire(rank, lockType, assertion);
+    }
+
+    /**
+     * Takes the lock of {@code rank}: asks its target, or with {@code MPI_MODE_NOCHECK} only notes it (marked
+     * {@link #UNCHECKED}, so that the release asks nothing of the target's lock table either).
+     */
+    private void acquire(int rank, int lockType, int assertion) {
         if ((assertion & MODE_NOCHECK) == 0) {
             origin.roundTrip(comm.toWorld(rank), RmaFrame.LOCK, lockType);
+            lockTypes[rank] = lockType;
+        } else {
+            lockTypes[rank] = lockType | UNCHECKED;
         }
-        lockTypes[rank] = lockType;
+    }
+
+    /** Completes this process's operations on {@code rank} there and gives its lock back. */
+    private void release(int rank) {
+        if ((lockTypes[rank] & UNCHECKED) == 0) {
+            origin.roundTrip(comm.toWorld(rank), RmaFrame.UNLOCK, 0);
+        } else if (written[rank]) {
+            origin.roundTrip(comm.toWorld(rank), RmaFrame.FLUSH, 0);
+        }
+        lockTypes[rank] = 0;
+        written[rank] = false;
     }
 
     /** {@code MPI_Win_unlock}: completes this process's operations at the target and releases the lock. */
@@ -354,9 +377,7 @@ public final class Window {
         if (lockedAll || lockTypes[rank] == 0) {
             throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "rank " + rank + " of the window is not locked");
         }
-        origin.roundTrip(comm.toWorld(rank), RmaFrame.UNLOCK, 0);
-        lockTypes[rank] = 0;
-        written[rank] = false;
+        release(rank);
     }
 
     /** {@code MPI_Win_lock_all}: a shared lock on every rank. */
@@ -367,10 +388,7 @@ public final class Window {
             throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "the window is already locked");
         }
         for (int r = 0; r < comm.size(); r++) {
-            if ((assertion & MODE_NOCHECK) == 0) {
-                origin.roundTrip(comm.toWorld(r), RmaFrame.LOCK, TargetLocks.SHARED);
-            }
-            lockTypes[r] = TargetLocks.SHARED;
+            acquire(r, TargetLocks.SHARED, assertion);
         }
         lockedAll = true;
     }
@@ -382,9 +400,7 @@ public final class Window {
             throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "the window is not locked by lockAll");
         }
         for (int r = 0; r < comm.size(); r++) {
-            origin.roundTrip(comm.toWorld(r), RmaFrame.UNLOCK, 0);
-            lockTypes[r] = 0;
-            written[r] = false;
+            release(r);
         }
         lockedAll = false;
     }

@@ -20,7 +20,9 @@ import mpi.Win;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.comm.Worlds;
+import org.weft.tests.harness.InProcessWorld;
 
 /**
  * One-sided communication (MPI chapter 11) on every size and method set of {@link Worlds}: window creation and
@@ -54,6 +56,24 @@ class OneSidedTest {
             MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
             errorClasses(MPI.COMM_WORLD, rank, size);
         });
+    }
+
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3})
+    void sharedWindowsNeedOneHost(int size) throws Exception {
+        InProcessWorld.of(size).run(rank -> {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            Win shared = new Win(8, 4, MPI.INFO_NULL, MPI.COMM_WORLD, ByteBuffer.allocateDirect(8), Win.FLAVOR_SHARED);
+            assertEquals(MPI.WIN_FLAVOR_SHARED, shared.getAttr(MPI.WIN_CREATE_FLAVOR));
+            shared.free();
+        });
+        if (size > 1) {
+            InProcessWorld.of(size).perRank("host", r -> "host" + r).run(rank -> {
+                MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+                expect(MPI.ERR_RMA_SHARED, () -> new Win(8, 4, MPI.INFO_NULL, MPI.COMM_WORLD,
+                        ByteBuffer.allocateDirect(8), Win.FLAVOR_SHARED));
+            });
+        }
     }
 
     static IntBuffer ints(int n) {
@@ -275,7 +295,48 @@ class OneSidedTest {
         assertEquals(5 * size, value.get(0), "no increment lost under exclusive locks");
         win.sync();
         world.barrier();
+        if (size >= 3) {
+            uncheckedLockLeavesOthersLocksAlone(win, world, rank);
+        }
         win.free();
+    }
+
+    /**
+     * Rank 0 holds a shared lock on rank 2 while rank 1 locks and unlocks rank 2 with MPI_MODE_NOCHECK; rank 2's
+     * exclusive lock on itself must still wait for rank 0's unlock, so it reads what rank 0 wrote just before.
+     */
+    private static void uncheckedLockLeavesOthersLocksAlone(Win win, Intracomm world, int rank)
+            throws MPIException {
+        int target = 2;
+        if (rank == 0) {
+            win.lock(MPI.LOCK_SHARED, target, 0);
+        }
+        world.barrier();
+        if (rank == 1) {
+            win.lock(MPI.LOCK_SHARED, target, MPI.MODE_NOCHECK);
+            win.unlock(target);
+        }
+        world.barrier();
+        if (rank == 0) {
+            sleep(300);
+            win.put(ints(1).put(0, -7), 1, MPI.INT, target, 0, 1, MPI.INT);
+            win.unlock(target);
+        } else if (rank == target) {
+            IntBuffer seen = ints(1);
+            win.lock(MPI.LOCK_EXCLUSIVE, target, 0);
+            win.get(seen, 1, MPI.INT, target, 0, 1, MPI.INT);
+            win.unlock(target);
+            assertEquals(-7, seen.get(0), "the exclusive lock was granted while rank 0 held a shared one");
+        }
+        world.barrier();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Each rank exposes its window to its left neighbour and accesses its right one's (general active target). */
