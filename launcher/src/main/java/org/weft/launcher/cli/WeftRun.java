@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +58,8 @@ import picocli.CommandLine.Spec;
                 "       weftrun [-np N] --host HOST[:SLOTS],... [--rsh COMMAND] [OPTIONS] MAIN [ARGS...]",
                 "       weftrun --site NAME:NP[:HOSTS] --site ... [OPTIONS] MAIN [ARGS...]"},
         footerHeading = "%n",
-        footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP, WEFT_SECRET in their environment",
+        footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_LOCAL_RANK, WEFT_LOCAL_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP,",
+                "WEFT_SECRET in their environment",
                 "(ranks of a native site: WEFT_RANK_BASE instead of WEFT_RANK; with --site also WEFT_SITE;",
                 "on another host also WEFT_HOST). Other hosts need the same paths (JDK, class path) as this one.",
                 "Exit status: 0 when every rank exited 0; else the first failing rank's status",
@@ -89,6 +91,10 @@ public final class WeftRun implements Callable<Integer> {
     @Option(names = {"-H", "--host"}, paramLabel = "HOST[:SLOTS],...",
             description = "Hosts to run on, ranks placed by slot (one slot per host unless given), as mpirun -H.")
     private String hosts;
+
+    @Option(names = {"-npernode", "--npernode", "-N"}, paramLabel = "N",
+            description = "N ranks on each host of --host or --hostfile (this host without them); -np defaults to all.")
+    private Integer perNode;
 
     @Option(names = "--oversubscribe",
             description = "Accepted as mpirun takes it: weftrun places ranks beyond the slots round-robin anyway.")
@@ -196,6 +202,9 @@ public final class WeftRun implements Callable<Integer> {
         Hostfile file = readHostfile();
         List<Site> layout = siteLayout(file);
         List<String> slots = layout.isEmpty() ? slots(file) : List.of();
+        if (perNode != null) {
+            slots = perNodeSlots(slots, layout);
+        }
         if (!layout.isEmpty()) {
             int total = layout.getLast().firstRank() + layout.getLast().np();
             if (np != 0 && np != total) {
@@ -260,6 +269,21 @@ public final class WeftRun implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    /** {@code -npernode N}: each host (this one, without hosts) N slots, whatever slots they had. */
+    private List<String> perNodeSlots(List<String> slots, List<Site> layout) {
+        if (perNode < 1) {
+            throw usage("-npernode must be at least 1, not " + perNode);
+        }
+        if (!layout.isEmpty()) {
+            throw usage("-npernode places the ranks of a job without sites; give each site's ranks in --site");
+        }
+        List<String> perNodeSlots = new ArrayList<>();
+        for (String host : slots.isEmpty() ? List.of("") : slots.stream().distinct().toList()) {
+            perNodeSlots.addAll(Collections.nCopies(perNode, host));
+        }
+        return perNodeSlots;
     }
 
     /** The job's slots when it has no sites: from {@code --host} or a hostfile without site labels. */

@@ -74,6 +74,15 @@ public record JobPlan(int np, List<String> classPath, String mainClass, List<Str
         return count;
     }
 
+    /** The ranks on {@code rank}'s host before it: its local rank (Open MPI's {@code OMPI_COMM_WORLD_LOCAL_RANK}). */
+    public int localRankOf(int rank) {
+        int local = 0;
+        for (int other = 0; other < rank; other++) {
+            local += hostOf(other).equals(hostOf(rank)) ? 1 : 0;
+        }
+        return local;
+    }
+
     /** The other hosts the job runs on, each once, in rank order. */
     public List<String> otherHosts() {
         return rankHosts.stream().filter(host -> !host.isEmpty()).distinct().toList();

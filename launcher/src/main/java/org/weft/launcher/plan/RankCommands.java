@@ -22,6 +22,12 @@ import org.weft.mm.module.shm.ShmParameters;
  * exports.
  */
 public final class RankCommands {
+    /**
+     * A rank's index among the job's ranks on its host, for scripts (as Open MPI's
+     * {@code OMPI_COMM_WORLD_LOCAL_RANK}, which Weft does not set: it means "started by Open MPI" to the nativempi
+     * module and to {@link WorldConfig}). Ranks of a native site have their MPI's own.
+     */
+    public static final String ENV_LOCAL_RANK = "WEFT_LOCAL_RANK";
     /** Always given to ranks: the native MPI module calls libmpi through FFM. */
     private static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
     /** Always given to ranks: Netty 4.1 uses sun.misc.Unsafe, which JDK 25 otherwise warns about on stderr. */
@@ -118,6 +124,7 @@ public final class RankCommands {
         String host = plan.hostOf(rank);
         Map<String, String> environment = worldEnvironment(plan, job, site, jobDir, host);
         environment.put(WorldConfig.ENV_RANK, Integer.toString(rank));
+        environment.put(ENV_LOCAL_RANK, Integer.toString(plan.localRankOf(rank)));
         return new RankLaunch(rank, 1, site == null ? "" : site.name(), null, host, javaCommand(plan, rank),
                 environment);
     }

@@ -169,6 +169,28 @@ class WeftRunCommandLineTest {
     }
 
     @Test
+    void npernodeIsRanksPerHostNotMinusN() {
+        JobPlan plan = plan("-npernode", "1", "--host", "h1:2,h2:2", "Main");
+        assertEquals(2, plan.np());
+        assertEquals(List.of("h1", "h2"), plan.rankHosts());
+        assertEquals(3, plan("--npernode", "3", "Main").np(), "this host alone");
+        assertEquals(List.of("h1", "h1", "h2"), plan("-np", "3", "-npernode", "2", "-H", "h1,h2", "Main").rankHosts());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-npernode", "0", "Main"));
+    }
+
+    @Test
+    void everyRankLearnsItsLocalRankOnItsHost() {
+        JobPlan plan = plan("-np", "5", "--host", "h1:2,h2:2", "Main"); // h1 h1 h2 h2, then h1 again
+        RankCommands commands = new RankCommands("java", List.of());
+        JobIdentity job = new JobIdentity("j", "s", "127.0.0.1:1");
+        List<String> local = new ArrayList<>();
+        for (int rank = 0; rank < 5; rank++) {
+            local.add(commands.launch(plan, job, rank, null).environment().get(RankCommands.ENV_LOCAL_RANK));
+        }
+        assertEquals(List.of("0", "1", "0", "1", "2"), local);
+    }
+
+    @Test
     void nonsenseIsRefusedWithStatus2AndAReason() {
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         assertEquals(2, refuse(stderr, "-np", "2"));
@@ -249,8 +271,8 @@ class WeftRunCommandLineTest {
         assertEquals(List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,mpi.Comm::receive",
                 "-XX:CompileCommand=dontinline,mpi.Comm::sendReceive"), RankCommands.WEFT_JVM_OPTIONS);
-        assertEquals(Map.of("A", "1", "WEFT_LOCAL_SIZE", "2", "WEFT_RANK", "1", "WEFT_SIZE", "2",
-                "WEFT_JOB_ID", "job-1", "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"),
+        assertEquals(Map.of("A", "1", "WEFT_LOCAL_SIZE", "2", "WEFT_LOCAL_RANK", "1", "WEFT_RANK", "1",
+                "WEFT_SIZE", "2", "WEFT_JOB_ID", "job-1", "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"),
                 launch.environment());
         String secret = JobIdentity.newSecret();
         assertTrue(secret.matches("[0-9a-f]{64}"), secret);
