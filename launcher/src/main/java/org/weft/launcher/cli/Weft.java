@@ -208,7 +208,7 @@ public final class Weft implements Callable<Integer> {
             return args;
         }
 
-        /** {@code $WEFT_BENCH_JAR}, else the benchmarks jar of this installation or build tree, or null. */
+        /** {@code $WEFT_BENCH_JAR}, else the benchmarks jar of this release or build tree, or null. */
         Path benchmarksJar() {
             String explicit = environment.get("WEFT_BENCH_JAR");
             if (explicit != null) {
@@ -218,7 +218,8 @@ public final class Weft implements Callable<Integer> {
             if (launcher == null) {
                 return null;
             }
-            Path installed = findJar(launcher.getParent());
+            // a release keeps it in lib/bench/, off the ranks' class path (every jar of lib/ is on it)
+            Path installed = findJar(launcher.getParent().resolve("bench"));
             if (installed != null) {
                 return installed;
             }

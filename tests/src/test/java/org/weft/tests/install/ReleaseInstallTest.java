@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,11 @@ class ReleaseInstallTest {
         assertTrue(info.output().contains("Launcher jar: " + release.resolve("lib")), info.output());
         Path buildTree = Scripts.find("mvnw").getParent();
         assertTrue(!info.output().contains(buildTree.toString()), "no jar of the build tree:\n" + info.output());
+
+        Run bench = weft(work, "weft", "bench", "latency", "-m", "8", "-i", "50");
+        assertEquals(0, bench.exitCode(), bench.output());
+        assertTrue(Pattern.compile("(?m)^8\\s+[0-9.]+$").matcher(bench.output()).find(),
+                "weft bench finds its jar in the release; a row for 8 bytes:\n" + bench.output());
 
         Run version = weft(work, "weftrun", "--version");
         assertTrue(version.output().startsWith("Weft " + VERSION + "\nJDK "), version.output());
