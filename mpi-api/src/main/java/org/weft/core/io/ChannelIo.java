@@ -7,8 +7,7 @@ import java.nio.channels.FileChannel;
 
 /**
  * Positional reads and writes of a {@link FileChannel} from and to memory segments, and the sieve of independent
- * noncontiguous reads. A segment that has a {@code ByteBuffer} view (direct memory, a {@code byte[]}) is read
- * or written in place; any other (an {@code int[]}, a {@code double[]}…) goes through a direct staging buffer a
+ * noncontiguous reads. Direct memory is read or written in place; arrays go through a direct staging buffer a
  * chunk at a time. One instance per open file; its callers hold the file's lock.
  */
 final class ChannelIo {
@@ -96,8 +95,13 @@ final class ChannelIo {
         return staging;
     }
 
+    /**
+     * Direct memory goes to the channel as it is; heap memory (any array) through the staging buffer, a chunk at a
+     * time, since the JDK would copy a heap buffer into a temporary direct buffer of its whole size and keep that
+     * cached for the thread.
+     */
     private static boolean hasBufferView(MemorySegment segment) {
-        return segment.isNative() || segment.heapBase().map(base -> base instanceof byte[]).orElse(false);
+        return segment.isNative();
     }
 
     /** Writes {@code data} at the stream bytes from {@code position} of {@code view}: one call per run. */

@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.SendMode;
 import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.CreationCalls;
 import org.weft.core.datatype.BaseType;
 import org.weft.core.datatype.TypeDescriptor;
+import org.weft.core.p2p.PointToPoint;
 
 /**
  * Collective reads and writes ({@code MPI_File_write_all} and kin) by two-phase I/O, as ROMIO does it. The ranks
@@ -16,7 +19,7 @@ import org.weft.core.datatype.TypeDescriptor;
  * contiguous block per rank needs nothing more). If they interleave, as strided views of one array do, the span
  * of all of them is cut into one file domain per rank (the aggregators), and the data moves in two phases: for a
  * write, every rank sends each aggregator the pieces that fall in its domain (an all-to-all of piece offsets and
- * lengths, then one of their bytes), and each aggregator writes its domain in as few contiguous runs as the
+ * lengths, then their bytes by point-to-point messages), and each aggregator writes its domain in as few contiguous runs as the
  * pieces cover — one when they tile it; for a read, every rank sends the aggregators the pieces it wants, each
  * aggregator reads its domain's covering range in one go and sends the pieces back.
  *
@@ -26,8 +29,9 @@ import org.weft.core.datatype.TypeDescriptor;
 final class TwoPhase {
     private static final TypeDescriptor INT = TypeDescriptor.predefined("MPI_INT", BaseType.INT, 1);
     private static final TypeDescriptor LONG = TypeDescriptor.predefined("MPI_LONG", BaseType.LONG, 1);
-    private static final TypeDescriptor BYTE = OpenFile.BYTE;
     private static final long MAX_DOMAIN = Integer.MAX_VALUE - 64;
+    /** The tag of the data messages of {@link #exchangeBytes}, in the file's own communicator. */
+    private static final int DATA_TAG = 1;
 
     private TwoPhase() {
     }
@@ -222,8 +226,7 @@ final class TwoPhase {
                     times(theirCounts, 2), starts(theirCounts, 2), LONG).run();
             if (withData) {
                 theirs.payload = new byte[Math.toIntExact(theirs.totalBytes())];
-                Collectives.allToAllv(comm, data, bytes, starts(bytes, 1), BYTE, theirs.payload, theirBytes,
-                        starts(theirBytes, 1), BYTE).run();
+                exchangeBytes(comm, data, bytes, theirs.payload, theirBytes);
             }
             return theirs;
         }
@@ -256,7 +259,7 @@ final class TwoPhase {
             }
             long low = covering()[0];
             byte[] domain = new byte[(int) (covering()[1] - low)];
-            io.readFully(java.nio.ByteBuffer.wrap(domain), low); // past the end of the file: zeros
+            io.read(MemorySegment.ofArray(domain), 0, domain.length, low); // past the end of the file: zeros
             long to = 0;
             for (int p = 0; p < pieces; p++) {
                 System.arraycopy(domain, (int) (meta[2 * p] - low), replies, (int) to, (int) meta[2 * p + 1]);
@@ -267,8 +270,7 @@ final class TwoPhase {
 
         /** Sends each rank its pieces' bytes back ({@code mine}: what this rank asked for, into {@code back}). */
         void returnData(Communicator comm, byte[] replies, Exchange mine, byte[] back) {
-            Collectives.allToAllv(comm, replies, bytes, starts(bytes, 1), BYTE, back, mine.bytes,
-                    starts(mine.bytes, 1), BYTE).run();
+            exchangeBytes(comm, replies, bytes, back, mine.bytes);
         }
 
         /** {@code {lowest offset, highest end}} of the pieces. */
@@ -298,6 +300,37 @@ final class TwoPhase {
                 }
             }
             return Arrays.copyOf(sorted, runs);
+        }
+    }
+
+    /**
+     * Sends block {@code r} of {@code out} to rank {@code r} and receives block {@code r} of {@code in} from it
+     * (an all-to-all of bytes), by point-to-point messages in the file's own communicator: its large blocks go
+     * straight to the methods' bulk paths, at their bandwidth.
+     */
+    private static void exchangeBytes(Communicator comm, byte[] out, int[] outCounts, byte[] in, int[] inCounts) {
+        int n = comm.size();
+        int me = comm.rank();
+        int[] outStarts = starts(outCounts, 1);
+        int[] inStarts = starts(inCounts, 1);
+        MemorySegment outSegment = MemorySegment.ofArray(out);
+        MemorySegment inSegment = MemorySegment.ofArray(in);
+        DeviceRequest[] requests = new DeviceRequest[2 * n];
+        for (int k = 1; k < n; k++) {
+            int from = (me - k + n) % n;
+            requests[2 * k] = PointToPoint.irecv(comm, inSegment.asSlice(inStarts[from], inCounts[from]), from,
+                    DATA_TAG);
+        }
+        for (int k = 1; k < n; k++) {
+            int to = (me + k) % n;
+            requests[2 * k + 1] = PointToPoint.isend(comm, outSegment.asSlice(outStarts[to], outCounts[to]), to,
+                    DATA_TAG, SendMode.STANDARD);
+        }
+        System.arraycopy(out, outStarts[me], in, inStarts[me], outCounts[me]);
+        for (DeviceRequest request : requests) {
+            if (request != null) {
+                comm.device().await(request);
+            }
         }
     }
 

@@ -1,0 +1,64 @@
+package org.weft.bench.io;
+
+import mpi.Datatype;
+import mpi.File;
+import mpi.MPI;
+import mpi.MPIException;
+
+/**
+ * A collective write of one large array through a strided view: the array is cut into blocks of {@code BLOCK}
+ * bytes dealt round the ranks (rank r writes blocks r, r + size, r + 2 size… of the file), each rank holding its
+ * share in an {@code int[]}. Times {@code writeAtAll} plus {@code sync} (so the bytes are on the device, as
+ * {@code dd conv=fsync} has them) between two barriers, after one untimed write of the same (the warm-up), and rank 0 prints
+ * {@code collective-write MIB seconds MB/s}. With {@code independent} as the fourth argument, {@code write}
+ * instead of {@code writeAtAll} (one positional write per block).
+ *
+ * <p>Usage: {@code weftrun -np N org.weft.bench.io.CollectiveWrite PATH MIB BLOCK [independent]}
+ */
+public final class CollectiveWrite {
+    private CollectiveWrite() {
+    }
+
+    private static void write(File f, int[] mine, boolean collective) throws MPIException {
+        if (collective) {
+            f.writeAtAll(0, mine, mine.length, MPI.INT);
+        } else {
+            f.writeAt(0, mine, mine.length, MPI.INT);
+        }
+        f.sync();
+    }
+
+    public static void main(String[] args) throws MPIException {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.getRank();
+        int size = MPI.COMM_WORLD.getSize();
+        long total = Long.parseLong(args[1]) << 20;
+        int block = Integer.parseInt(args[2]);
+        boolean collective = args.length < 4 || !args[3].equals("independent");
+        int ints = Math.toIntExact(total / size / 4);
+        int[] mine = new int[ints];
+        for (int i = 0; i < ints; i++) {
+            mine[i] = rank + i;
+        }
+        Datatype filetype = Datatype.createResized(Datatype.createContiguous(block / 4, MPI.INT), 0, block * size);
+        filetype.commit();
+        if (rank == 0) {
+            File.delete(args[0]);
+        }
+        MPI.COMM_WORLD.barrier();
+        File f = new File(MPI.COMM_WORLD, args[0], MPI.MODE_CREATE | MPI.MODE_WRONLY);
+        f.setView((long) rank * block, MPI.INT, filetype, "native");
+        write(f, mine, collective); // warm-up: the JIT, the file's pages and the methods' first large messages
+        MPI.COMM_WORLD.barrier();
+        long start = System.nanoTime();
+        write(f, mine, collective);
+        MPI.COMM_WORLD.barrier();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        f.close();
+        if (rank == 0) {
+            System.out.printf("%s-write %d %.3f %.0f%n", collective ? "collective" : "independent", total >> 20,
+                    seconds, total / seconds / 1e6);
+        }
+        MPI.Finalize();
+    }
+}
