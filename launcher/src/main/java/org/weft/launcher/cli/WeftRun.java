@@ -97,7 +97,7 @@ public final class WeftRun implements Callable<Integer> {
     private Integer perNode;
 
     @Option(names = "--oversubscribe",
-            description = "Accepted as mpirun takes it: weftrun places ranks beyond the slots round-robin anyway.")
+            description = "More ranks than the slots of --host or --hostfile: placed round-robin (else refused).")
     private boolean oversubscribe;
 
     @Option(names = "--rsh", paramLabel = "COMMAND",
@@ -219,6 +219,10 @@ public final class WeftRun implements Callable<Integer> {
         }
         if (np < 1) {
             throw usage("-np must be at least 1, not " + np);
+        }
+        if (!slots.isEmpty() && np > slots.size() && !oversubscribe) {
+            throw usage("-np " + np + " is more than the " + slots.size() + " slots of the hosts given (HOST:SLOTS,"
+                    + " slots=N in a hostfile); --oversubscribe places the others round-robin, as with mpirun");
         }
         if (!jar && !program.isEmpty() && JavaCommand.isJava(program.getFirst())) {
             takeJavaCommand();

@@ -162,8 +162,14 @@ class WeftRunCommandLineTest {
         assertEquals(List.of("h1", "h1", "h2", "h2"), plan.rankHosts());
         Path hostfile = Files.writeString(dir.resolve("hosts"), "h1 slots=3\nh2\n");
         assertEquals(4, plan("--hostfile", hostfile.toString(), "Main").np());
-        assertEquals(6, plan("-n", "6", "--oversubscribe", "--host", "h1:2,h2:2", "Main").np());
+        assertEquals(List.of("h1", "h1", "h2", "h2", "h1", "h1"),
+                plan("-n", "6", "--oversubscribe", "--host", "h1:2,h2:2", "Main").rankHosts());
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        assertEquals(2, refuse(stderr, "-np", "5", "--host", "h1:2,h2:2", "Main"), "more ranks than slots");
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("-np 5 is more than the 4 slots"),
+                stderr.toString());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "5", "--hostfile", hostfile.toString(), "Main"));
+        stderr.reset();
         assertEquals(2, refuse(stderr, "Main"));
         assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("missing -np N"), stderr.toString());
     }
@@ -180,7 +186,7 @@ class WeftRunCommandLineTest {
 
     @Test
     void everyRankLearnsItsLocalRankOnItsHost() {
-        JobPlan plan = plan("-np", "5", "--host", "h1:2,h2:2", "Main"); // h1 h1 h2 h2, then h1 again
+        JobPlan plan = plan("-np", "5", "--oversubscribe", "--host", "h1:2,h2:2", "Main"); // h1 h1 h2 h2, h1
         RankCommands commands = new RankCommands("java", List.of());
         JobIdentity job = new JobIdentity("j", "s", "127.0.0.1:1");
         List<String> local = new ArrayList<>();
