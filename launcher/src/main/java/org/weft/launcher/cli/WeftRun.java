@@ -96,6 +96,9 @@ public final class WeftRun implements Callable<Integer> {
             description = "N ranks on each host of --host or --hostfile (this host without them); -np defaults to all.")
     private Integer perNode;
 
+    @CommandLine.Mixin
+    private MpirunOptions mpirun = new MpirunOptions();
+
     @Option(names = "--oversubscribe",
             description = "More ranks than the slots of --host or --hostfile: placed round-robin (else refused).")
     private boolean oversubscribe;
@@ -185,6 +188,8 @@ public final class WeftRun implements Callable<Integer> {
         }
         StartupTrace.mark("weftrun", "command line parsed");
         JobPlan plan = plan();
+        mpirun.warnings().forEach(warning -> err.println("weftrun: " + warning));
+        mpirun.display(plan, out);
         String named = rsh != null ? rsh : launcherEnvironment.get("WEFT_RSH");
         String agent = named != null ? named : RemoteShell.DEFAULT_AGENT;
         RemoteShell remote = RemoteShell.parse(agent, System.getProperty("user.dir"));
@@ -204,6 +209,11 @@ public final class WeftRun implements Callable<Integer> {
         List<String> slots = layout.isEmpty() ? slots(file) : List.of();
         if (perNode != null) {
             slots = perNodeSlots(slots, layout);
+        }
+        try {
+            slots = mpirun.mapped(slots);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
         if (!layout.isEmpty()) {
             int total = layout.getLast().firstRank() + layout.getLast().np();

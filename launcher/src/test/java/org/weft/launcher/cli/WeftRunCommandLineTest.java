@@ -185,6 +185,31 @@ class WeftRunCommandLineTest {
     }
 
     @Test
+    void mpirunsPlacementOptionsAreHonouredAndTheOthersWarnedAbout() {
+        assertEquals(List.of("h1", "h2", "h1", "h2"),
+                plan("--map-by", "node", "--host", "h1:2,h2:2", "Main").rankHosts());
+        assertEquals(List.of("h1", "h1", "h2", "h2"),
+                plan("--map-by", "slot", "--bind-to", "none", "--host", "h1:2,h2:2", "Main").rankHosts());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "--map-by", "ppr:2:socket", "-np", "2", "Main"));
+
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        // a one-rank job whose main class does not exist: it fails after the map and the warnings are printed
+        int status = WeftRun.execute(new String[] {"--display-map", "--bind-to", "core", "--report-bindings",
+            "--mca", "btl", "self,vader", "--mca", "pml", "ob1", "-np", "1", "--timeout", "60", "-cp",
+            "/no/such.jar", "NoSuchMain"}, InputStream.nullInputStream(),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        String warned = stderr.toString(StandardCharsets.UTF_8);
+        assertTrue(printed.contains("rank 0 on localhost"), printed);
+        assertTrue(warned.contains("--bind-to core: Weft does not bind") && warned.contains("--report-bindings"),
+                warned);
+        assertEquals(1, warned.split("--mca", -1).length - 1, "one warning for all --mca: " + warned);
+        assertTrue(status != 2, "accepted: " + warned);
+    }
+
+    @Test
     void everyRankLearnsItsLocalRankOnItsHost() {
         JobPlan plan = plan("-np", "5", "--oversubscribe", "--host", "h1:2,h2:2", "Main"); // h1 h1 h2 h2, h1
         RankCommands commands = new RankCommands("java", List.of());

@@ -1,0 +1,87 @@
+package org.weft.launcher.cli;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.weft.launcher.plan.JobPlan;
+import picocli.CommandLine.Option;
+
+/**
+ * Open MPI {@code mpirun} options that people type without thinking, taken so that their command lines run: those
+ * that mean something here are honoured ({@code --map-by slot|node}, {@code --display-map}, {@code --bind-to none}),
+ * the others are accepted with one warning each, saying what Weft does instead.
+ */
+final class MpirunOptions {
+    @Option(names = {"--map-by", "-map-by"}, paramLabel = "slot|node",
+            description = "Place ranks by slot (fill each host in turn; the default) or by node (hosts in turn).")
+    String mapBy = "slot";
+
+    @Option(names = {"--bind-to", "-bind-to"}, paramLabel = "none|...",
+            description = "Weft does not bind ranks to cores: none is what it does; other values are warned about.")
+    String bindTo = "none";
+
+    @Option(names = {"--display-map", "-display-map"}, description = "Print each rank's host before the job starts.")
+    boolean displayMap;
+
+    @Option(names = {"--report-bindings", "-report-bindings"}, description = "Accepted (Weft binds no rank: warns).")
+    boolean reportBindings;
+
+    @Option(names = {"--mca", "-mca"}, arity = "2", paramLabel = "NAME VALUE", hideParamSyntax = true,
+            description = "Open MPI's parameters, ignored with a warning (Weft's own: --param, weftrun --info).")
+    List<String> mca = new ArrayList<>();
+
+    /** The warnings this command line earns, each once. */
+    List<String> warnings() {
+        Map<String, String> warnings = new LinkedHashMap<>();
+        if (!bindTo.equals("none")) {
+            warnings.put("bind-to", "--bind-to " + bindTo + ": Weft does not bind ranks (they run unbound)");
+        }
+        if (reportBindings) {
+            warnings.put("report-bindings", "--report-bindings: no rank is bound");
+        }
+        for (int i = 0; i + 1 < mca.size(); i += 2) {
+            warnings.putIfAbsent("mca", "--mca " + mca.get(i) + " " + mca.get(i + 1)
+                    + ": Open MPI's parameters are ignored (Weft's: --param NAME=VALUE, weftrun --info)");
+        }
+        return List.copyOf(warnings.values());
+    }
+
+    /**
+     * The slots in the order ranks take them: as given by slot; by node, one slot of each host in turn.
+     *
+     * @throws IllegalArgumentException for a mapping Weft does not know
+     */
+    List<String> mapped(List<String> slots) {
+        switch (mapBy) {
+            case "slot" -> {
+                return slots;
+            }
+            case "node" -> {
+                List<String> left = new ArrayList<>(slots);
+                List<String> byNode = new ArrayList<>();
+                while (!left.isEmpty()) {
+                    for (String host : left.stream().distinct().toList()) {
+                        left.remove(host);
+                        byNode.add(host);
+                    }
+                }
+                return byNode;
+            }
+            default -> throw new IllegalArgumentException("--map-by " + mapBy + ": Weft maps by slot or by node");
+        }
+    }
+
+    /** {@code --display-map}: one line per rank, its host ({@code localhost} for this one). */
+    void display(JobPlan plan, PrintStream out) {
+        if (!displayMap) {
+            return;
+        }
+        out.println("weftrun: map of " + plan.np() + " ranks");
+        for (int rank = 0; rank < plan.np(); rank++) {
+            String host = plan.hostOf(rank);
+            out.println("  rank " + rank + " on " + (host.isEmpty() ? "localhost" : host));
+        }
+    }
+}
