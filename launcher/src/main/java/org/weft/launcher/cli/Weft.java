@@ -183,6 +183,9 @@ public final class Weft implements Callable<Integer> {
             if (command.isEmpty()) {
                 throw usage("missing NAME: one of " + names() + " (weft bench --list)");
             }
+            if (command.size() > 1 && (command.contains("--help") || command.contains("-h"))) {
+                return helpOf(command.getFirst());
+            }
             Path jar = benchmarksJar();
             if (jar == null) {
                 err.println("weft bench: no benchmarks jar found; build it (./mvnw -q package -DskipTests) or set"
@@ -191,6 +194,20 @@ public final class Weft implements Callable<Integer> {
             }
             return WeftRun.commandLine(new WeftRun(environment, in, out, err), out, err)
                     .execute(weftRunArguments(jar).toArray(String[]::new));
+        }
+
+        /**
+         * {@code weft bench NAME --help}: what the benchmark measures and how to run it, without starting its ranks
+         * (whose option parsers know no {@code --help}: each rank printed a stack trace).
+         */
+        private int helpOf(String name) {
+            Benchmark benchmark = BENCHMARKS.stream().filter(b -> b.name().equals(name)).findFirst()
+                    .orElseThrow(() -> usage("unknown benchmark '" + name + "': one of " + names()));
+            out.println(benchmark.name() + ": " + benchmark.description() + " (" + benchmark.mainClass() + ")");
+            out.println("Options after the name go to the benchmark; the OSU-style ones take -m MAX_BYTES,"
+                    + " -i ITERATIONS, --heap.");
+            spec.commandLine().usage(out);
+            return 0;
         }
 
         /** The {@code weftrun} command line (without {@code weftrun}) that runs the benchmark from {@code jar}. */

@@ -210,6 +210,17 @@ class WeftRunCommandLineTest {
     }
 
     @Test
+    void benchHelpDescribesTheBenchmarkWithoutStartingIt() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        assertEquals(0, Weft.execute(new String[] {"bench", "latency", "--help"}, InputStream.nullInputStream(),
+                print, print));
+        String help = out.toString(StandardCharsets.UTF_8);
+        assertTrue(help.startsWith("latency: osu_latency") && help.contains("-m MAX_BYTES"), help);
+        assertFalse(help.contains("Exception"), help);
+    }
+
+    @Test
     void everyRankLearnsItsLocalRankOnItsHost() {
         JobPlan plan = plan("-np", "5", "--oversubscribe", "--host", "h1:2,h2:2", "Main"); // h1 h1 h2 h2, h1
         RankCommands commands = new RankCommands("java", List.of());
