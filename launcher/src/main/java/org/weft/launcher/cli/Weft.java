@@ -138,6 +138,8 @@ public final class Weft implements Callable<Integer> {
                         "a fresh job's first seconds of ping-pong, window by window (-m bytes, -w ms, -n windows)"),
                 new Benchmark("wake", "org.weft.bench.path.WakeLatency",
                         "how late a receive that waited (parked) sees its message"),
+                new Benchmark("threads", "org.weft.bench.path.ThreadedRoundTrips",
+                        "round trips from several threads at once (THREAD_MULTIPLE) against one"),
                 new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
                         "one-way of a cache line, a fresh line, and the bare shm ring (0 B and -m bytes)"));
 

@@ -281,7 +281,7 @@ class WeftRunCommandLineTest {
         assertEquals(0, Weft.execute(new String[] {"bench", "--list"}, InputStream.nullInputStream(), print, print));
         String listed = out.toString(StandardCharsets.UTF_8);
         for (String name : List.of("latency", "bw", "bibw", "pphandle", "ppmulti", "selfcost", "steady", "wake",
-                "org.weft.bench.path.SelfSendRecv")) {
+                "threads", "org.weft.bench.path.SelfSendRecv")) {
             assertTrue(listed.contains(name), listed);
         }
         out.reset();

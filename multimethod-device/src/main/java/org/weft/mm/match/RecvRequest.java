@@ -98,6 +98,10 @@ public final class RecvRequest extends DeviceRequest {
 
     @Override
     protected void onComplete() {
-        waiters.wakeAll();
+        if (owner != null) {
+            waiters.wake(owner);
+        } else {
+            waiters.wakeAll();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package org.weft.mm.progress;
 
+import org.weft.adi.DeviceRequest;
 import org.weft.adi.idle.IdleStrategy;
 import org.weft.adi.param.Parameter;
 import org.weft.adi.param.Parameters;
@@ -8,6 +9,8 @@ import org.weft.mm.spi.CommModule;
 import org.weft.mm.stats.MethodCounters;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -21,10 +24,18 @@ import java.util.function.Supplier;
 public final class ProgressEngine {
     /** Passes a wait makes before it registers as a waiter and consults its idle strategy (a few microseconds). */
     public static final int PASSES_BEFORE_IDLING = 64;
+    /**
+     * The longest a waiter that does not poll sleeps between looks at its condition: completions, unexpected
+     * arrivals (for a waiter on a condition) and the poller's leaving wake it at once; this is a safety net.
+     */
+    static final long FOLLOWER_PARK_NANOS = 1_000_000;
 
     private final Context context;
     private final PolledModule[] polled;
     private final Waiters waiters;
+    private final long followerParkNanos;
+    /** The waiting thread that polls for all waiters now, or {@code null}; see {@link #await}. */
+    private final AtomicReference<Thread> poller = new AtomicReference<>();
     private final ThreadLocal<IdleStrategy> idleStrategies;
     private int pass;
     /**
@@ -70,6 +81,13 @@ public final class ProgressEngine {
 
     public ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
                           Supplier<IdleStrategy> idleStrategy) {
+        this(context, modules, parameters, waiters, idleStrategy, FOLLOWER_PARK_NANOS);
+    }
+
+    /** As above, with waiters that do not poll sleeping at most {@code followerParkNanos} between looks. */
+    ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
+                   Supplier<IdleStrategy> idleStrategy, long followerParkNanos) {
+        this.followerParkNanos = followerParkNanos;
         this.context = context;
         this.polled = modules.stream()
                 .map(m -> new PolledModule(m, Math.max(1, parameters.get(skipPoll(m.name()))),
@@ -165,33 +183,64 @@ public final class ProgressEngine {
         return work;
     }
 
-    /** Polls until {@code done}, backing off when a pass finds nothing. */
+    /**
+     * Polls until {@code done}, backing off when a pass finds nothing; with other threads waiting too, only one of
+     * them polls at a time (the poller) and the others sleep until a completion or the poller's leaving wakes them.
+     *
+     * <p>Why one poller: every waiting thread polling on its own made {@code THREAD_MULTIPLE} collapse (issue 20: 4
+     * threads of round trips over tcp took 10–20 times as long as one doing them all). A tcp poll reads sockets (a
+     * system call each); the dedicated-core back-off spins 20 000 passes, tens of milliseconds of tcp polls, before
+     * it yields; so with more waiting threads than cores the threads that had work to do — send the reply their
+     * receive was waiting for — waited for a core behind pollers that found nothing (and each other's try-locks).
+     * One poller per process keeps a ping-pong's cores as a single thread has them; the others need a wake-up per
+     * completion, which several messages in flight overlap. (Open MPI's {@code wait_sync} does the same.)
+     */
     public void await(BooleanSupplier done) {
         if (done.getAsBoolean()) {
             return;
         }
         // Most waits of a ping-pong end within a round trip: poll a while before the bookkeeping a long wait needs
         // (this thread's idle strategy, a waiter slot taken and given back with atomics), which a profile of the
-        // shm ping-pong showed as a fifth of the waiting loop.
-        for (int pass = 0; pass < PASSES_BEFORE_IDLING; pass++) {
+        // shm ping-pong showed as a fifth of the waiting loop. Not while another thread polls: it does it for all.
+        for (int pass = 0; pass < PASSES_BEFORE_IDLING && poller.get() == null; pass++) {
             poll(); // no pause between these passes: a pause instruction (~40 ns on recent x86) delays the arrival
             if (done.getAsBoolean()) {
                 return;
             }
         }
-        IdleStrategy idle = idleStrategies.get();
-        idle.reset();
-        int slot = waiters.add(Thread.currentThread());
+        Thread self = Thread.currentThread();
+        boolean watching = !(done instanceof DeviceRequest); // a condition, not one request: may need an arrival
+        int slot = waiters.add(self, watching);
         try {
-            while (true) {
-                int work = poll();
-                if (done.getAsBoolean()) {
+            while (!done.getAsBoolean()) {
+                if (poller.get() == null && poller.compareAndSet(null, self)) {
+                    try {
+                        pollUntil(done);
+                    } finally {
+                        poller.set(null);
+                    }
                     return;
                 }
-                idle.idle(work);
+                LockSupport.parkNanos(followerParkNanos);
             }
         } finally {
-            waiters.remove(slot);
+            waiters.remove(slot, watching);
+            if (poller.get() == null) {
+                waiters.wakeOne(); // someone else polls now (the poller's hand-off, or one it woke and that is done)
+            }
+        }
+    }
+
+    /** The poller's loop: polls until {@code done}, handing zero-work passes to this thread's idle strategy. */
+    private void pollUntil(BooleanSupplier done) {
+        IdleStrategy idle = idleStrategies.get();
+        idle.reset();
+        while (true) {
+            int work = poll();
+            if (done.getAsBoolean()) {
+                return;
+            }
+            idle.idle(work);
         }
     }
 }

@@ -289,7 +289,9 @@ public final class PointToPoint implements RsrHandler {
         } finally {
             engineLock.unlock();
         }
-        if (receive != null) {
+        if (receive == null) {
+            waiters.wakeWatchers(); // a probe may wait for it
+        } else {
             if (length == 0) { // nothing to copy: no view of the body to look up
                 copyInto(receive, source, tag, NO_PAYLOAD, 0, 0);
             } else {
@@ -319,7 +321,9 @@ public final class PointToPoint implements RsrHandler {
         } finally {
             engineLock.unlock();
         }
-        if (receive != null) {
+        if (receive == null) {
+            waiters.wakeWatchers();
+        } else {
             clearToSend(receive, source, tag, length, senderRequest, bulkOffered);
         }
     }

@@ -194,6 +194,10 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
 
     @Override
     protected void onComplete() {
-        waiters.wakeAll();
+        if (owner != null) {
+            waiters.wake(owner);
+        } else {
+            waiters.wakeAll();
+        }
     }
 }

@@ -1,0 +1,149 @@
+package org.weft.mm.progress;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.idle.BusySpinIdleStrategy;
+import org.weft.adi.param.Parameters;
+import org.weft.mm.Context;
+import org.weft.mm.match.RecvRequest;
+import org.weft.mm.module.ThreadDumps;
+import org.weft.mm.spi.StubModule;
+
+/**
+ * Several threads waiting at once (MPI_THREAD_MULTIPLE): one polls for all, the others sleep until their own
+ * request completes or the poller leaves — each polling on its own made 4 threads of tcp round trips 10–20 times
+ * slower than one (issue 20). The waiters that do not poll sleep up to 10 s between looks here, so every wait that
+ * ends in time was ended by a wake-up, not by that safety net. Under the busy-spin strategy, the worst for a
+ * shared core.
+ */
+class OnePollerTest {
+    private static final long SAFETY_NET_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long DEADLINE_MILLIS = 5_000;
+
+    private final Waiters waiters = new Waiters();
+    private final PollingThreads module = new PollingThreads();
+    private final ProgressEngine engine = new ProgressEngine(new Context(0, 2), List.of(module),
+            Parameters.of(Map.of()), waiters, BusySpinIdleStrategy::new, SAFETY_NET_NANOS);
+    /** What ends each wait a test started, should the test fail before it does. */
+    private final List<Runnable> releases = new ArrayList<>();
+
+    /** A module that notes which threads poll it, and how often. */
+    private static final class PollingThreads extends StubModule {
+        final Set<Thread> pollers = ConcurrentHashMap.newKeySet();
+        final AtomicLong total = new AtomicLong();
+
+        PollingThreads() {
+            super("polled");
+        }
+
+        @Override
+        public int poll() {
+            pollers.add(Thread.currentThread());
+            total.incrementAndGet();
+            return 0;
+        }
+    }
+
+    /** A thread waiting for its own receive request, as a blocking receive does. */
+    private record Waiter(Thread thread, RecvRequest request) {
+        void complete() {
+            request.complete(1, 0, 0, ErrorClass.SUCCESS);
+        }
+    }
+
+    private Waiter waiter(String name) {
+        RecvRequest[] request = new RecvRequest[1];
+        Thread thread = Thread.ofPlatform().name(name).daemon().unstarted(() -> engine.await(request[0]));
+        request[0] = new RecvRequest(waiters, thread);
+        Waiter waiter = new Waiter(thread, request[0]);
+        releases.add(() -> {
+            if (!waiter.request().isComplete()) {
+                waiter.complete();
+            }
+        });
+        return waiter;
+    }
+
+    @AfterEach
+    void endTheWaits() {
+        releases.forEach(Runnable::run);
+    }
+
+    @Test
+    void oneThreadPollsWhileTheOthersSleepUntilTheirCompletionOrItsLeaving() throws Exception {
+        Waiter a = waiter("a");
+        a.thread().start();
+        awaitTrue(() -> module.total.get() > ProgressEngine.PASSES_BEFORE_IDLING, "a polls past its first passes");
+        Waiter b = waiter("b");
+        Waiter c = waiter("c");
+        b.thread().start();
+        c.thread().start();
+        awaitTrue(() -> parked(b.thread()) && parked(c.thread()), "b and c sleep while a polls");
+
+        module.pollers.clear();
+        long before = module.total.get();
+        Thread.sleep(100);
+        assertEquals(Set.of(a.thread()), module.pollers, "only the poller polls");
+        assertFalse(module.total.get() == before, "a keeps polling");
+
+        b.complete(); // by this thread, as a poll's delivery would: wakes b, its only waiter
+        awaitEnd(b.thread());
+        a.complete(); // the poller leaves: it hands the polling to c
+        awaitEnd(a.thread());
+        awaitTrue(() -> module.pollers.contains(c.thread()), "c polls once a has left");
+        c.complete();
+        awaitEnd(c.thread());
+    }
+
+    @Test
+    void aWaiterOnAConditionWakesWhenAMessageArrivesUnexpected() throws Exception {
+        Waiter a = waiter("a");
+        a.thread().start();
+        awaitTrue(() -> module.total.get() > ProgressEngine.PASSES_BEFORE_IDLING, "a polls past its first passes");
+        AtomicBoolean probed = new AtomicBoolean();
+        releases.add(() -> probed.set(true));
+        Thread prober = Thread.ofPlatform().name("prober").daemon().start(() -> engine.await(probed::get));
+        awaitTrue(() -> parked(prober), "the prober sleeps while a polls");
+
+        probed.set(true); // a message its probe matches is queued ...
+        waiters.wakeWatchers(); // ... as an unexpected one, which wakes the waiters on conditions
+        awaitEnd(prober);
+        a.complete();
+        awaitEnd(a.thread());
+    }
+
+    private static boolean parked(Thread thread) {
+        Thread.State state = thread.getState();
+        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+    }
+
+    private static void awaitEnd(Thread thread) throws InterruptedException {
+        thread.join(DEADLINE_MILLIS);
+        if (thread.isAlive()) {
+            throw new AssertionError(thread.getName() + " still waits\n" + ThreadDumps.dump());
+        }
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MILLIS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not within " + DEADLINE_MILLIS + " ms: " + what + "\n" + ThreadDumps.dump());
+            }
+            Thread.sleep(1);
+        }
+    }
+}
