@@ -188,8 +188,8 @@ public final class ProgressEngine {
      * them polls at a time (the poller) and the others sleep until a completion or the poller's leaving wakes them.
      *
      * <p>Why one poller: every waiting thread polling on its own made {@code THREAD_MULTIPLE} collapse (issue 20: 4
-     * threads of round trips over tcp took 10–20 times as long as one doing them all). A tcp poll reads sockets (a
-     * system call each); the dedicated-core back-off spins 20 000 passes, tens of milliseconds of tcp polls, before
+     * threads of round trips over tcp took up to 56 times as long as one doing them all). A tcp poll reads sockets (a
+     * system call each); the dedicated-core back-off spins 20 000 passes, 10–20 ms of tcp polls, before
      * it yields; so with more waiting threads than cores the threads that had work to do — send the reply their
      * receive was waiting for — waited for a core behind pollers that found nothing (and each other's try-locks).
      * One poller per process keeps a ping-pong's cores as a single thread has them; the others need a wake-up per

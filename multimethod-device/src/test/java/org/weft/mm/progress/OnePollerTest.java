@@ -24,7 +24,7 @@ import org.weft.mm.spi.StubModule;
 
 /**
  * Several threads waiting at once (MPI_THREAD_MULTIPLE): one polls for all, the others sleep until their own
- * request completes or the poller leaves — each polling on its own made 4 threads of tcp round trips 10–20 times
+ * request completes or the poller leaves — each polling on its own made 4 threads of tcp round trips up to 56 times
  * slower than one (issue 20). The waiters that do not poll sleep up to 10 s between looks here, so every wait that
  * ends in time was ended by a wake-up, not by that safety net. Under the busy-spin strategy, the worst for a
  * shared core.
