@@ -155,6 +155,14 @@ public interface Device {
     /** Makes progress until {@code done} is true, backing off through the idle strategy. */
     void await(BooleanSupplier done);
 
+    /**
+     * As {@link #await(BooleanSupplier)}, for an internal thread that waits all the time (a one-sided window's
+     * service thread): a device may let the program's own waiting threads make progress before it.
+     */
+    default void awaitInBackground(BooleanSupplier done) {
+        await(done);
+    }
+
     /** Feedback on this process: the method each peer uses and what each method did so far. */
     DeviceReport report();
 

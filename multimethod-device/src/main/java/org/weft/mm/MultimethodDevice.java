@@ -334,6 +334,11 @@ public final class MultimethodDevice implements Device {
     }
 
     @Override
+    public void awaitInBackground(BooleanSupplier done) {
+        progress.awaitInBackground(done);
+    }
+
+    @Override
     public void abort(int code, String message) {
         bootstrap.abort(code, message); // the launcher names the rank
         // The launcher kills the job; if it cannot, do not linger.

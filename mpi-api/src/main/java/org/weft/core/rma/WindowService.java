@@ -14,9 +14,9 @@ import org.weft.core.coll.op.Combiner;
  * The target side of one window: a daemon thread that receives the origins' requests ({@link RmaFrame}) in the
  * window's private context and acts on the window's memory, whatever this process's own threads are doing — so a
  * passive-target epoch completes while the target computes without calling MPI. The thread waits in
- * {@link Device#await} like any waiting rank: it makes progress for the whole process and backs off to parking
- * through the device's idle strategy when nothing arrives; a request delivered by another thread's progress pass
- * wakes it.
+ * {@link Device#awaitInBackground}: it makes progress for the whole process while no other thread waits, and backs
+ * off to parking through the device's idle strategy when nothing arrives; a request delivered by another thread's
+ * progress pass wakes it.
  *
  * <p>One thread applies every request to the window in arrival order, so accumulates are atomic per element
  * against each other (MPI 3.1 §11.7.1), and each origin's operations are applied in the order it issued them —
@@ -54,7 +54,7 @@ final class WindowService implements Runnable {
                 if (closed) {
                     device.cancel(request);
                 }
-                device.await(request);
+                device.awaitInBackground(request); // the program's own waits poll before this thread
                 if (request.isCancelled() || closed) {
                     return;
                 }

@@ -9,7 +9,6 @@ import org.weft.mm.spi.CommModule;
 import org.weft.mm.stats.MethodCounters;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -34,8 +33,8 @@ public final class ProgressEngine {
     private final PolledModule[] polled;
     private final Waiters waiters;
     private final long followerParkNanos;
-    /** The waiting thread that polls for all waiters now, or {@code null}; see {@link #await}. */
-    private final AtomicReference<Thread> poller = new AtomicReference<>();
+    /** Which waiting thread polls for all waiters now; see {@link #await}. */
+    private final PollerToken token = new PollerToken();
     private final ThreadLocal<IdleStrategy> idleStrategies;
     private int pass;
     /**
@@ -185,7 +184,8 @@ public final class ProgressEngine {
 
     /**
      * Polls until {@code done}, backing off when a pass finds nothing; with other threads waiting too, only one of
-     * them polls at a time (the poller) and the others sleep until a completion or the poller's leaving wakes them.
+     * them polls at a time (the holder of the {@link PollerToken}) and the others sleep until a completion or the
+     * poller's leaving wakes them.
      *
      * <p>Why one poller: every waiting thread polling on its own made {@code THREAD_MULTIPLE} collapse (issue 20: 4
      * threads of round trips over tcp took up to 56 times as long as one doing them all). A tcp poll reads sockets (a
@@ -196,13 +196,25 @@ public final class ProgressEngine {
      * completion, which several messages in flight overlap. (Open MPI's {@code wait_sync} does the same.)
      */
     public void await(BooleanSupplier done) {
+        await(done, false);
+    }
+
+    /**
+     * As {@link #await(BooleanSupplier)}, for an internal thread that waits all the time (a window's service
+     * thread): it polls only while no other thread waits, and gives way to any that starts (see {@link PollerToken}).
+     */
+    public void awaitInBackground(BooleanSupplier done) {
+        await(done, true);
+    }
+
+    private void await(BooleanSupplier done, boolean inBackground) {
         if (done.getAsBoolean()) {
             return;
         }
         // Most waits of a ping-pong end within a round trip: poll a while before the bookkeeping a long wait needs
         // (this thread's idle strategy, a waiter slot taken and given back with atomics), which a profile of the
         // shm ping-pong showed as a fifth of the waiting loop. Not while another thread polls: it does it for all.
-        for (int pass = 0; pass < PASSES_BEFORE_IDLING && poller.get() == null; pass++) {
+        for (int pass = 0; pass < PASSES_BEFORE_IDLING && token.open(); pass++) {
             poll(); // no pause between these passes: a pause instruction (~40 ns on recent x86) delays the arrival
             if (done.getAsBoolean()) {
                 return;
@@ -213,32 +225,41 @@ public final class ProgressEngine {
         int slot = waiters.add(self, watching);
         try {
             while (!done.getAsBoolean()) {
-                if (poller.get() == null && poller.compareAndSet(null, self)) {
+                if (token.take(self, inBackground)) {
                     try {
-                        pollUntil(done);
+                        if (pollUntil(done, self)) {
+                            return;
+                        }
                     } finally {
-                        poller.set(null);
+                        token.release(self);
                     }
-                    return;
+                    // a background waiter gave way: it sleeps until the newcomer leaves and wakes it
+                } else {
+                    LockSupport.parkNanos(followerParkNanos);
                 }
-                LockSupport.parkNanos(followerParkNanos);
             }
         } finally {
             waiters.remove(slot, watching);
-            if (poller.get() == null) {
+            if (token.isFree()) {
                 waiters.wakeOne(); // someone else polls now (the poller's hand-off, or one it woke and that is done)
             }
         }
     }
 
-    /** The poller's loop: polls until {@code done}, handing zero-work passes to this thread's idle strategy. */
-    private void pollUntil(BooleanSupplier done) {
+    /**
+     * The poller's loop: polls until {@code done} (true) or until a thread that started waiting took the token
+     * from this background poller (false), handing zero-work passes to this thread's idle strategy.
+     */
+    private boolean pollUntil(BooleanSupplier done, Thread self) {
         IdleStrategy idle = idleStrategies.get();
         idle.reset();
         while (true) {
             int work = poll();
             if (done.getAsBoolean()) {
-                return;
+                return true;
+            }
+            if (!token.heldBy(self)) {
+                return false;
             }
             idle.idle(work);
         }

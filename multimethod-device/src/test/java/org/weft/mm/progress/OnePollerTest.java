@@ -65,8 +65,19 @@ class OnePollerTest {
     }
 
     private Waiter waiter(String name) {
+        return waiter(name, false);
+    }
+
+    /** A waiter that waits {@code inBackground} (as a window's service thread does) or not. */
+    private Waiter waiter(String name, boolean inBackground) {
         RecvRequest[] request = new RecvRequest[1];
-        Thread thread = Thread.ofPlatform().name(name).daemon().unstarted(() -> engine.await(request[0]));
+        Thread thread = Thread.ofPlatform().name(name).daemon().unstarted(() -> {
+            if (inBackground) {
+                engine.awaitInBackground(request[0]);
+            } else {
+                engine.await(request[0]);
+            }
+        });
         request[0] = new RecvRequest(waiters, thread);
         Waiter waiter = new Waiter(thread, request[0]);
         releases.add(() -> {
@@ -106,6 +117,31 @@ class OnePollerTest {
         awaitTrue(() -> module.pollers.contains(c.thread()), "c polls once a has left");
         c.complete();
         awaitEnd(c.thread());
+    }
+
+    /**
+     * A thread waiting in the background (a window's service thread, waiting for the next one-sided request all the
+     * time) gives way to a thread that starts waiting, which then polls for itself as a single-threaded program's
+     * does, and polls again once that thread has left.
+     */
+    @Test
+    void aBackgroundPollerGivesWayToAThreadThatStartsWaitingAndPollsAgainWhenItLeaves() throws Exception {
+        Waiter service = waiter("service", true);
+        service.thread().start();
+        awaitTrue(() -> module.total.get() > ProgressEngine.PASSES_BEFORE_IDLING, "the service thread polls");
+        Waiter program = waiter("program");
+        program.thread().start();
+        awaitTrue(() -> parked(service.thread()), "the service thread sleeps once the program's thread polls");
+        module.pollers.clear();
+        Thread.sleep(100);
+        assertEquals(Set.of(program.thread()), module.pollers, "only the program's thread polls");
+
+        program.complete();
+        awaitEnd(program.thread());
+        module.pollers.clear();
+        awaitTrue(() -> module.pollers.contains(service.thread()), "the service thread polls again");
+        service.complete();
+        awaitEnd(service.thread());
     }
 
     @Test
