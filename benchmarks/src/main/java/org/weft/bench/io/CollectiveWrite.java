@@ -9,7 +9,8 @@ import mpi.MPIException;
  * A collective write of one large array through a strided view: the array is cut into blocks of {@code BLOCK}
  * bytes dealt round the ranks (rank r writes blocks r, r + size, r + 2 size… of the file), each rank holding its
  * share in an {@code int[]}. Times {@code writeAtAll} plus {@code sync} (so the bytes are on the device, as
- * {@code dd conv=fsync} has them) between two barriers, after one untimed write of the same (the warm-up), and rank 0 prints
+ * {@code dd conv=fsync} has them) between two barriers, after one untimed write of the same to another file
+ * (the warm-up), into a new file as dd writes one, and rank 0 prints
  * {@code collective-write MIB seconds MB/s}. With {@code independent} as the fourth argument, {@code write}
  * instead of {@code writeAtAll} (one positional write per block).
  *
@@ -19,6 +20,18 @@ public final class CollectiveWrite {
     private CollectiveWrite() {
     }
 
+    /** Opens {@code path} anew (deleting what was there) with the rank's strided view. */
+    private static File open(String path, int rank, int block, Datatype filetype) throws MPIException {
+        if (rank == 0) {
+            new java.io.File(path).delete();
+        }
+        MPI.COMM_WORLD.barrier();
+        File f = new File(MPI.COMM_WORLD, path, MPI.MODE_CREATE | MPI.MODE_WRONLY);
+        f.setView((long) rank * block, MPI.INT, filetype, "native");
+        return f;
+    }
+
+    /** Writes the rank's share and syncs; the file is closed afterwards. */
     private static void write(File f, int[] mine, boolean collective) throws MPIException {
         if (collective) {
             f.writeAtAll(0, mine, mine.length, MPI.INT);
@@ -26,6 +39,7 @@ public final class CollectiveWrite {
             f.writeAt(0, mine, mine.length, MPI.INT);
         }
         f.sync();
+        f.close();
     }
 
     public static void main(String[] args) throws MPIException {
@@ -42,19 +56,18 @@ public final class CollectiveWrite {
         }
         Datatype filetype = Datatype.createResized(Datatype.createContiguous(block / 4, MPI.INT), 0, block * size);
         filetype.commit();
-        if (rank == 0) {
-            File.delete(args[0]);
-        }
+        String warmUp = args[0] + ".warm-up";
+        write(open(warmUp, rank, block, filetype), mine, collective); // the JIT and the methods' first large messages
         MPI.COMM_WORLD.barrier();
-        File f = new File(MPI.COMM_WORLD, args[0], MPI.MODE_CREATE | MPI.MODE_WRONLY);
-        f.setView((long) rank * block, MPI.INT, filetype, "native");
-        write(f, mine, collective); // warm-up: the JIT, the file's pages and the methods' first large messages
+        if (rank == 0) {
+            File.delete(warmUp);
+        }
+        File f = open(args[0], rank, block, filetype); // a new file, as dd writes one
         MPI.COMM_WORLD.barrier();
         long start = System.nanoTime();
         write(f, mine, collective);
         MPI.COMM_WORLD.barrier();
         double seconds = (System.nanoTime() - start) / 1e9;
-        f.close();
         if (rank == 0) {
             System.out.printf("%s-write %d %.3f %.0f%n", collective ? "collective" : "independent", total >> 20,
                     seconds, total / seconds / 1e6);

@@ -4,6 +4,9 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Positional reads and writes of a {@link FileChannel} from and to memory segments, and the sieve of independent
@@ -13,6 +16,8 @@ import java.nio.channels.FileChannel;
 final class ChannelIo {
     /** Bytes of the staging buffer and of the sieve: what ROMIO reads at once for data sieving (4 MiB). */
     static final int CHUNK = 4 << 20;
+    /** How long a rank waits before it tries again for a lock another rank of its JVM holds. */
+    private static final long LOCK_RETRY_NANOS = 20_000;
 
     private final FileChannel channel;
     private ByteBuffer staging;
@@ -102,6 +107,22 @@ final class ChannelIo {
      */
     private static boolean hasBufferView(MemorySegment segment) {
         return segment.isNative();
+    }
+
+    /**
+     * Locks {@code size} bytes of {@code channel}'s file from {@code position} against other processes, and against
+     * other ranks of this JVM: a file lock belongs to a process, so a rank that finds another of its JVM holding an
+     * overlapping one ({@code OverlappingFileLockException}, from the JDK's own table of the JVM's locks) waits
+     * for its turn.
+     */
+    static FileLock lock(FileChannel channel, long position, long size, boolean shared) throws IOException {
+        while (true) {
+            try {
+                return channel.lock(position, size, shared);
+            } catch (OverlappingFileLockException e) {
+                LockSupport.parkNanos(LOCK_RETRY_NANOS);
+            }
+        }
     }
 
     /** Writes {@code data} at the stream bytes from {@code position} of {@code view}: one call per run. */

@@ -3,6 +3,7 @@ package org.weft.core.io;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.OpenOption;
@@ -258,6 +259,11 @@ public final class OpenFile {
         return new LinkedHashMap<>(info);
     }
 
+    /** The hint {@code key}, or {@code null}. */
+    synchronized String hint(String key) {
+        return info.get(key);
+    }
+
     public synchronized void setInfo(Map<String, String> hints) {
         usable();
         info.putAll(hints);
@@ -267,7 +273,10 @@ public final class OpenFile {
         return atomic;
     }
 
-    /** {@code MPI_File_set_atomicity}: collective; recorded (see {@code docs/architecture.md} on what it means). */
+    /**
+     * {@code MPI_File_set_atomicity}: collective. In atomic mode an independent access holds a byte-range lock over
+     * its span (shared for reads); a collective one is atomic by construction (see {@link TwoPhase}).
+     */
     public synchronized void setAtomicity(boolean flag) {
         usable();
         Collectives.barrier(comm).run();
@@ -530,7 +539,9 @@ public final class OpenFile {
             if (collective) {
                 TwoPhase.write(this, io, view, position, data);
             } else {
-                writeRuns(position, data);
+                try (FileLock lock = atomicLock(position, bytes, false)) {
+                    writeRuns(position, data);
+                }
             }
         } catch (IOException e) {
             throw IoFailures.of("cannot write", name(), e);
@@ -547,13 +558,31 @@ public final class OpenFile {
         MemorySegment target = into.byteSize() == bytes ? into : into.asSlice(0, bytes);
         long got;
         try {
-            got = collective ? TwoPhase.read(this, io, view, position, target) : io.readView(view, position, bytes,
-                    target);
+            if (collective) {
+                got = TwoPhase.read(this, io, view, position, target);
+            } else {
+                try (FileLock lock = atomicLock(position, bytes, true)) {
+                    got = io.readView(view, position, bytes, target);
+                }
+            }
         } catch (IOException e) {
             throw IoFailures.of("cannot read", name(), e);
         }
         BufferMapping.finishReceive(buf, count, type, into, got);
         return got;
+    }
+
+    /**
+     * In atomic mode, a lock over the file bytes that the stream bytes {@code [position, position + bytes)} span
+     * (shared for a read), so that the access is one indivisible step for every other atomic access; otherwise,
+     * and for no bytes, {@code null} (which try-with-resources skips).
+     */
+    private FileLock atomicLock(long position, long bytes, boolean shared) throws IOException {
+        if (!atomic || bytes == 0) {
+            return null;
+        }
+        long[] span = view.span(position, bytes);
+        return ChannelIo.lock(io.channel(), span[0], span[1] - span[0], shared);
     }
 
     private long sharedFetchAndAdd(long etypes) {

@@ -8,8 +8,6 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.channels.OverlappingFileLockException;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A file's shared file pointer, kept in a small side file beside it ({@code .NAME.weft-shared-pointer}) that a
@@ -24,9 +22,6 @@ import java.util.concurrent.locks.LockSupport;
  * state of Weft's is shared between them.
  */
 final class SharedPointer {
-    /** How long a rank waits before it tries again for a lock another rank of its JVM holds. */
-    private static final long RETRY_NANOS = 20_000;
-
     private final Path path;
     private volatile long initial;
     private FileChannel channel;
@@ -51,7 +46,7 @@ final class SharedPointer {
 
     /** Returns the pointer and advances it by {@code delta} etypes, atomically against every rank. */
     synchronized long fetchAndAdd(long delta) throws IOException {
-        try (FileLock lock = exclusive()) {
+        try (FileLock lock = ChannelIo.lock(channel(), 0, Long.MAX_VALUE, false)) {
             ByteBuffer value = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
             long stored = channel.read(value, 0) == Long.BYTES ? value.getLong(0) : initial;
             if (delta != 0) {
@@ -62,16 +57,6 @@ final class SharedPointer {
                 }
             }
             return stored;
-        }
-    }
-
-    private FileLock exclusive() throws IOException {
-        while (true) {
-            try {
-                return channel().lock();
-            } catch (OverlappingFileLockException e) {
-                LockSupport.parkNanos(RETRY_NANOS); // another rank of this JVM holds it
-            }
         }
     }
 

@@ -19,9 +19,13 @@ import org.weft.core.p2p.PointToPoint;
  * contiguous block per rank needs nothing more). If they interleave, as strided views of one array do, the span
  * of all of them is cut into one file domain per rank (the aggregators), and the data moves in two phases: for a
  * write, every rank sends each aggregator the pieces that fall in its domain (an all-to-all of piece offsets and
- * lengths, then their bytes by point-to-point messages), and each aggregator writes its domain in as few contiguous runs as the
- * pieces cover — one when they tile it; for a read, every rank sends the aggregators the pieces it wants, each
+ * lengths, then their bytes by point-to-point messages), and each aggregator writes its domain in as few
+ * contiguous runs as the pieces cover — one when they tile it; for a read, every rank sends the aggregators the pieces it wants, each
  * aggregator reads its domain's covering range in one go and sends the pieces back.
+ *
+ * <p>Whether to aggregate follows ROMIO's hints {@code romio_cb_write} and {@code romio_cb_read}: {@code enable},
+ * {@code disable}, or {@code automatic} (the default): aggregate when the ranks' spans interleave and some rank's
+ * runs are short ({@link #SHORT_RUN}).
  *
  * <p>A domain is held in one array, so a domain of 2 GiB or more (a single collective access of more than
  * 2 GiB times the ranks) falls back to independent access.
@@ -30,6 +34,11 @@ final class TwoPhase {
     private static final TypeDescriptor INT = TypeDescriptor.predefined("MPI_INT", BaseType.INT, 1);
     private static final TypeDescriptor LONG = TypeDescriptor.predefined("MPI_LONG", BaseType.LONG, 1);
     private static final long MAX_DOMAIN = Integer.MAX_VALUE - 64;
+    /**
+     * Runs shorter than this on average make a collective access worth the exchange of two-phase I/O; longer ones
+     * are written as they are (one positional call each costs less than moving their bytes to an aggregator).
+     */
+    static final int SHORT_RUN = 64 << 10;
     /** The tag of the data messages of {@link #exchangeBytes}, in the file's own communicator. */
     private static final int DATA_TAG = 1;
 
@@ -38,7 +47,7 @@ final class TwoPhase {
 
     static void write(OpenFile file, ChannelIo io, ViewLayout view, long position, MemorySegment data)
             throws IOException {
-        Plan plan = Plan.of(file.communicator(), view, position, data.byteSize());
+        Plan plan = Plan.of(file.communicator(), view, position, data.byteSize(), file.hint("romio_cb_write"));
         if (plan == null) {
             file.writeRuns(position, data);
             return;
@@ -50,7 +59,7 @@ final class TwoPhase {
 
     static long read(OpenFile file, ChannelIo io, ViewLayout view, long position, MemorySegment target)
             throws IOException {
-        Plan plan = Plan.of(file.communicator(), view, position, target.byteSize());
+        Plan plan = Plan.of(file.communicator(), view, position, target.byteSize(), file.hint("romio_cb_read"));
         if (plan == null) {
             return io.readView(view, position, target.byteSize(), target);
         }
@@ -77,24 +86,36 @@ final class TwoPhase {
 
     /** The file domains of a collective access: {@code null} when the ranks' spans do not interleave. */
     private record Plan(long start, long domain, int aggregators) {
-        static Plan of(Communicator comm, ViewLayout view, long position, long length) {
+        /**
+         * The plan of a collective access, or {@code null} for independent access: always with hint
+         * {@code disable}, whenever there are bytes with {@code enable}, and by default (ROMIO's
+         * {@code automatic}) when the spans interleave and some rank's runs average under {@link #SHORT_RUN}.
+         */
+        static Plan of(Communicator comm, ViewLayout view, long position, long length, String hint) {
             long[] span = length == 0 ? new long[] {Long.MAX_VALUE, Long.MIN_VALUE} : view.span(position, length);
+            long[] runs = {0};
+            view.runs(position, length, (fileOffset, runLength, dataOffset) -> runs[0]++);
+            int meanRun = runs[0] == 0 ? Integer.MAX_VALUE : (int) Math.min(Integer.MAX_VALUE, length / runs[0]);
             int[] all = CreationCalls.allGather(comm, new int[] {(int) span[0], (int) (span[0] >>> 32),
-                    (int) span[1], (int) (span[1] >>> 32)});
+                    (int) span[1], (int) (span[1] >>> 32), meanRun});
             int n = comm.size();
             long[][] spans = new long[n][];
             long start = Long.MAX_VALUE;
             long end = Long.MIN_VALUE;
+            int shortest = Integer.MAX_VALUE;
             for (int r = 0; r < n; r++) {
-                spans[r] = new long[] {joined(all, 4 * r), joined(all, 4 * r + 2)};
+                spans[r] = new long[] {joined(all, 5 * r), joined(all, 5 * r + 2)};
                 start = Math.min(start, spans[r][0]);
                 end = Math.max(end, spans[r][1]);
+                shortest = Math.min(shortest, all[5 * r + 4]);
             }
-            if (start >= end || !interleaved(spans)) {
-                return null;
-            }
+            boolean wanted = switch (hint == null ? "automatic" : hint) {
+                case "disable" -> false;
+                case "enable" -> true;
+                default -> interleaved(spans) && shortest < SHORT_RUN;
+            };
             long domain = (end - start + n - 1) / n;
-            return domain > MAX_DOMAIN ? null : new Plan(start, domain, n);
+            return !wanted || start >= end || domain > MAX_DOMAIN ? null : new Plan(start, domain, n);
         }
 
         private static long joined(int[] all, int at) {

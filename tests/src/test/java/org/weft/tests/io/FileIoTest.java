@@ -78,6 +78,7 @@ class FileIoTest {
             sharedPointer(MPI.COMM_WORLD, rank, size, dir.resolve("shared"));
             ordered(MPI.COMM_WORLD, rank, size, dir.resolve("ordered"));
             nonblockingAndSplit(MPI.COMM_WORLD, rank, size, dir.resolve("split"));
+            atomicMode(MPI.COMM_WORLD, rank, dir.resolve("atomic"), true);
         });
     }
 
@@ -377,6 +378,40 @@ class FileIoTest {
         assertEquals(N, f.writeAtAllEnd(block(rank)).getCount(MPI.INT));
         f.close();
         assertArrayEquals(expectedBlocks(size), fileInts(path));
+        world.barrier();
+    }
+
+    /**
+     * In atomic mode, ranks 0 and 1 overwrite the same strided ints (64 blocks: 64 system calls a write) with their
+     * own value again and again while every rank reads them all: each read sees one writer's whole write.
+     */
+    static void atomicMode(Intracomm world, int rank, Path path, boolean atomic) throws Exception {
+        int blocks = 64;
+        int blockInts = 4;
+        Datatype filetype = Datatype.createResized(Datatype.createContiguous(blockInts, MPI.INT), 0,
+                2 * blockInts * 4);
+        filetype.commit();
+        File f = new File(world, path.toString(), MPI.MODE_CREATE | MPI.MODE_RDWR);
+        f.setView(0, MPI.INT, filetype, "native");
+        f.setAtomicity(atomic);
+        int[] mine = new int[blocks * blockInts];
+        java.util.Arrays.fill(mine, rank + 1);
+        if (rank == 0) {
+            f.writeAt(0, mine, mine.length, MPI.INT);
+        }
+        world.barrier();
+        int[] seen = new int[mine.length];
+        for (int round = 0; round < 40; round++) {
+            if (rank < 2) {
+                f.writeAt(0, mine, mine.length, MPI.INT);
+            }
+            f.readAt(0, seen, seen.length, MPI.INT);
+            for (int value : seen) {
+                assertEquals(seen[0], value, "a read saw parts of two writes");
+            }
+        }
+        f.close();
+        filetype.free();
         world.barrier();
     }
 
