@@ -1,8 +1,8 @@
 # Sourced by bin/weftrun, bin/weft and bin/weftjavac: finds JDK 25 and Weft's jars.
 # Sets WEFT_HOME, WEFT_JAVA_BIN (a JDK 25+ bin directory), WEFT_CP (Weft's runtime class path), WEFT_AOT_DIR (where
-# the AOT caches of this JDK and these jars are, trained or not: exported for the launcher) and WEFT_AOT_OPTS (the
-# launcher JVM's options for its own cache, empty while there is none) and WEFT_LAUNCHER_JVM_OPTS (the launcher JVM's
-# own options, which its cache is trained with).
+# the AOT caches of this JDK and these jars are, trained or not: exported for the launcher) and WEFT_AOT_OPTS (an
+# array: the launcher JVM's options for its own cache, empty while there is none) and WEFT_LAUNCHER_JVM_OPTS (the
+# launcher JVM's own options, which its cache is trained with).
 
 weft_die() {
     echo "$WEFT_TOOL: $*" >&2
@@ -49,8 +49,9 @@ weft_aot_dir() {
     local base key
     if [ -z "${WEFT_AOT_DIR:-}" ]; then
         base=$(dirname "${WEFT_CP%%:*}")/aot
-        # shellcheck disable=SC2086 # WEFT_CP's entries are paths without blanks or colons
-        key=$({ echo "$WEFT_JAVA_BIN"; stat -L -c '%n %s %.9Y %.9Z' "$WEFT_JAVA_BIN/../lib/modules" ${WEFT_CP//:/ }; } \
+        local jars
+        IFS=: read -ra jars <<< "$WEFT_CP" # paths may hold blanks (a release unpacked in "My Apps")
+        key=$({ echo "$WEFT_JAVA_BIN"; stat -L -c '%n %s %.9Y %.9Z' "$WEFT_JAVA_BIN/../lib/modules" "${jars[@]}"; } \
             | md5sum | cut -c1-16)
         # An installed release may sit where this user cannot write (/opt): then caches go to ~/.weft/aot,
         # unless trained beside the jars already.
@@ -60,9 +61,9 @@ weft_aot_dir() {
         WEFT_AOT_DIR=$base/$key
     fi
     export WEFT_AOT_DIR
-    WEFT_AOT_OPTS=""
+    WEFT_AOT_OPTS=()
     if [ -f "$WEFT_AOT_DIR/launcher.aot" ]; then
-        WEFT_AOT_OPTS="-XX:AOTCache=$WEFT_AOT_DIR/launcher.aot -Xlog:aot=off"
+        WEFT_AOT_OPTS=("-XX:AOTCache=$WEFT_AOT_DIR/launcher.aot" -Xlog:aot=off)
     fi
 }
 

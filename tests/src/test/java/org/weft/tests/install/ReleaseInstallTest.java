@@ -40,7 +40,8 @@ class ReleaseInstallTest {
     static void unpack() throws Exception {
         Path archive = Path.of(System.getProperty("weft.release.archive"));
         assertTrue(Files.isRegularFile(archive), archive + " (built by the distribution module)");
-        Path install = Files.createDirectories(temp.resolve("opt"));
+        // a blank in the path, as in "My Apps": the scripts split no path on blanks
+        Path install = Files.createDirectories(temp.resolve("opt dir"));
         Run untar = run(List.of("tar", "xzf", archive.toString()), install, Map.of(), Duration.ofSeconds(60));
         assertEquals(0, untar.exitCode(), untar.output());
         release = install.resolve("weft-" + VERSION);
