@@ -21,12 +21,24 @@ final class ParameterInfo {
 
     static void print(PrintStream out, Map<String, String> environment, Map<String, String> commandLine) {
         Parameters values = new Parameters(commandLine, environment);
-        out.printf("%-24s %-14s %-14s %-8s %s%n", "parameter", "value", "default", "unit", "what it does");
         List<Parameter<?>> all = new ArrayList<>(ModuleCatalog.parameters());
         all.addAll(AotCache.PARAMETERS);
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"parameter", "value", "default", "unit", "what it does"});
         for (Parameter<?> p : all) {
-            out.printf("%-24s %-14s %-14s %-8s %s (env %s)%n", p.name(), values.get(p), p.defaultValue(), p.unit(),
-                    p.doc(), p.environmentName());
+            rows.add(new String[] {p.name(), String.valueOf(values.get(p)), String.valueOf(p.defaultValue()), p.unit(),
+                p.doc() + " (env " + p.environmentName() + ")"});
+        }
+        // columns as wide as their widest cell: a long value (methods) or name no longer shifts its row
+        int[] widths = new int[4];
+        for (String[] row : rows) {
+            for (int column = 0; column < widths.length; column++) {
+                widths[column] = Math.max(widths[column], row[column].length());
+            }
+        }
+        String format = "%-" + widths[0] + "s  %-" + widths[1] + "s  %-" + widths[2] + "s  %-" + widths[3] + "s  %s%n";
+        for (String[] row : rows) {
+            out.printf(format, (Object[]) row);
         }
     }
 }

@@ -109,6 +109,15 @@ class WeftRunCommandLineTest {
         String info = out.toString(StandardCharsets.UTF_8);
         assertTrue(info.matches("(?s).*tcp_eager_limit\\s+131072\\s+65536\\s+bytes.*"), info);
         assertTrue(info.contains("idle_strategy") && info.contains("tcp_skip_poll") && info.contains("methods"), info);
+        String[] lines = info.split("\\R");
+        int[] starts = {0, lines[0].indexOf("value"), lines[0].indexOf("default"), lines[0].indexOf("unit"),
+            lines[0].indexOf("what it does")};
+        for (String line : lines) { // every cell of the first four columns within its column, none spilling over
+            for (int column = 0; column < 4; column++) {
+                String cell = line.substring(starts[column], starts[column + 1]);
+                assertTrue(cell.endsWith(" ") && !cell.strip().contains(" "), "column " + column + " of: " + line);
+            }
+        }
     }
 
     @Test
