@@ -20,8 +20,8 @@ import org.weft.core.p2p.PointToPoint;
  * of all of them is cut into one file domain per rank (the aggregators), and the data moves in two phases: for a
  * write, every rank sends each aggregator the pieces that fall in its domain (an all-to-all of piece offsets and
  * lengths, then their bytes by point-to-point messages), and each aggregator writes its domain in as few
- * contiguous runs as the pieces cover — one when they tile it; for a read, every rank sends the aggregators the pieces it wants, each
- * aggregator reads its domain's covering range in one go and sends the pieces back.
+ * contiguous runs as the pieces cover — one when they tile it; for a read, every rank sends the aggregators the
+ * pieces it wants, each aggregator reads its domain's covering range in one go and sends the pieces back.
  *
  * <p>Whether to aggregate follows ROMIO's hints {@code romio_cb_write} and {@code romio_cb_read}: {@code enable},
  * {@code disable}, or {@code automatic} (the default): aggregate when the ranks' spans interleave and some rank's
@@ -36,9 +36,11 @@ final class TwoPhase {
     private static final long MAX_DOMAIN = Integer.MAX_VALUE - 64;
     /**
      * Runs shorter than this on average make a collective access worth the exchange of two-phase I/O; longer ones
-     * are written as they are (one positional call each costs less than moving their bytes to an aggregator).
+     * are written as they are, one positional call each, which on a local file system costs less than moving their
+     * bytes to an aggregator (measured: 1 KiB runs 505 MB/s aggregated against 261 independent, 4 KiB runs 150
+     * against 341; docs/performance.md, "MPI-IO").
      */
-    static final int SHORT_RUN = 64 << 10;
+    static final int SHORT_RUN = 4 << 10;
     /** The tag of the data messages of {@link #exchangeBytes}, in the file's own communicator. */
     private static final int DATA_TAG = 1;
 
