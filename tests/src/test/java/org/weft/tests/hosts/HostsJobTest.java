@@ -139,7 +139,7 @@ class HostsJobTest {
         WeftrunJob.Result result = WeftrunJob.of("--rsh", likeSsh.toString(), "-np", "2", "--host",
                 "localhost," + HOST_2, NeverInit.class.getName(), "60").timeout(Duration.ofSeconds(60))
                 .run(weftrun -> {
-                    awaitProcessIn(HOST_2);
+                    awaitRankIn(HOST_2);
                     weftrun.descendants().filter(p -> commandLine(p).contains(likeSsh + " " + HOST_2 + " "))
                             .forEach(ProcessHandle::destroyForcibly);
                 });
@@ -163,7 +163,7 @@ class HostsJobTest {
                 NeverInit.class.getName(), "60").timeout(Duration.ofSeconds(60))
                 .run(weftrun -> {
                     weftrunPid[0] = weftrun.pid();
-                    awaitProcessIn(HOST_2);
+                    awaitRankIn(HOST_2);
                     List<ProcessHandle> agents = weftrun.descendants()
                             .filter(p -> commandLine(p).contains(likeSsh + " " + HOST_2 + " ")).toList();
                     weftrun.destroyForcibly();
@@ -218,13 +218,26 @@ class HostsJobTest {
         }
     }
 
-    private static void awaitProcessIn(String host) {
+    /**
+     * Waits until the rank's JVM runs in {@code host}: the remote shell's line appears there before it has read the
+     * secret and started its watch, and an agent killed that early leaves nothing on that host to clean up after.
+     */
+    private static void awaitRankIn(String host) {
         try {
-            for (int i = 0; i < 300 && processesIn(host).isEmpty(); i++) {
+            for (int i = 0; i < 300 && processesIn(host).stream().noneMatch(HostsJobTest::isRank); i++) {
                 Thread.sleep(50);
             }
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** Whether {@code pid} is a JVM: the remote shell's line names the program too, before it execs java. */
+    private static boolean isRank(String pid) {
+        try {
+            return Files.readString(Path.of("/proc", pid.trim(), "comm")).strip().equals("java");
+        } catch (IOException gone) {
+            return false;
         }
     }
 
