@@ -1,22 +1,15 @@
 package org.weft.launcher.cli;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.weft.launcher.plan.AotCache;
 import org.weft.launcher.plan.RankCommands;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code weft}: the umbrella command. {@code weft run} is {@code weftrun}; {@code weft info} tells what this
@@ -84,190 +77,6 @@ public final class Weft implements Callable<Integer> {
             } catch (URISyntaxException | RuntimeException e) {
                 return null;
             }
-        }
-    }
-
-    /**
-     * {@code weft bench NAME [ARGS]}: runs one of Weft's benchmarks as a {@code weftrun} job of 2 ranks (e.g.
-     * {@code weft bench latency -m 4096} is {@code weftrun -np 2 -cp BENCHMARKS_JAR org.weft.bench.osu.Latency -m
-     * 4096}). The benchmarks jar is {@code $WEFT_BENCH_JAR} if set, else {@code benchmarks-*.jar} beside the
-     * launcher's jar (an installed {@code lib/}), else {@code benchmarks/target/benchmarks-*.jar} of the build tree
-     * the launcher comes from; Weft's own jars reach the ranks as for any job.
-     */
-    @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-            description = "Run one of Weft's benchmarks as a weftrun job (2 ranks).",
-            customSynopsis = {"weft bench [OPTIONS] NAME [ARGS...]", "       weft bench --list"},
-            footerHeading = "%n",
-            footer = {"JMH microbenchmarks of the internals run in one JVM, not through weftrun:",
-                    "  java -cp 'benchmarks/target/benchmarks-VERSION.jar:benchmarks/target/lib/*' "
-                            + "org.openjdk.jmh.Main [JMH options]"})
-    static final class Bench implements Callable<Integer> {
-        @CommandLine.Spec
-        private CommandLine.Model.CommandSpec spec;
-
-        /** One benchmark {@code weft bench} knows. */
-        record Benchmark(String name, String mainClass, String description) {
-        }
-
-        /** The benchmarks, in the order {@code --list} shows them. */
-        static final List<Benchmark> BENCHMARKS = List.of(
-                new Benchmark("latency", "org.weft.bench.osu.Latency", "osu_latency: one-way latency by ping-pong"),
-                new Benchmark("bw", "org.weft.bench.osu.Bandwidth", "osu_bw: bandwidth of windows of 64 sends"),
-                new Benchmark("bibw", "org.weft.bench.osu.BiBandwidth", "osu_bibw: bandwidth of both ways at once"),
-                new Benchmark("bcast", "org.weft.bench.osu.Bcast", "osu_bcast: MPI_Bcast latency (use -np)"),
-                new Benchmark("allreduce", "org.weft.bench.osu.Allreduce", "osu_allreduce: MPI_Allreduce latency"),
-                new Benchmark("alltoall", "org.weft.bench.osu.Alltoall", "osu_alltoall: MPI_Alltoall latency"),
-                new Benchmark("allgather", "org.weft.bench.osu.Allgather", "osu_allgather: MPI_Allgather latency"),
-                new Benchmark("gather", "org.weft.bench.osu.Gather", "osu_gather: MPI_Gather latency (to rank 0)"),
-                new Benchmark("scatter", "org.weft.bench.osu.Scatter",
-                        "osu_scatter: MPI_Scatter latency (from rank 0)"),
-                new Benchmark("reduce", "org.weft.bench.osu.Reduce", "osu_reduce: MPI_Reduce latency (to rank 0)"),
-                new Benchmark("put_latency", "org.weft.bench.osu.PutLatency",
-                        "osu_put_latency: MPI_Put with flush (-s lock|fence for the others)"),
-                new Benchmark("get_latency", "org.weft.bench.osu.GetLatency",
-                        "osu_get_latency: MPI_Get with flush (-s lock|fence for the others)"),
-                new Benchmark("pphandle", "org.weft.bench.nexus.PpHandle",
-                        "Nexus pphandle: raw RSR ping-pong below MPI"),
-                new Benchmark("ppmulti", "org.weft.bench.nexus.PpMulti",
-                        "Nexus ppmulti: shm ping-pong beside tcp load"),
-                new Benchmark("selfcost", "org.weft.bench.path.SelfSendRecv",
-                        "software cost of a send+recv to oneself (no cross-core traffic)"),
-                new Benchmark("steady", "org.weft.bench.path.SteadyLatency",
-                        "a long ping-pong of one size: median one-way of its steady windows"),
-                new Benchmark("warmup", "org.weft.bench.path.WarmUp",
-                        "a fresh job's first seconds of ping-pong, window by window (-m bytes, -w ms, -n windows)"),
-                new Benchmark("wake", "org.weft.bench.path.WakeLatency",
-                        "how late a receive that waited (parked) sees its message"),
-                new Benchmark("threads", "org.weft.bench.path.ThreadedRoundTrips",
-                        "round trips from several threads at once (THREAD_MULTIPLE) against one"),
-                new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
-                        "one-way of a cache line, a fresh line, and the bare shm ring (0 B and -m bytes)"));
-
-        @Option(names = "--list", description = "List the benchmarks and exit.")
-        private boolean list;
-
-        @Option(names = {"-np", "-n", "--np"}, paramLabel = "N", description = "Number of ranks (default: 2).")
-        private int np = 2;
-
-        @Option(names = "--param", paramLabel = "NAME=VALUE",
-                description = "Set Weft parameter NAME for the ranks, as weftrun --param (e.g. methods=tcp).")
-        private List<String> params = new ArrayList<>();
-
-        @Option(names = {"-J", "--jvm-arg"}, paramLabel = "ARG", description = "An extra JVM option for the ranks.")
-        private List<String> jvmArgs = new ArrayList<>();
-
-        @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
-        private Long timeoutSeconds;
-
-        @Parameters(paramLabel = "NAME", arity = "0..*", description = "The benchmark and its arguments.")
-        private List<String> command = new ArrayList<>();
-
-        private final Map<String, String> environment;
-        private final InputStream in;
-        private final PrintStream out;
-        private final PrintStream err;
-
-        Bench(Map<String, String> environment, InputStream in, PrintStream out, PrintStream err) {
-            this.environment = environment;
-            this.in = in;
-            this.out = out;
-            this.err = err;
-        }
-
-        @Override
-        public Integer call() {
-            if (list) {
-                for (Benchmark benchmark : BENCHMARKS) {
-                    out.printf("%-10s %-45s %s%n", benchmark.name(), benchmark.description(), benchmark.mainClass());
-                }
-                return 0;
-            }
-            if (command.isEmpty()) {
-                throw usage("missing NAME: one of " + names() + " (weft bench --list)");
-            }
-            if (command.size() > 1 && (command.contains("--help") || command.contains("-h"))) {
-                return helpOf(command.getFirst());
-            }
-            Path jar = benchmarksJar();
-            if (jar == null) {
-                err.println("weft bench: no benchmarks jar found; build it (./mvnw -q package -DskipTests) or set"
-                        + " WEFT_BENCH_JAR");
-                return 1;
-            }
-            return WeftRun.commandLine(new WeftRun(environment, in, out, err), out, err)
-                    .execute(weftRunArguments(jar).toArray(String[]::new));
-        }
-
-        /**
-         * {@code weft bench NAME --help}: what the benchmark measures and how to run it, without starting its ranks
-         * (whose option parsers know no {@code --help}: each rank printed a stack trace).
-         */
-        private int helpOf(String name) {
-            Benchmark benchmark = BENCHMARKS.stream().filter(b -> b.name().equals(name)).findFirst()
-                    .orElseThrow(() -> usage("unknown benchmark '" + name + "': one of " + names()));
-            out.println(benchmark.name() + ": " + benchmark.description() + " (" + benchmark.mainClass() + ")");
-            out.println("Options after the name go to the benchmark; the OSU-style ones take -m MAX_BYTES,"
-                    + " -i ITERATIONS, --heap.");
-            spec.commandLine().usage(out);
-            return 0;
-        }
-
-        /** The {@code weftrun} command line (without {@code weftrun}) that runs the benchmark from {@code jar}. */
-        List<String> weftRunArguments(Path jar) {
-            Benchmark benchmark = BENCHMARKS.stream().filter(b -> b.name().equals(command.getFirst())).findFirst()
-                    .orElseThrow(() -> usage("unknown benchmark '" + command.getFirst() + "': one of " + names()));
-            List<String> args = new ArrayList<>(List.of("-np", Integer.toString(np)));
-            params.forEach(param -> args.addAll(List.of("--param", param)));
-            jvmArgs.forEach(arg -> args.add("--jvm-arg=" + arg));
-            if (timeoutSeconds != null) {
-                args.addAll(List.of("--timeout", timeoutSeconds.toString()));
-            }
-            args.addAll(List.of("-cp", jar.toString(), benchmark.mainClass()));
-            args.addAll(command.subList(1, command.size()));
-            return args;
-        }
-
-        /** {@code $WEFT_BENCH_JAR}, else the benchmarks jar of this release or build tree, or null. */
-        Path benchmarksJar() {
-            String explicit = environment.get("WEFT_BENCH_JAR");
-            if (explicit != null) {
-                return Path.of(explicit);
-            }
-            Path launcher = Info.launcherPath();
-            if (launcher == null) {
-                return null;
-            }
-            // a release keeps it in lib/bench/, off the ranks' class path (every jar of lib/ is on it)
-            Path installed = findJar(launcher.getParent().resolve("bench"));
-            if (installed != null) {
-                return installed;
-            }
-            // launcher/target/launcher-V.jar (or launcher/target/classes) -> the build tree's root
-            Path root = launcher.getParent().getParent() == null ? null : launcher.getParent().getParent().getParent();
-            return root == null ? null : findJar(root.resolve("benchmarks").resolve("target"));
-        }
-
-        private static Path findJar(Path directory) {
-            if (directory == null || !Files.isDirectory(directory)) {
-                return null;
-            }
-            try (var files = Files.list(directory)) {
-                return files.filter(f -> {
-                    String name = f.getFileName().toString();
-                    return name.startsWith("benchmarks-") && name.endsWith(".jar") && !name.endsWith("-sources.jar")
-                            && !name.endsWith("-tests.jar") && !name.endsWith("-javadoc.jar");
-                }).findFirst().orElse(null);
-            } catch (IOException e) {
-                return null;
-            }
-        }
-
-        private static String names() {
-            return BENCHMARKS.stream().map(Benchmark::name).toList().toString();
-        }
-
-        private ParameterException usage(String message) {
-            return new ParameterException(spec.commandLine(), message);
         }
     }
 }

@@ -300,15 +300,15 @@ class WeftRunCommandLineTest {
 
     @Test
     void weftBenchIsWeftrunWithTwoRanksAndTheBenchmarksJar() {
-        Weft.Bench bench = new Weft.Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
+        Bench bench = new Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
         new CommandLine(bench).setStopAtPositional(true)
                 .parseArgs("--param", "methods=tcp", "latency", "-m", "4096", "--heap");
         assertEquals(List.of("-np", "2", "--param", "methods=tcp", "-cp", "b.jar", "org.weft.bench.osu.Latency",
                 "-m", "4096", "--heap"), bench.weftRunArguments(Path.of("b.jar")));
-        Weft.Bench unknown = new Weft.Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
+        Bench unknown = new Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
         new CommandLine(unknown).setStopAtPositional(true).parseArgs("nosuch");
         assertThrows(CommandLine.ParameterException.class, () -> unknown.weftRunArguments(Path.of("b.jar")));
-        Weft.Bench located = new Weft.Bench(Map.of("WEFT_BENCH_JAR", "/x/b.jar"), InputStream.nullInputStream(),
+        Bench located = new Bench(Map.of("WEFT_BENCH_JAR", "/x/b.jar"), InputStream.nullInputStream(),
                 System.out, System.err);
         assertEquals(Path.of("/x/b.jar"), located.benchmarksJar());
     }
