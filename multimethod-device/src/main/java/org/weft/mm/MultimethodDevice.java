@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
@@ -101,11 +102,12 @@ public final class MultimethodDevice implements Device {
         Map<String, String> unavailable = new LinkedHashMap<>();
         List<CommModule> running = new ArrayList<>();
         List<CommModule> deferred = new ArrayList<>();
+        AtomicReference<Locality[]> met = new AtomicReference<>(); // the sites of peers, for the modules
         for (CommModule module : ModuleCatalog.create(MethodOrder.parse(methods), userChosen)) {
             if (module.startsOnDemand() && !userChosen) {
                 deferred.add(module);
             } else {
-                startModule(module, config, hostName, parameters, context, running, unavailable);
+                startModule(module, config, hostName, parameters, context, running, unavailable, met);
             }
         }
         Locality here = new Locality(parameters.get(DeviceParameters.SITE), HostIdentity.of(hostName).toString());
@@ -115,7 +117,7 @@ public final class MultimethodDevice implements Device {
                 deferred.forEach(m -> unavailable.put(m.name(), NOT_NEEDED));
             } else { // every rank sees the same cards, so all take this branch together
                 for (CommModule module : deferred) {
-                    startModule(module, config, hostName, parameters, context, running, unavailable);
+                    startModule(module, config, hostName, parameters, context, running, unavailable, met);
                 }
                 cards = exchange(bootstrap, here, context, running, unavailable);
             }
@@ -126,6 +128,7 @@ public final class MultimethodDevice implements Device {
             tables[r] = cards[r].table();
             localities[r] = cards[r].locality();
         }
+        met.set(localities);
         context.meet(tables, mpi.id());
         int localRanks = parameters.get(DeviceParameters.LOCAL_SIZE);
         localRanks = localRanks > 0 ? localRanks : config.size();
@@ -144,9 +147,10 @@ public final class MultimethodDevice implements Device {
     static final String NOT_NEEDED = "not started: the methods before it reach every rank";
 
     private static void startModule(CommModule module, WorldConfig config, String hostName, Parameters parameters,
-                                    Context context, List<CommModule> running, Map<String, String> unavailable) {
+                                    Context context, List<CommModule> running, Map<String, String> unavailable,
+                                    AtomicReference<Locality[]> met) {
         ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters, context.inbound(),
-                context.counters(module.name()));
+                context.counters(module.name()), met);
         String cause = module.unavailabilityCause(moduleContext);
         if (cause == null) {
             cause = start(module, moduleContext);
@@ -420,7 +424,14 @@ public final class MultimethodDevice implements Device {
 
     /** What every module of this process learns at init. */
     private record ProcessModuleContext(WorldConfig config, String hostName, Parameters parameters,
-                                        RsrSink inbound, MethodCounters counters) implements ModuleContext {
+                                        RsrSink inbound, MethodCounters counters,
+                                        AtomicReference<Locality[]> met) implements ModuleContext {
+        @Override
+        public String siteOf(int rank) {
+            Locality[] localities = met.get();
+            return localities == null ? site() : localities[rank].site();
+        }
+
         @Override
         public int rank() {
             return config.rank();

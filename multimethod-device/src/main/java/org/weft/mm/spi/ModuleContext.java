@@ -36,6 +36,14 @@ public interface ModuleContext {
         return parameters().get(DeviceParameters.SITE);
     }
 
+    /**
+     * The site of world rank {@code rank}, as its business card says; known once the cards are exchanged (before
+     * any {@code connect}), this process's own site until then. A method tells a wide-area peer by it.
+     */
+    default String siteOf(int rank) {
+        return site();
+    }
+
     /** Where the module hands arriving RSRs. */
     RsrSink inbound();
 
