@@ -11,7 +11,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
-import java.nio.channels.SocketChannel;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -104,10 +103,10 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         handshakeDeadline.cancel(false);
         ctx.channel().config().setAutoRead(false);
         Channel channel = ctx.channel();
-        SocketChannel socket = ((AcceptedChannels.Accepted) channel).socket();
+        Wire wire = new PlainWire(((AcceptedChannels.Accepted) channel).socket());
         String remote = String.valueOf(channel.remoteAddress());
-        stream = new InboundStream(module, sourceRank, socket, remote, channel::close);
-        module.adopt(sourceRank, TcpLink.adopt(module, sourceRank, socket, stream, remote, channel::close), channel,
+        stream = new InboundStream(module, sourceRank, wire, remote, channel::close);
+        module.adopt(sourceRank, TcpLink.adopt(module, sourceRank, wire, stream, remote, channel::close), channel,
                 stream);
         state = State.HANDED_OFF;
         ctx.pipeline().remove(TcpModule.FRAMES);

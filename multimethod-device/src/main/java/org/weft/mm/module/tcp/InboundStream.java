@@ -39,7 +39,8 @@ final class InboundStream {
 
     private final TcpModule module;
     private final int sourceRank;
-    private final SocketChannel socket;
+    /** The connection's bytes: the socket, or a layer over it. */
+    private final Wire wire;
     /** Closes the connection: through Netty for an accepted one, so that Netty lets go of it too. */
     private final Runnable closer;
     private final String remote;
@@ -51,10 +52,10 @@ final class InboundStream {
     private volatile boolean closed;
     private boolean byeReceived;
 
-    InboundStream(TcpModule module, int sourceRank, SocketChannel socket, String remote, Runnable closer) {
+    InboundStream(TcpModule module, int sourceRank, Wire wire, String remote, Runnable closer) {
         this.module = module;
         this.sourceRank = sourceRank;
-        this.socket = socket;
+        this.wire = wire;
         this.closer = closer;
         this.remote = remote;
         this.sink = module.context().inbound().countingIn(module.context().counters().newTraffic());
@@ -95,7 +96,12 @@ final class InboundStream {
 
     /** The connection, for the module's doorbell to watch. */
     SocketChannel socket() {
-        return socket;
+        return wire.socket();
+    }
+
+    /** The connection's bytes, which a link sending on the same connection writes. */
+    Wire wire() {
+        return wire;
     }
 
     /** Netty closed the channel (at shutdown): stop reading it. */
@@ -121,7 +127,7 @@ final class InboundStream {
                 ensureRoom(frameLength);
                 int readIndex = in.position();
                 in.position(in.limit()).limit(in.capacity());
-                n = socket.read(in);
+                n = wire.read(in);
                 in.limit(in.position()).position(readIndex);
             } catch (IOException e) {
                 onReadFailure(e);
@@ -135,7 +141,7 @@ final class InboundStream {
                 break;
             }
             delivered += deliverComplete(budget - delivered);
-            if (!in.hasRemaining()) {
+            if (!in.hasRemaining() && !wire.hasBufferedInput()) {
                 break; // nothing partial left: the next read would most likely find nothing
             }
         }

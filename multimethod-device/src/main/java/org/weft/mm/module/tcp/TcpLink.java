@@ -50,7 +50,7 @@ public final class TcpLink implements CommObject {
     /** The connection, its description and how to close it (through Netty for an accepted one, so that Netty lets
      * go of it too); replaced once by {@link #switchTo}. Under {@link #lock}. */
     private String remote;
-    private SocketChannel channel;
+    private Wire wire;
     private Runnable closer;
     /** Until when the connection being dialled may take to answer (the connect timeout, per address). */
     private long connectDeadline;
@@ -68,12 +68,12 @@ public final class TcpLink implements CommObject {
     /** What arrives on this connection; made when a dialled connection opens. */
     private volatile InboundStream replies;
 
-    private TcpLink(TcpModule module, int peerRank, String remote, SocketChannel channel, Runnable closer,
+    private TcpLink(TcpModule module, int peerRank, String remote, Wire wire, Runnable closer,
                     State state, List<String> dialHosts, int dialPort) {
         this.module = module;
         this.peerRank = peerRank;
         this.remote = remote;
-        this.channel = channel;
+        this.wire = wire;
         this.closer = closer;
         this.state = state;
         this.needsProgress = state == State.CONNECTING;
@@ -114,7 +114,7 @@ public final class TcpLink implements CommObject {
             connectDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis());
             try {
                 SocketChannel dialling = SocketChannel.open();
-                channel = dialling;
+                wire = new PlainWire(dialling);
                 closer = () -> closeQuietly(dialling);
                 dialling.configureBlocking(false);
                 applySocketOptions(dialling, module.config());
@@ -138,7 +138,7 @@ public final class TcpLink implements CommObject {
      * Sends to {@code peerRank} on a connection it dialled and this process accepted (its HELLO verified), so that
      * the pair shares one connection; {@code closer} closes it through Netty.
      */
-    static TcpLink adopt(TcpModule module, int peerRank, SocketChannel accepted, InboundStream replies,
+    static TcpLink adopt(TcpModule module, int peerRank, Wire accepted, InboundStream replies,
                          String remote, Runnable closer) {
         TcpLink link = new TcpLink(module, peerRank, remote, accepted, closer, State.OPEN, List.of(), 0);
         link.replies = replies;
@@ -229,11 +229,11 @@ public final class TcpLink implements CommObject {
             MemorySegment payload) {
         out.appendRsrHead(frameLength, endpointId, handlerId, header);
         try {
-            out.writeWithTail(channel, payload.asByteBuffer());
+            out.writeWithTail(wire, payload.asByteBuffer());
         } catch (IOException e) {
             failWrite(e);
         }
-        needsProgress = state == State.OPEN && !out.isEmpty();
+        needsProgress = state == State.OPEN && hasUnwritten();
     }
 
     /** Under the lock. Returns the bytes written. */
@@ -242,22 +242,27 @@ public final class TcpLink implements CommObject {
         if (state == State.CONNECTING) {
             finishConnect();
         }
-        if (state == State.OPEN && !out.isEmpty()) {
+        if (state == State.OPEN && hasUnwritten()) {
             try {
-                written = out.writeTo(channel);
+                written = out.isEmpty() ? wire.flush() : out.writeTo(wire);
             } catch (IOException e) {
                 failWrite(e);
             }
         }
-        needsProgress = state == State.CONNECTING || state == State.OPEN && !out.isEmpty();
+        needsProgress = state == State.CONNECTING || state == State.OPEN && hasUnwritten();
         return written;
+    }
+
+    /** Under the lock: bytes queued here or held by the wire are still to go out. */
+    private boolean hasUnwritten() {
+        return !out.isEmpty() || wire.hasPendingOutput();
     }
 
     private void finishConnect() {
         try {
-            if (channel.finishConnect()) {
+            if (wire.socket().finishConnect()) {
                 state = State.OPEN;
-                InboundStream in = new InboundStream(module, peerRank, channel, remote, closer);
+                InboundStream in = new InboundStream(module, peerRank, wire, remote, closer);
                 replies = in;
                 module.addInbound(in);
             } else if (System.nanoTime() - connectDeadline > 0) {
@@ -276,12 +281,12 @@ public final class TcpLink implements CommObject {
      * and sends from now on over {@code accepted}, starting with a SWITCHED. Runs on the event loop that verified
      * the peer's HELLO; senders wait on the link's lock meanwhile. If the old connection fails, the link stays dead.
      */
-    void switchTo(SocketChannel accepted, InboundStream acceptedStream, String acceptedRemote, Runnable acceptedCloser) {
+    void switchTo(Wire accepted, InboundStream acceptedStream, String acceptedRemote, Runnable acceptedCloser) {
         lock.lock();
         try {
             out.append(Frames.controlBytes(FrameLayout.MOVED_HANDLER));
             writeOut(CLOSE_WAIT_NANOS + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis()));
-            if (state != State.OPEN || !out.isEmpty()) {
+            if (state != State.OPEN || hasUnwritten()) {
                 fail("cannot hand the connection to rank " + peerRank + " over to the one it dialled");
                 return;
             }
@@ -290,7 +295,7 @@ public final class TcpLink implements CommObject {
                 old.retire();
             }
             closer.run(); // the peer reads up to MOVED, then sees the close
-            channel = accepted;
+            wire = accepted;
             closer = acceptedCloser;
             remote = acceptedRemote;
             replies = acceptedStream;
@@ -331,7 +336,7 @@ public final class TcpLink implements CommObject {
      */
     private void writeOut(long waitNanos) {
         long deadline = System.nanoTime() + waitNanos;
-        while ((state == State.CONNECTING || state == State.OPEN && !out.isEmpty())
+        while ((state == State.CONNECTING || state == State.OPEN && hasUnwritten())
                 && System.nanoTime() - deadline < 0) {
             if (progress0() == 0) {
                 LockSupport.parkNanos(50_000);

@@ -267,7 +267,7 @@ public final class TcpModule implements CommModule {
         if (mine != link && peerRank < context.rank()) {
             // Both dialled: the connection the lower rank dialled stays, so both ends end up on the same one.
             adopted.add(accepted);
-            mine.switchTo(((AcceptedChannels.Accepted) accepted).socket(), stream,
+            mine.switchTo(stream.wire(), stream,
                     String.valueOf(accepted.remoteAddress()), accepted::close);
         }
     }
