@@ -28,6 +28,8 @@ public final class Context {
     private volatile Startpoint[] startpoints;
     private volatile DescriptorTable[] tables;
     private volatile int metEndpointId;
+    /** A module holds sends back (aggregation): the next wait flushes the modules first ({@link #flushHeld}). */
+    private volatile boolean holding;
 
     public Context(int rank, int size) {
         this.rank = rank;
@@ -120,6 +122,24 @@ public final class Context {
                     + e.getMessage(), e);
         }
         return startpoint;
+    }
+
+    /** A module holds RSRs back: the next {@link #flushHeld} asks every module to write them. */
+    public void markHolding() {
+        holding = true;
+    }
+
+    /**
+     * Before a thread waits (and before finalize's barrier): every module writes what it holds back, so that no
+     * message waits in this process while its sender does. One volatile read when nothing is held.
+     */
+    public void flushHeld() {
+        if (holding) {
+            holding = false; // before the flushes: a send held meanwhile marks it again
+            for (CommModule module : modules) {
+                module.flush();
+            }
+        }
     }
 
     /** Retries the RSRs that wait on back-pressured startpoints; returns how many went. */

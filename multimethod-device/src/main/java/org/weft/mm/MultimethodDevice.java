@@ -149,7 +149,7 @@ public final class MultimethodDevice implements Device {
     private static void startModule(CommModule module, WorldConfig config, String hostName, Parameters parameters,
                                     Context context, List<CommModule> running, Map<String, String> unavailable,
                                     AtomicReference<Locality[]> met) {
-        ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters, context.inbound(),
+        ModuleContext moduleContext = new ProcessModuleContext(config, hostName, parameters, context,
                 context.counters(module.name()), met);
         String cause = module.unavailabilityCause(moduleContext);
         if (cause == null) {
@@ -360,6 +360,7 @@ public final class MultimethodDevice implements Device {
             return;
         }
         finished = true;
+        context.flushHeld(); // the bootstrap's barrier below is no wait of the device's: held sends go first
         try {
             if (printReport) {
                 JobReport.gather(bootstrap, report(), rank -> locality(rank).site()).ifPresent(System.out::print);
@@ -393,7 +394,8 @@ public final class MultimethodDevice implements Device {
             methods.add(link == null ? null : link.module().name());
         }
         return new DeviceReport(rank(), hostName, idleStrategy, methods,
-                context.allCounters().stream().map(MethodCounters::snapshot).toList(), unavailable);
+                context.allCounters().stream().map(MethodCounters::snapshot).toList(), unavailable,
+                context.modules().stream().flatMap(m -> m.reportLines().stream()).toList());
     }
 
     private void checkOpen() {
@@ -424,8 +426,18 @@ public final class MultimethodDevice implements Device {
 
     /** What every module of this process learns at init. */
     private record ProcessModuleContext(WorldConfig config, String hostName, Parameters parameters,
-                                        RsrSink inbound, MethodCounters counters,
+                                        Context context, MethodCounters counters,
                                         AtomicReference<Locality[]> met) implements ModuleContext {
+        @Override
+        public RsrSink inbound() {
+            return context.inbound();
+        }
+
+        @Override
+        public void holdingSends() {
+            context.markHolding();
+        }
+
         @Override
         public String siteOf(int rank) {
             Locality[] localities = met.get();

@@ -208,6 +208,9 @@ public final class ProgressEngine {
     }
 
     private void await(BooleanSupplier done, boolean inBackground) {
+        // A blocking call flushes what aggregation holds, even when it need not wait: no message stays held while
+        // its sender waits (what it waits for may be the peer's answer to it), and a blocking send goes now.
+        context.flushHeld();
         if (done.getAsBoolean()) {
             return;
         }

@@ -1,5 +1,7 @@
 package org.weft.mm.spi;
 
+import java.util.List;
+
 /**
  * One communication method. A module moves remote service requests (RSRs: endpoint id, handler id, bytes)
  * between processes and hands arriving ones to {@link ModuleContext#inbound()}; it knows nothing of MPI.
@@ -83,6 +85,23 @@ public interface CommModule {
 
     /** Delivers arrived RSRs on the caller's thread, at most a bounded number; returns how many. */
     int poll();
+
+    /**
+     * Writes at once whatever RSRs this module holds back to send several as one (aggregation): a thread of this
+     * process is about to wait, and a message held while its sender waits could be the one its peer needs to
+     * answer. Called, from any thread, after the module said {@link ModuleContext#holdingSends()}. Default: a
+     * module that sends each RSR when given it has nothing to do.
+     */
+    default void flush() {
+    }
+
+    /**
+     * Lines for {@code weftrun --report} about this module in this process beyond the common counters (what a
+     * path's policy is and what it did), each a sentence without a line break. Default: none.
+     */
+    default List<String> reportLines() {
+        return List.of();
+    }
 
     /** Releases everything; called once after the finalize barrier. */
     void shutdown();

@@ -44,6 +44,13 @@ public interface ModuleContext {
         return site();
     }
 
+    /**
+     * Says that the module holds RSRs back (aggregation): the next wait of any thread of this process calls
+     * {@link CommModule#flush()} before it waits. Cheap (one volatile write); call it whenever a send is held.
+     */
+    default void holdingSends() {
+    }
+
     /** Where the module hands arriving RSRs. */
     RsrSink inbound();
 

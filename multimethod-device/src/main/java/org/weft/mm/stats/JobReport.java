@@ -24,6 +24,7 @@ import java.util.function.IntFunction;
  *                   line 2: method of peer 0 TAB method of peer 1 ...   ("-" = never used)
  *                   lines:  M TAB method TAB rsrsSent TAB bytesSent TAB rsrsDelivered TAB bytesDelivered TAB polls TAB productive
  *                   lines:  U TAB method TAB reason
+ *                   lines:  N TAB note (a module's sentence about this rank)
  * </pre>
  */
 public final class JobReport {
@@ -61,6 +62,9 @@ public final class JobReport {
         }
         r.unavailableMethods().forEach((method, why) ->
                 out.append("U\t").append(method).append('\t').append(why.replace('\n', ' ')).append('\n'));
+        for (String note : r.notes()) {
+            out.append("N\t").append(note.replace('\n', ' ')).append('\n');
+        }
         return out.toString();
     }
 
@@ -73,6 +77,7 @@ public final class JobReport {
         }
         List<MethodReport> methods = new ArrayList<>();
         Map<String, String> unavailable = new LinkedHashMap<>();
+        List<String> notes = new ArrayList<>();
         for (int i = 2; i < lines.length; i++) {
             String[] f = lines[i].split("\t");
             if (f[0].equals("M")) {
@@ -80,9 +85,11 @@ public final class JobReport {
                         Long.parseLong(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7])));
             } else if (f[0].equals("U")) {
                 unavailable.put(f[1], f.length > 2 ? f[2] : "");
+            } else if (f[0].equals("N")) {
+                notes.add(lines[i].substring(2));
             }
         }
-        return new DeviceReport(Integer.parseInt(head[0]), head[1], head[2], peers, methods, unavailable);
+        return new DeviceReport(Integer.parseInt(head[0]), head[1], head[2], peers, methods, unavailable, notes);
     }
 
     /**
@@ -124,6 +131,11 @@ public final class JobReport {
                     .append(r.idleStrategy());
             r.unavailableMethods().forEach((m, why) -> out.append("; ").append(m).append(" unavailable: ").append(why));
             out.append('\n');
+        }
+        for (DeviceReport r : reports) {
+            for (String note : r.notes()) {
+                out.append("rank ").append(r.rank()).append(": ").append(note).append('\n');
+            }
         }
         return out.toString();
     }

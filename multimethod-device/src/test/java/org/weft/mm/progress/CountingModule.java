@@ -8,6 +8,7 @@ final class CountingModule extends StubModule {
     private final Doorbell doorbell;
     int polls;
     int workToFind;
+    int flushes;
 
     CountingModule(String name) {
         this(name, null);
@@ -21,6 +22,11 @@ final class CountingModule extends StubModule {
     @Override
     public Doorbell doorbell() {
         return doorbell;
+    }
+
+    @Override
+    public void flush() {
+        flushes++;
     }
 
     @Override

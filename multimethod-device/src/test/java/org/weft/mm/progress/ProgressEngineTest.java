@@ -67,4 +67,20 @@ class ProgressEngineTest {
         assertEquals(400, used.polls);
         assertEquals(100, unused.polls);
     }
+
+    @Test
+    void aWaitFlushesWhatModulesHoldBackEvenWhenItNeedNotWaitAndOnlyThen() {
+        ProgressEngine engine = engine(Map.of());
+        context.start(List.of(used, unused));
+        engine.await(() -> true);
+        assertEquals(0, used.flushes, "nothing held: no flush");
+
+        context.markHolding();
+        engine.await(() -> true); // a blocking send that completed at once still sends what is held
+        assertEquals(1, used.flushes);
+        assertEquals(1, unused.flushes);
+
+        engine.await(() -> true);
+        assertEquals(1, used.flushes, "flushed once: nothing held since");
+    }
 }
