@@ -57,6 +57,10 @@ public final class TcpLink implements CommObject {
     /** A dialled link's addresses of the peer, in dial order, the next one to try and what the tried ones said. */
     private final List<String> dialHosts;
     private final int dialPort;
+    /** How messages name the way to the peer when it is not direct ({@link TcpRoute#via()}), else empty. */
+    private String via = "";
+    /** Written on each dialled socket as soon as it connects, below the {@link Wire} ({@link TcpRoute#preamble()}). */
+    private byte[] preamble = new byte[0];
     private int nextDial;
     private final List<String> dialFailures = new ArrayList<>();
     /** Guards {@link #out}, the connection, the socket's writes and state changes. */
@@ -87,9 +91,12 @@ public final class TcpLink implements CommObject {
      * tried in dial order (its host's on this host's subnets first), each until it refuses or the connect timeout
      * passes: the first that answers carries the link.
      */
-    static TcpLink open(TcpModule module, int peerRank, TcpAddress address) {
+    static TcpLink open(TcpModule module, int peerRank, TcpRoute route) {
+        TcpAddress address = route.address();
         TcpLink link = new TcpLink(module, peerRank, address.toString(), null, () -> { }, State.CONNECTING,
                 address.dialOrder(), address.port());
+        link.via = route.via();
+        link.preamble = route.preamble();
         var job = module.context();
         link.out.append(Frames.helloBytes(Hello.signed(FrameLayout.PROTOCOL_VERSION, job.rank(), peerRank,
                 job.jobId(), job.secret())));
@@ -124,7 +131,7 @@ public final class TcpLink implements CommObject {
                 dialFailed(InboundConnection.describe(e));
             }
         }
-        fail("cannot connect to rank " + peerRank + " at " + (dialFailures.size() == 1 ? "" : "any of its "
+        fail("cannot connect to rank " + peerRank + via(" ") + " at " + (dialFailures.size() == 1 ? "" : "any of its "
                 + dialFailures.size() + " addresses: ") + String.join("; ", dialFailures));
     }
 
@@ -145,7 +152,12 @@ public final class TcpLink implements CommObject {
         return link;
     }
 
-    private static void applySocketOptions(SocketChannel channel, TcpConfig config) throws IOException {
+    /** {@code prefix} and how the link reaches its peer when that is not direct, else nothing. */
+    private String via(String prefix) {
+        return via.isEmpty() ? "" : prefix + via;
+    }
+
+    static void applySocketOptions(SocketChannel channel, TcpConfig config) throws IOException {
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
         if (config.sndbuf() > 0) {
@@ -192,7 +204,7 @@ public final class TcpLink implements CommObject {
 
     @Override
     public String methodName() {
-        return TcpModule.NAME;
+        return module.name();
     }
 
     public int peerRank() {
@@ -258,9 +270,27 @@ public final class TcpLink implements CommObject {
         return !out.isEmpty() || wire.hasPendingOutput();
     }
 
+    /**
+     * Writes the route's preamble on a socket that has just connected (its buffer is empty: a few hundred bytes go
+     * at once), on the socket itself: whatever the wire does to the connection's bytes starts after it.
+     */
+    private void writePreamble(SocketChannel socket) throws IOException {
+        ByteBuffer bytes = ByteBuffer.wrap(preamble);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis());
+        while (bytes.hasRemaining()) {
+            if (socket.write(bytes) == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IOException("the socket took no preamble within the connect timeout");
+                }
+                LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
     private void finishConnect() {
         try {
             if (wire.socket().finishConnect()) {
+                writePreamble(wire.socket());
                 state = State.OPEN;
                 InboundStream in = new InboundStream(module, peerRank, wire, remote, closer);
                 replies = in;
@@ -345,7 +375,7 @@ public final class TcpLink implements CommObject {
     }
 
     private void failWrite(IOException e) {
-        fail(leaving() ? null : "connection to rank " + peerRank + " (" + remote + ") failed: "
+        fail(leaving() ? null : "connection to rank " + peerRank + " (" + remote + via(", ") + ") failed: "
                 + InboundConnection.describe(e));
     }
 

@@ -12,11 +12,12 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.Future;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.channels.SocketChannel;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.nio.charset.StandardCharsets;
@@ -83,7 +84,9 @@ public final class TcpModule implements CommModule {
     /** RSRs one poll delivers from one connection at most (bounded polling: STYLE.md #7). */
     static final int MAX_PER_POLL = 64;
 
+    private final String name;
     private final Consumer<String> logSink;
+    private final TcpRoutes routes;
     private final ConcurrentHashMap<Integer, TcpLink> links = new ConcurrentHashMap<>();
     /** The links, for polling without garbage: replaced (copy on write) when a link is made. */
     private volatile TcpLink[] linkArray = new TcpLink[0];
@@ -122,12 +125,22 @@ public final class TcpModule implements CommModule {
 
     /** A module that hands its one-line connection reports to {@code logSink} (tests capture them). */
     public TcpModule(Consumer<String> logSink) {
+        this(NAME, logSink, TcpRoutes.DIRECT);
+    }
+
+    /**
+     * The tcp machinery under another method's {@code name}, its links dialling where {@code routes} says (the
+     * relay method: through relays, without a listener of its own).
+     */
+    public TcpModule(String name, Consumer<String> logSink, TcpRoutes routes) {
+        this.name = name;
         this.logSink = logSink;
+        this.routes = routes;
     }
 
     @Override
     public String name() {
-        return NAME;
+        return name;
     }
 
     /** The fallback: its event loop costs a rank about a tenth of a second of start-up and more at exit. */
@@ -156,19 +169,22 @@ public final class TcpModule implements CommModule {
         this.moves = new AtomicIntegerArray(context.size());
         DaemonGlobalExecutor.install();
         this.strangers = new ThrottledLog(logSink, STRANGERS_BURST, STRANGERS_INTERVAL, (count, interval, last) ->
-                "weft tcp (rank " + context.rank() + "): closed " + count + " more connections that sent no valid"
-                        + " HELLO in the last " + interval + " (the last " + last + ")");
-        this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("weft-tcp-" + context.rank(), true));
-        List<String> advertised = advertisedHosts();
+                "weft " + name + " (rank " + context.rank() + "): closed " + count
+                        + " more connections that sent no valid HELLO in the last " + interval + " (the last "
+                        + last + ")");
+        this.group = new NioEventLoopGroup(1, new DefaultThreadFactory("weft-" + name + "-" + context.rank(), true));
+        List<String> advertised = routes.listens() ? advertisedHosts() : List.of();
         try {
-            this.accepted = new DefaultChannelGroup("weft-tcp-accepted", group.next());
-            this.servers = TcpListeners.bind(serverBootstrap(), advertised);
+            this.accepted = new DefaultChannelGroup("weft-" + name + "-accepted", group.next());
+            this.servers = advertised.isEmpty() ? List.of() : TcpListeners.bind(serverBootstrap(), advertised);
         } catch (Exception | Error e) {
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
         }
-        int port = ((InetSocketAddress) servers.getFirst().localAddress()).getPort();
-        this.localDescriptor = new TcpAddress(advertised, port).toDescriptor();
+        if (!servers.isEmpty()) {
+            int port = ((InetSocketAddress) servers.getFirst().localAddress()).getPort();
+            this.localDescriptor = new TcpAddress(advertised, port).toDescriptor();
+        }
         this.initialised = true;
     }
 
@@ -187,11 +203,10 @@ public final class TcpModule implements CommModule {
                 .childOption(ChannelOption.ALLOCATOR, alloc)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
+                .childHandler(new ChannelInitializer<io.netty.channel.socket.SocketChannel>() {
                     @Override
-                    protected void initChannel(SocketChannel ch) {
-                        accepted.add(ch);
-                        ch.pipeline().addLast(FRAMES, newHelloDecoder()).addLast(new InboundConnection(TcpModule.this));
+                    protected void initChannel(io.netty.channel.socket.SocketChannel ch) {
+                        awaitHello(ch);
                     }
                 });
         if (config.rcvbuf() > 0) {
@@ -202,6 +217,33 @@ public final class TcpModule implements CommModule {
             b.childOption(ChannelOption.SO_SNDBUF, config.sndbuf());
         }
         return b;
+    }
+
+    /** An accepted connection (or one {@link #admit}ted) must prove itself with a HELLO before anything else. */
+    private void awaitHello(Channel ch) {
+        accepted.add(ch);
+        ch.pipeline().addLast(FRAMES, newHelloDecoder()).addLast(new InboundConnection(this));
+    }
+
+    /**
+     * Takes {@code socket}, a connection this process made but that a peer's link reaches it by (the relay method's
+     * reverse connection: the relay asked this process to dial it, and splices the peer's connection onto it), as if
+     * the listener had accepted it: the peer's HELLO must come first and prove the job's secret; then the pair
+     * shares it as any accepted connection ({@link #adopt}). Any thread.
+     */
+    public void admit(SocketChannel socket) throws IOException {
+        requireInitialised();
+        socket.configureBlocking(false);
+        TcpLink.applySocketOptions(socket, config);
+        AcceptedChannels.Accepted channel = new AcceptedChannels.Accepted(null, socket);
+        channel.config().setAllocator(alloc);
+        awaitHello(channel);
+        group.register(channel).addListener(registered -> {
+            if (!registered.isSuccess()) {
+                log("cannot take the connection from " + channel.remoteAddress() + ": " + registered.cause());
+                socket.close();
+            }
+        });
     }
 
     /**
@@ -227,9 +269,10 @@ public final class TcpModule implements CommModule {
         return localDescriptor;
     }
 
-    /** The address peers dial, as advertised in {@link #localDescriptor()}. */
+    /** The address peers dial, as advertised in {@link #localDescriptor()} ({@code null} when not listening). */
     public TcpAddress localAddress() {
-        return TcpAddress.of(localDescriptor());
+        Descriptor mine = localDescriptor();
+        return mine == null ? null : TcpAddress.of(mine);
     }
 
     /**
@@ -238,16 +281,16 @@ public final class TcpModule implements CommModule {
      */
     @Override
     public CommObject connect(int peerRank, Descriptor remote) {
-        if (!NAME.equals(remote.method())) {
-            return null;
-        }
-        requireInitialised();
         TcpLink link = links.get(peerRank);
         if (link != null) {
             return link;
         }
-        TcpAddress address = TcpAddress.of(remote);
-        return links.computeIfAbsent(peerRank, rank -> publish(TcpLink.open(this, rank, address)));
+        TcpRoute route = routes.route(peerRank, remote);
+        if (route == null) {
+            return null;
+        }
+        requireInitialised();
+        return links.computeIfAbsent(peerRank, rank -> publish(TcpLink.open(this, rank, route)));
     }
 
     /**
@@ -439,7 +482,7 @@ public final class TcpModule implements CommModule {
     }
 
     void log(String line) {
-        logSink.accept("weft tcp (rank " + context.rank() + "): " + line);
+        logSink.accept("weft " + name + " (rank " + context.rank() + "): " + line);
     }
 
     /**
@@ -447,6 +490,6 @@ public final class TcpModule implements CommModule {
      * why, is what a summary keeps of the last one).
      */
     void logStranger(String line, String gist) {
-        strangers.log("weft tcp (rank " + context.rank() + "): " + line, gist);
+        strangers.log("weft " + name + " (rank " + context.rank() + "): " + line, gist);
     }
 }
