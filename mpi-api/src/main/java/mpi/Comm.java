@@ -595,9 +595,9 @@ public class Comm implements Freeable, Cloneable {
             case MPI.HOST -> Ranks.PROC_NULL;
             case MPI.IO -> Ranks.ANY_SOURCE;
             case MPI.WTIME_IS_GLOBAL -> Boolean.FALSE;
-            case MPI.APPNUM -> null;
+            case MPI.APPNUM -> c.device().start().appNum() < 0 ? null : c.device().start().appNum();
             case MPI.LASTUSEDCODE -> ErrorClass.ERR_LASTCODE;
-            case MPI.UNIVERSE_SIZE -> c.device().size();
+            case MPI.UNIVERSE_SIZE -> c.device().start().universeSize();
             default -> userAttribute(c, keyval);
         };
     }

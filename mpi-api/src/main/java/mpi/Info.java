@@ -7,9 +7,13 @@ import java.util.List;
 import java.util.Map;
 
 import org.weft.adi.ErrorClass;
+import org.weft.core.RuntimeBinding;
+import org.weft.core.RuntimeSlot;
 
 /**
- * Key/value hints ({@code MPI_Info}). Weft keeps them (on communicators too) but does not act on any key yet.
+ * Key/value hints ({@code MPI_Info}). Weft keeps them (on communicators too); spawn reads its keys.
+ * {@code MPI.INFO_ENV} holds the standard's keys for this process (command, argv, maxprocs, host, arch, wdir,
+ * thread_level) once MPI is initialised.
  * Keys longer than {@code MPI.MAX_INFO_KEY} are {@code ERR_INFO_KEY}, values longer than {@code MAX_INFO_VAL}
  * {@code ERR_INFO_VALUE}.
  */
@@ -47,6 +51,12 @@ public final class Info implements Freeable, Cloneable {
         if (freed || (predefined && modify)) {
             throw Errors.onWorld(call, ErrorClass.ERR_INFO, freed ? "the info object has been freed"
                     : "a predefined info object cannot be changed");
+        }
+        if (this == MPI.INFO_ENV) {
+            // one object for every rank of a JVM (in-process test worlds): the bound rank's environment
+            RuntimeSlot slot = RuntimeBinding.slot();
+            return slot.isInitialized() && !slot.isFinalized() ? RuntimeBinding.runtime().environmentInfo()
+                    : Map.of();
         }
         return entries;
     }

@@ -42,6 +42,11 @@ public interface Device {
         return new Locality("", processorName());
     }
 
+    /** How this process was started ({@code MPI.APPNUM}, {@code UNIVERSE_SIZE}, {@code INFO_ENV}). */
+    default ProcessStart start() {
+        return ProcessStart.ofThisJvm(-1, size(), size(), size());
+    }
+
     /** Starts sending {@code data} to world rank {@code dest}, with {@code tag} in {@code context}. */
     DeviceRequest isend(MemorySegment data, int dest, int tag, int context, SendMode mode);
 

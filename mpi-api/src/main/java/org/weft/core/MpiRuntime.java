@@ -97,6 +97,27 @@ public final class MpiRuntime {
         return finalized;
     }
 
+    /**
+     * {@code MPI_INFO_ENV}'s entries (MPI 4.1 §11.2.3): the command, its arguments (blank-separated), how many
+     * processes it was started with, this host, the architecture, the working directory and the thread level.
+     */
+    public java.util.Map<String, String> environmentInfo() {
+        org.weft.adi.ProcessStart start = device.start();
+        java.util.Map<String, String> info = new java.util.LinkedHashMap<>();
+        info.put("command", start.command());
+        info.put("argv", String.join(" ", start.argv()));
+        info.put("maxprocs", Integer.toString(start.maxprocs()));
+        info.put("host", device.processorName());
+        info.put("arch", System.getProperty("os.arch", ""));
+        info.put("wdir", start.wdir());
+        info.put("thread_level", THREAD_LEVEL_NAMES[threadLevel]);
+        info.values().removeIf(String::isEmpty); // MPI: a key the implementation does not know is absent
+        return java.util.Collections.unmodifiableMap(info);
+    }
+
+    private static final String[] THREAD_LEVEL_NAMES = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+        "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+
     /** Fails with {@code ERR_OTHER} once {@code MPI_Finalize} ran. */
     public MpiRuntime checkActive() {
         if (finalized) {

@@ -22,8 +22,16 @@ public final class DeviceParameters {
             "the name of this rank's host, as ranks compare it for locality (shared memory, COMM_TYPE_SHARED);"
                     + " set by weftrun to the host the rank was placed on; empty = this machine's host name");
 
+    public static final Parameter<Integer> APPNUM = Parameter.integer("appnum", -1, "index",
+            "the index of this rank's app context (MPI.APPNUM); set by weftrun (A : B, spawnMultiple), -1 = none");
+    public static final Parameter<Integer> UNIVERSE_SIZE = Parameter.integer("universe_size", 0, "processes",
+            "how many processes the job's hosts and slots take (MPI.UNIVERSE_SIZE); set by weftrun, 0 = the world's");
+    public static final Parameter<Integer> MAXPROCS = Parameter.integer("maxprocs", 0, "processes",
+            "how many processes were started with this rank's command (MPI.INFO_ENV maxprocs); set by weftrun");
+
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
-            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP);
+            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, APPNUM,
+            UNIVERSE_SIZE, MAXPROCS);
 
     private DeviceParameters() {
     }

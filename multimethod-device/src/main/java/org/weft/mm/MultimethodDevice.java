@@ -8,6 +8,7 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Locality;
 import org.weft.adi.ProbeResult;
+import org.weft.adi.ProcessStart;
 import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
 import org.weft.adi.WorldConfig;
@@ -57,13 +58,15 @@ public final class MultimethodDevice implements Device {
     private final boolean printReport;
     private final Locality[] localities;
     private final DoorbellParker parker;
+    private final ProcessStart start;
     private volatile boolean finished;
 
     private MultimethodDevice(WorldConfig config, Bootstrap bootstrap, String hostName, Context context,
                               PointToPoint pointToPoint, ProgressEngine progress, Map<String, String> unavailable,
                               String idleStrategy, boolean printReport, Locality[] localities,
-                              DoorbellParker parker) {
+                              DoorbellParker parker, ProcessStart start) {
         this.config = config;
+        this.start = start;
         this.bootstrap = bootstrap;
         this.hostName = hostName;
         this.context = context;
@@ -140,7 +143,9 @@ public final class MultimethodDevice implements Device {
                 IdleStrategies.named(idleName, localRanks, cores, parker));
         return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint, progress, unavailable,
                 IdleStrategies.resolve(idleName, localRanks, cores), parameters.get(DeviceParameters.REPORT) != 0,
-                localities, parker);
+                localities, parker, ProcessStart.ofThisJvm(parameters.get(DeviceParameters.APPNUM),
+                        parameters.get(DeviceParameters.UNIVERSE_SIZE), parameters.get(DeviceParameters.MAXPROCS),
+                        config.size()));
     }
 
     /** Why an on-demand module did not start (the report lists it with the unavailable ones). */
@@ -232,6 +237,11 @@ public final class MultimethodDevice implements Device {
     @Override
     public String processorName() {
         return hostName;
+    }
+
+    @Override
+    public ProcessStart start() {
+        return start;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package org.weft.launcher.cli;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -15,9 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.jar.Attributes;
-import java.util.jar.JarFile;
-import java.util.jar.Manifest;
 import org.weft.adi.param.Parameter;
 import org.weft.adi.trace.StartupTrace;
 import org.weft.mm.DeviceParameters;
@@ -29,6 +25,7 @@ import org.weft.launcher.agent.RemoteShell;
 import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.job.Job;
 import org.weft.launcher.plan.AotCache;
+import org.weft.launcher.plan.AppContext;
 import org.weft.launcher.plan.HostPlacement;
 import org.weft.launcher.plan.Hostfile;
 import org.weft.launcher.plan.JobPlan;
@@ -56,12 +53,15 @@ import picocli.CommandLine.Spec;
                 "       weftrun -np N [OPTIONS] -jar APP.jar [ARGS...]",
                 "       weftrun -np N [OPTIONS] java [JAVA OPTIONS] MAIN|-jar APP.jar [ARGS...]",
                 "       weftrun [-np N] --host HOST[:SLOTS],... [--rsh COMMAND] [OPTIONS] MAIN [ARGS...]",
-                "       weftrun --site NAME:NP[:HOSTS] --site ... [OPTIONS] MAIN [ARGS...]"},
+                "       weftrun --site NAME:NP[:HOSTS] --site ... [OPTIONS] MAIN [ARGS...]",
+                "       weftrun [OPTIONS] -np N [-cp CP] MAIN [ARGS...] : -np M [-cp CP] [-J ARG] [-x VAR] MAIN2 ..."},
         footerHeading = "%n",
         footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_LOCAL_RANK, WEFT_LOCAL_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP,",
                 "WEFT_SECRET in their environment",
                 "(ranks of a native site: WEFT_RANK_BASE instead of WEFT_RANK; with --site also WEFT_SITE;",
                 "on another host also WEFT_HOST). Other hosts need the same paths (JDK, class path) as this one.",
+                "Several programs, one MPI_COMM_WORLD (MPMD, as mpirun): app contexts separated by ':', ranks in",
+                "their order; each rank gets its context's index as MPI.APPNUM (WEFT_APPNUM).",
                 "Exit status: 0 when every rank exited 0; else the first failing rank's status",
                 "or its MPI_Abort code; " + Job.TIMEOUT_STATUS + " when --timeout expired; 2 for a bad command line."})
 public final class WeftRun implements Callable<Integer> {
@@ -215,14 +215,26 @@ public final class WeftRun implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+        List<List<String>> segments = AppContextOptions.split(program);
+        List<AppContext> apps = new ArrayList<>();
+        apps.add(null); // the first app context, once its -np is known
+        for (int appNum = 1; appNum < segments.size(); appNum++) {
+            try {
+                apps.add(AppContextOptions.parse(segments.get(appNum), appNum, launcherEnvironment, this::warn));
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
+        int laterRanks = apps.stream().skip(1).mapToInt(AppContext::np).sum();
         if (!layout.isEmpty()) {
             int total = layout.getLast().firstRank() + layout.getLast().np();
-            if (np != 0 && np != total) {
-                throw usage("-np " + np + " does not match the " + total + " ranks of the sites (leave -np out)");
+            if (np != 0 && np + laterRanks != total) {
+                throw usage("-np " + (np + laterRanks) + " does not match the " + total
+                        + " ranks of the sites (leave -np out)");
             }
-            np = total;
+            np = total - laterRanks;
         } else if (np == 0 && !slots.isEmpty()) {
-            np = slots.size(); // as mpirun: one rank per slot of the hosts given
+            np = slots.size() - laterRanks; // as mpirun: one rank per slot of the hosts given
         }
         if (np == 0) {
             throw usage("missing -np N (the number of ranks), or hosts with slots (--host, --hostfile)");
@@ -230,33 +242,16 @@ public final class WeftRun implements Callable<Integer> {
         if (np < 1) {
             throw usage("-np must be at least 1, not " + np);
         }
-        if (!slots.isEmpty() && np > slots.size() && !oversubscribe) {
-            throw usage("-np " + np + " is more than the " + slots.size() + " slots of the hosts given (HOST:SLOTS,"
+        int total = np + laterRanks;
+        if (!slots.isEmpty() && total > slots.size() && !oversubscribe) {
+            throw usage("-np " + total + " is more than the " + slots.size() + " slots of the hosts given (HOST:SLOTS,"
                     + " slots=N in a hostfile); --oversubscribe places the others round-robin, as with mpirun");
         }
-        if (!jar && !program.isEmpty() && JavaCommand.isJava(program.getFirst())) {
-            takeJavaCommand();
-        }
-        if (program.isEmpty()) {
-            throw usage(jar ? "-jar needs a jar file" : "missing MAIN (the main class) or -jar APP.jar");
-        }
-        List<String> entries = new ArrayList<>();
-        String mainClass;
-        List<String> programArgs = program.subList(1, program.size());
-        if (jar) {
-            entries.add(program.getFirst());
-            mainClass = mainClassOf(program.getFirst());
-        } else {
-            mainClass = program.getFirst();
-        }
-        String userClassPath = classPath != null ? classPath
-                : jar ? null : launcherEnvironment.getOrDefault("CLASSPATH", ".");
-        if (userClassPath != null) {
-            for (String entry : userClassPath.split(File.pathSeparator)) {
-                if (!entry.isEmpty()) {
-                    entries.add(entry);
-                }
-            }
+        try {
+            apps.set(0, AppContextOptions.program(np, classPath, jar, List.of(), segments.getFirst(), Map.of(),
+                    launcherEnvironment, "weftrun"));
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage().replaceFirst("^weftrun: ", ""));
         }
         Duration timeout = null;
         if (timeoutSeconds != null) {
@@ -265,24 +260,13 @@ public final class WeftRun implements Callable<Integer> {
             }
             timeout = Duration.ofSeconds(timeoutSeconds);
         }
-        List<String> rankHosts = layout.isEmpty() ? HostPlacement.bySlot(slots, np) : HostPlacement.ofSites(layout);
-        return new JobPlan(np, entries, mainClass, programArgs, environment(), jvmArgs, tagOutput, timeout, layout,
-                rankHosts);
+        List<String> rankHosts = layout.isEmpty() ? HostPlacement.bySlot(slots, total)
+                : HostPlacement.ofSites(layout);
+        return new JobPlan(apps, environment(), jvmArgs, tagOutput, timeout, layout, rankHosts);
     }
 
-    /** {@code weftrun ... java [OPTIONS] MAIN [ARGS]}: the java command's class path, jar and JVM options are ours. */
-    private void takeJavaCommand() {
-        try {
-            JavaCommand java = JavaCommand.parse(program);
-            if (java.classPath() != null) {
-                classPath = java.classPath();
-            }
-            jar = java.jar();
-            jvmArgs.addAll(java.jvmOptions());
-            program = java.program();
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
+    private void warn(String warning) {
+        err.println("weftrun: " + warning);
     }
 
     /** {@code -npernode N}: each host (this one, without hosts) N slots, whatever slots they had. */
@@ -346,19 +330,11 @@ public final class WeftRun implements Callable<Integer> {
     }
 
     private Map<String, String> environment() {
-        Map<String, String> environment = new LinkedHashMap<>();
-        for (String export : exports) {
-            int eq = export.indexOf('=');
-            if (eq == 0) {
-                throw usage("-x " + export + ": no variable name");
-            }
-            if (eq > 0) {
-                environment.put(export.substring(0, eq), export.substring(eq + 1));
-            } else if (launcherEnvironment.containsKey(export)) {
-                environment.put(export, launcherEnvironment.get(export));
-            } else {
-                err.println("weftrun: -x " + export + ": not set here, so not exported");
-            }
+        Map<String, String> environment;
+        try {
+            environment = AppContextOptions.exports(exports, launcherEnvironment, this::warn);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
         Map<String, String> weft = weftParameters();
         weft.forEach((name, value) -> environment.put(environmentName(name), value));
@@ -390,19 +366,6 @@ public final class WeftRun implements Callable<Integer> {
 
     private static String environmentName(String parameter) {
         return Parameter.string(parameter, "", "").environmentName();
-    }
-
-    private String mainClassOf(String jarPath) {
-        try (JarFile jarFile = new JarFile(jarPath)) {
-            Manifest manifest = jarFile.getManifest();
-            String main = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
-            if (main == null || main.isBlank()) {
-                throw usage(jarPath + " has no Main-Class in its manifest");
-            }
-            return main.trim();
-        } catch (IOException e) {
-            throw usage("cannot read the jar " + jarPath + ": " + e.getMessage());
-        }
     }
 
     private ParameterException usage(String message) {

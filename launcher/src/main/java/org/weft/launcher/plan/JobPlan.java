@@ -7,41 +7,46 @@ import java.util.Map;
 /**
  * One job as the user asked for it, independent of how ranks are started.
  *
- * @param np number of ranks
- * @param classPath the user's class path entries (the jar, in {@code -jar} mode)
- * @param mainClass the class whose {@code main} each rank runs
- * @param programArgs arguments for the program, untouched
+ * @param apps the job's app contexts in rank order (one for an SPMD job): ranks 0..apps[0].np-1 run the first
+ *             program, the next ones the second, and so on ({@code weftrun ... A : ... B}, as mpirun)
  * @param environment variables exported to every rank (from {@code -x} and {@code --param}), in order
- * @param jvmArgs extra JVM options for every rank ({@code -J})
+ * @param jvmArgs extra JVM options for every rank ({@code -J}), before each app context's own
  * @param tagOutput whether each forwarded line is prefixed with its rank and stream
  * @param timeout the job's time limit, or {@code null} for none
  * @param sites the job's sites in rank order, covering ranks 0..np-1; empty for a job without sites
  * @param rankHosts the host of each rank, {@code ""} for this host ({@link HostPlacement}); empty when every rank
  *                  runs here
  */
-public record JobPlan(int np, List<String> classPath, String mainClass, List<String> programArgs,
-                      Map<String, String> environment, List<String> jvmArgs, boolean tagOutput, Duration timeout,
-                      List<Site> sites, List<String> rankHosts) {
+public record JobPlan(List<AppContext> apps, Map<String, String> environment, List<String> jvmArgs,
+                      boolean tagOutput, Duration timeout, List<Site> sites, List<String> rankHosts) {
     public JobPlan {
+        apps = List.copyOf(apps);
+        if (apps.isEmpty()) {
+            throw new IllegalArgumentException("a job runs at least one program");
+        }
+        int np = apps.stream().mapToInt(AppContext::np).sum();
         rankHosts = List.copyOf(rankHosts);
         if (!rankHosts.isEmpty() && rankHosts.size() != np) {
             throw new IllegalArgumentException(rankHosts.size() + " rank hosts for " + np + " ranks");
-        }
-        if (np < 1) {
-            throw new IllegalArgumentException("-np must be at least 1, not " + np);
         }
         sites = List.copyOf(sites);
         if (!sites.isEmpty() && sites.getLast().firstRank() + sites.getLast().np() != np) {
             throw new IllegalArgumentException("the sites hold " + (sites.getLast().firstRank()
                     + sites.getLast().np()) + " ranks, not " + np);
         }
-        classPath = List.copyOf(classPath);
-        programArgs = List.copyOf(programArgs);
         environment = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(environment));
         jvmArgs = List.copyOf(jvmArgs);
     }
 
-    /** A job whose ranks are placed on the hosts its sites name. */
+    /** A job of one program placed on {@code rankHosts}. */
+    public JobPlan(int np, List<String> classPath, String mainClass, List<String> programArgs,
+                   Map<String, String> environment, List<String> jvmArgs, boolean tagOutput, Duration timeout,
+                   List<Site> sites, List<String> rankHosts) {
+        this(List.of(new AppContext(np, classPath, mainClass, programArgs, List.of())), environment, jvmArgs,
+                tagOutput, timeout, sites, rankHosts);
+    }
+
+    /** A job of one program whose ranks are placed on the hosts its sites name. */
     public JobPlan(int np, List<String> classPath, String mainClass, List<String> programArgs,
                    Map<String, String> environment, List<String> jvmArgs, boolean tagOutput, Duration timeout,
                    List<Site> sites) {
@@ -49,10 +54,60 @@ public record JobPlan(int np, List<String> classPath, String mainClass, List<Str
                 HostPlacement.ofSites(sites));
     }
 
-    /** A job without sites, on this host. */
+    /** A job of one program without sites, on this host. */
     public JobPlan(int np, List<String> classPath, String mainClass, List<String> programArgs,
                    Map<String, String> environment, List<String> jvmArgs, boolean tagOutput, Duration timeout) {
         this(np, classPath, mainClass, programArgs, environment, jvmArgs, tagOutput, timeout, List.of());
+    }
+
+    /** The number of ranks: those of every app context. */
+    public int np() {
+        int np = 0;
+        for (AppContext app : apps) {
+            np += app.np();
+        }
+        return np;
+    }
+
+    /** The index of the app context {@code rank} runs ({@code MPI.APPNUM}). */
+    public int appNumOf(int rank) {
+        int first = 0;
+        for (int appNum = 0; appNum < apps.size(); appNum++) {
+            first += apps.get(appNum).np();
+            if (rank < first) {
+                return appNum;
+            }
+        }
+        throw new IllegalArgumentException("no rank " + rank + " in a job of " + first);
+    }
+
+    /** The app context {@code rank} runs. */
+    public AppContext appOf(int rank) {
+        return apps.get(appNumOf(rank));
+    }
+
+    /** The first rank of app context {@code appNum}. */
+    public int firstRankOf(int appNum) {
+        int first = 0;
+        for (int i = 0; i < appNum; i++) {
+            first += apps.get(i).np();
+        }
+        return first;
+    }
+
+    /** The class path of the first app context (the only one of an SPMD job). */
+    public List<String> classPath() {
+        return apps.getFirst().classPath();
+    }
+
+    /** The main class of the first app context (the only one of an SPMD job). */
+    public String mainClass() {
+        return apps.getFirst().mainClass();
+    }
+
+    /** The program arguments of the first app context (the only one of an SPMD job). */
+    public List<String> programArgs() {
+        return apps.getFirst().programArgs();
     }
 
     /** The host {@code rank} runs on: {@code ""} for this host. */
@@ -68,7 +123,7 @@ public record JobPlan(int np, List<String> classPath, String mainClass, List<Str
     /** How many ranks run on {@code host} ({@code ""}: this host). */
     public int ranksOn(String host) {
         int count = 0;
-        for (int rank = 0; rank < np; rank++) {
+        for (int rank = 0; rank < np(); rank++) {
             count += hostOf(rank).equals(host) ? 1 : 0;
         }
         return count;

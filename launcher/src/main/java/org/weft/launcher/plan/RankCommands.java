@@ -123,6 +123,7 @@ public final class RankCommands {
         Site site = plan.siteOf(rank);
         String host = plan.hostOf(rank);
         Map<String, String> environment = worldEnvironment(plan, job, site, jobDir, host);
+        environment.putAll(appVariables(plan, plan.appNumOf(rank)));
         environment.put(WorldConfig.ENV_RANK, Integer.toString(rank));
         environment.put(ENV_LOCAL_RANK, Integer.toString(plan.localRankOf(rank)));
         return new RankLaunch(rank, 1, site == null ? "" : site.name(), null, host, javaCommand(plan, rank),
@@ -147,10 +148,15 @@ public final class RankCommands {
         environment.put(WorldConfig.ENV_RANK_BASE, Integer.toString(site.firstRank()));
         String hostList = severalHosts ? String.join(",", slots.entrySet().stream()
                 .map(e -> e.getKey() + ":" + e.getValue()).toList()) : null;
+        List<String> segments = appSegments(plan, site, environment); // first: it adds variables for -x
         List<String> command = new ArrayList<>(List.of(site.mpirun().toString()));
         command.addAll(flavour == MpirunFlavour.HYDRA ? hydraOptions(plan, site, hostList)
                 : openMpiOptions(plan, site, hostList, environment));
-        command.addAll(javaCommand(plan, -1));
+        if (segments.getFirst().equals("-np")) { // several app contexts: each says its own -np
+            int np = command.indexOf("-np");
+            command.subList(np, np + 2).clear();
+        }
+        command.addAll(segments);
         return new RankLaunch(site.firstRank(), site.np(), site.name(), flavour, host, command, environment);
     }
 
@@ -204,19 +210,61 @@ public final class RankCommands {
         return options;
     }
 
+    /**
+     * What follows a site's mpirun options: for a site whose ranks run one app context, its JVM's command line (its
+     * {@code WEFT_APPNUM} goes into {@code environment}); for a site of several, {@code -np N} and the command line
+     * of each, joined by {@code :} (mpirun's MPMD form, Open MPI's and Hydra's alike), each command starting with
+     * {@code env WEFT_APPNUM=K}: the one way to give the contexts different variables that both mpiruns take.
+     */
+    private List<String> appSegments(JobPlan plan, Site site, Map<String, String> environment) {
+        int firstApp = plan.appNumOf(site.firstRank());
+        int lastApp = plan.appNumOf(site.firstRank() + site.np() - 1);
+        List<String> segments = new ArrayList<>();
+        for (int appNum = firstApp; appNum <= lastApp; appNum++) {
+            int from = Math.max(site.firstRank(), plan.firstRankOf(appNum));
+            int to = Math.min(site.firstRank() + site.np(), plan.firstRankOf(appNum) + plan.apps().get(appNum).np());
+            if (!segments.isEmpty()) {
+                segments.add(":");
+            }
+            if (firstApp == lastApp) {
+                environment.putAll(appVariables(plan, appNum));
+            } else {
+                segments.addAll(List.of("-np", Integer.toString(to - from), "env"));
+                appVariables(plan, appNum).forEach((name, value) -> segments.add(name + "=" + value));
+            }
+            segments.addAll(javaCommand(plan, plan.apps().get(appNum), -1));
+        }
+        return segments;
+    }
+
+    /** The variables of app context {@code appNum}'s ranks: its own {@code -x}, its APPNUM and maxprocs. */
+    private static Map<String, String> appVariables(JobPlan plan, int appNum) {
+        AppContext app = plan.apps().get(appNum);
+        Map<String, String> variables = new LinkedHashMap<>(app.environment());
+        variables.put(DeviceParameters.APPNUM.environmentName(), Integer.toString(appNum));
+        variables.put(DeviceParameters.MAXPROCS.environmentName(), Integer.toString(app.np()));
+        return variables;
+    }
+
     /** The JVM's command line of {@code rank}, or of every rank of an mpirun ({@code -1}). */
     private List<String> javaCommand(JobPlan plan, int rank) {
+        return javaCommand(plan, plan.appOf(rank), rank);
+    }
+
+    /** The JVM's command line running {@code app}, for {@code rank} (or every rank of an mpirun: {@code -1}). */
+    private List<String> javaCommand(JobPlan plan, AppContext app, int rank) {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.addAll(WEFT_JVM_OPTIONS);
         command.addAll(aotCache.jvmOptions(rank));
         command.addAll(plan.jvmArgs());
+        command.addAll(app.jvmArgs());
         List<String> classPath = new ArrayList<>(runtimeClassPath);
-        classPath.addAll(plan.classPath());
+        classPath.addAll(app.classPath());
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));
-        command.add(plan.mainClass());
-        command.addAll(plan.programArgs());
+        command.add(app.mainClass());
+        command.addAll(app.programArgs());
         return command;
     }
 
@@ -233,6 +281,7 @@ public final class RankCommands {
         environment.put(WorldConfig.ENV_BOOTSTRAP, job.bootstrapAddress());
         environment.put(WorldConfig.ENV_SECRET, job.secret());
         environment.putIfAbsent(DeviceParameters.LOCAL_SIZE.environmentName(), Integer.toString(plan.ranksOn(host)));
+        environment.put(DeviceParameters.UNIVERSE_SIZE.environmentName(), Integer.toString(universeSize(plan)));
         if (!host.isEmpty()) {
             environment.put(DeviceParameters.HOST.environmentName(), host);
         }
@@ -243,6 +292,14 @@ public final class RankCommands {
             environment.put(ShmParameters.JOB_DIR.environmentName(), jobDir.toString());
         }
         return environment;
+    }
+
+    /**
+     * {@code MPI.UNIVERSE_SIZE}: as Open MPI's, the slots the job may use: on this host alone, one a core (at least
+     * the job's ranks); over hosts, the job's ranks (Weft does not keep the hosts' slot counts beyond placement).
+     */
+    private static int universeSize(JobPlan plan) {
+        return plan.spansHosts() ? plan.np() : Math.max(plan.np(), Runtime.getRuntime().availableProcessors());
     }
 
     private static boolean isRoot() {

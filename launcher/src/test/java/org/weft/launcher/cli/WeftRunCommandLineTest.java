@@ -144,10 +144,70 @@ class WeftRunCommandLineTest {
         assertEquals(List.of("out", "lib/a.jar"), plan.classPath());
         assertEquals("Hello", plan.mainClass());
         assertEquals(List.of("-cp", "x"), plan.programArgs(), "after the main class, words are the program's");
-        assertEquals(List.of("-Xss1m", "-Xmx64m", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Dk=v"),
-                plan.jvmArgs());
+        assertEquals(List.of("-Xss1m"), plan.jvmArgs());
+        assertEquals(List.of("-Xmx64m", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Dk=v"),
+                plan.appOf(1).jvmArgs(), "the java command's options are its app context's, after -J");
+        assertEquals(rankJava("-Xss1m", "-Xmx64m", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Dk=v", "-cp",
+                "out:lib/a.jar", "Hello", "-cp", "x"), new RankCommands("/jdk/bin/java", List.of())
+                .launch(plan, new JobIdentity("j", "s", "127.0.0.1:1"), 1).command());
         assertEquals(List.of("env.jar"), plan("-np", "1", "/usr/bin/java", "Main").classPath());
         assertEquals("Main", plan("-np", "1", "/usr/bin/java", "Main").mainClass());
+    }
+
+    /** {@code A : B}, as mpirun: app contexts in rank order, one world, each its own program and APPNUM. */
+    @Test
+    void appContextsSeparatedByAColonShareOneWorld() {
+        JobPlan plan = plan("-np", "2", "-x", "ALL=1", "-cp", "a.jar", "Ocean", "o", ":", "-np", "3", "-cp", "b.jar",
+                "-J", "-Xmx64m", "-x", "K=v", "Atmosphere", "-np", "9", ":", "-n", "1", "java", "-ea", "-cp", "c",
+                "Coupler");
+        assertEquals(6, plan.np());
+        assertEquals(List.of(0, 0, 1, 1, 1, 2), java.util.stream.IntStream.range(0, 6).map(plan::appNumOf).boxed()
+                .toList());
+        RankCommands commands = new RankCommands("/jdk/bin/java", List.of("weft.jar"));
+        JobIdentity job = new JobIdentity("job-1", "cafe", "127.0.0.1:4000");
+        RankLaunch ocean = commands.launch(plan, job, 1);
+        assertEquals(rankJava("-cp", "weft.jar:a.jar", "Ocean", "o"), ocean.command());
+        assertEquals("0", ocean.environment().get("WEFT_APPNUM"));
+        assertEquals("6", ocean.environment().get("WEFT_SIZE"));
+        assertNull(ocean.environment().get("K"), "an app context's -x is its own");
+        RankLaunch atmosphere = commands.launch(plan, job, 4);
+        assertEquals(rankJava("-Xmx64m", "-cp", "weft.jar:b.jar", "Atmosphere", "-np", "9"), atmosphere.command(),
+                "the program's own words after its main class stay its own");
+        assertEquals("1", atmosphere.environment().get("WEFT_APPNUM"));
+        assertEquals("v", atmosphere.environment().get("K"));
+        assertEquals("1", atmosphere.environment().get("ALL"), "the first context's -x is the job's, as mpirun's");
+        RankLaunch coupler = commands.launch(plan, job, 5);
+        assertEquals(rankJava("-ea", "-cp", "weft.jar:c", "Coupler"), coupler.command());
+        assertEquals("2", coupler.environment().get("WEFT_APPNUM"));
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        assertEquals(2, refuse(stderr, "-np", "2", "Ocean", ":", "-cp", "b.jar", "Atmosphere"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("app context 1"), stderr.toString());
+        assertEquals(2, refuse(new ByteArrayOutputStream(), "-np", "2", "Ocean", ":", "-np", "2"));
+    }
+
+    /** Sites and app contexts each cover the ranks in order; a native site of two contexts is mpirun's MPMD form. */
+    @Test
+    void appContextsAcrossSitesAndANativeSiteOfTwoContexts() {
+        JobPlan plan = plan("--site", "a:3", "--site", "b:2", "-cp", "a.jar", "Ocean", ":", "-np", "3", "-cp",
+                "b.jar", "Atmosphere");
+        assertEquals(5, plan.np());
+        assertEquals(2, plan.apps().getFirst().np(), "the first context takes the sites' ranks the others leave");
+        assertThrows(CommandLine.ParameterException.class, () -> plan("--site", "a:3", "--site", "b:2", "-np", "3",
+                "Ocean", ":", "-np", "3", "Atmosphere"));
+        Site nativeA = new Site("a", 0, 3, List.of(), Path.of("/opt/ompi/bin/mpirun"));
+        RankLaunch launch = new RankCommands("/jdk/bin/java", List.of("weft.jar"))
+                .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), nativeA, null);
+        List<String> expected = new ArrayList<>(List.of("/opt/ompi/bin/mpirun", "-q", "--oversubscribe", "--bind-to",
+                "none", "-np", "2", "env", "WEFT_APPNUM=0", "WEFT_MAXPROCS=2"));
+        expected.addAll(rankJava("-cp", "weft.jar:a.jar", "Ocean"));
+        expected.addAll(List.of(":", "-np", "1", "env", "WEFT_APPNUM=1", "WEFT_MAXPROCS=3"));
+        expected.addAll(rankJava("-cp", "weft.jar:b.jar", "Atmosphere"));
+        assertEquals(expected, launch.command());
+        Site nativeB = new Site("b", 3, 2, List.of(), Path.of("/opt/ompi/bin/mpirun"));
+        RankLaunch one = new RankCommands("/jdk/bin/java", List.of("weft.jar"))
+                .launchSite(plan, new JobIdentity("job-1", "cafe", "127.0.0.1:4000"), nativeB, null);
+        assertEquals("1", one.environment().get("WEFT_APPNUM"), "a site of one context: in its environment");
+        assertEquals(rankJava("-cp", "weft.jar:b.jar", "Atmosphere"), one.command().subList(9, one.command().size()));
     }
 
     @Test
@@ -156,7 +216,7 @@ class WeftRunCommandLineTest {
         JobPlan plan = plan("-np", "2", "java", "-ea", "-jar", jar.toString(), "-ea");
         assertEquals("com.example.App", plan.mainClass());
         assertEquals(List.of(jar.toString()), plan.classPath());
-        assertEquals(List.of("-ea"), plan.jvmArgs());
+        assertEquals(List.of("-ea"), plan.appOf(0).jvmArgs());
         assertEquals(List.of("-ea"), plan.programArgs());
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         assertEquals(2, refuse(stderr, "-np", "2", "java", "-cp", "out"));
@@ -322,9 +382,16 @@ class WeftRunCommandLineTest {
         assertEquals(List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,mpi.Comm::receive",
                 "-XX:CompileCommand=dontinline,mpi.Comm::sendReceive"), RankCommands.WEFT_JVM_OPTIONS);
+        assertEquals(Map.of("WEFT_APPNUM", "0", "WEFT_MAXPROCS", "2", "WEFT_UNIVERSE_SIZE",
+                Integer.toString(Math.max(2, Runtime.getRuntime().availableProcessors()))),
+                Map.of("WEFT_APPNUM", launch.environment().get("WEFT_APPNUM"), "WEFT_MAXPROCS",
+                launch.environment().get("WEFT_MAXPROCS"), "WEFT_UNIVERSE_SIZE",
+                launch.environment().get("WEFT_UNIVERSE_SIZE")));
+        Map<String, String> world = new java.util.HashMap<>(launch.environment());
+        world.keySet().removeAll(List.of("WEFT_APPNUM", "WEFT_MAXPROCS", "WEFT_UNIVERSE_SIZE"));
         assertEquals(Map.of("A", "1", "WEFT_LOCAL_SIZE", "2", "WEFT_LOCAL_RANK", "1", "WEFT_RANK", "1",
                 "WEFT_SIZE", "2", "WEFT_JOB_ID", "job-1", "WEFT_BOOTSTRAP", "127.0.0.1:4000", "WEFT_SECRET", "cafe"),
-                launch.environment());
+                world);
         String secret = JobIdentity.newSecret();
         assertTrue(secret.matches("[0-9a-f]{64}"), secret);
     }
