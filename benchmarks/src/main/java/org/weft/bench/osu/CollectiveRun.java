@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 
 import mpi.MPI;
 import mpi.MPIException;
+import org.weft.bench.Results;
 
 /**
  * What the OSU-style collective benchmarks share ({@code osu_bcast}, {@code osu_allreduce}, {@code osu_alltoall},
@@ -60,9 +61,12 @@ final class CollectiveRun {
 
     /** Prints OSU's header, warms up, times every size and prints its row on rank 0; finalizes MPI. */
     void measureAllSizes(String title, Call call) throws MPIException {
+        Results results = null;
         if (rank == 0) {
             System.out.printf("# Weft OSU-style %s test, %d ranks%n", title, size);
             System.out.printf("# %-10s %15s%n", "Size", "Avg Latency(us)");
+            results = Results.table("OSU-style " + title, "Size (bytes)", "Avg Latency (us)")
+                    .expect(OsuRun.sizes(minBytes, maxBytes)).note("ranks", size);
         }
         // Unprinted warm-up, as OsuRun's: the JIT compiles every size's path before anything is timed (its threads
         // compete with the ranks for the cores), and the small sizes again after the large ones.
@@ -78,6 +82,7 @@ final class CollectiveRun {
             MPI.COMM_WORLD.reduce(sum, 1, MPI.DOUBLE, MPI.SUM, 0);
             if (rank == 0) {
                 System.out.printf("%-12d %15.2f%n", bytes, sum[0] / size);
+                results.row(bytes, sum[0] / size);
             }
         }
         MPI.Finalize();

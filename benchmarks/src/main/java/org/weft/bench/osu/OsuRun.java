@@ -3,6 +3,7 @@ package org.weft.bench.osu;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Win;
+import org.weft.bench.Results;
 
 /**
  * What the OSU-style benchmarks share: {@code MPI_Init} and the options ({@code -m maxBytes}, {@code -i iterations},
@@ -99,9 +100,12 @@ final class OsuRun {
             MPI.Finalize();
             return;
         }
+        Results results = null;
         if (rank == 0) {
             System.out.printf("# Weft OSU-style %s test (%s buffers)%n", title, heap ? "byte[]" : "direct");
             System.out.printf("# %-10s %15s%n", "Size", column);
+            results = Results.table("OSU-style " + title, "Size (bytes)", column).expect(sizes(minBytes, maxBytes))
+                    .note("buffers", heap ? "byte[]" : "direct");
         }
         measure.run(minBytes, 4 * iterations, 0);
         for (int size = minBytes; size <= maxBytes; size = next(size)) {
@@ -115,6 +119,7 @@ final class OsuRun {
             double figure = measure.run(size, iters, iters / 10);
             if (rank == 0) {
                 System.out.printf("%-12d %15.2f%n", size, figure);
+                results.row(size, figure);
             }
         }
         MPI.Finalize();
@@ -122,6 +127,15 @@ final class OsuRun {
 
     private static int next(int size) {
         return size == 0 ? 1 : size * 2;
+    }
+
+    /** How many sizes the loop from {@code min} to {@code max} visits (0, 1, 2, 4, ... or 1, 2, 4, ...). */
+    static int sizes(int min, int max) {
+        int count = 0;
+        for (long size = min; size <= max; size = size == 0 ? 1 : size * 2) {
+            count++;
+        }
+        return count;
     }
 
     /** One repetition of a benchmark's exchange. */

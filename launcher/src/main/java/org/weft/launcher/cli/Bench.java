@@ -3,12 +3,20 @@ package org.weft.launcher.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.weft.launcher.bench.BenchFiles;
+import org.weft.launcher.bench.Progress;
+import org.weft.launcher.bench.ResultCapture;
+import org.weft.launcher.bench.ResultLines;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,6 +40,9 @@ import picocli.CommandLine.Parameters;
 final class Bench implements Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
+
+    /** The property that has a benchmark print its table for us ({@code org.weft.bench.Results}). */
+    static final String RESULTS_PROPERTY = "weft.bench.results";
 
     /** One benchmark {@code weft bench} knows. */
     record Benchmark(String name, String mainClass, String description) {
@@ -87,6 +98,14 @@ final class Bench implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
     private Long timeoutSeconds;
 
+    @Option(names = "--csv", paramLabel = "FILE",
+            description = "Write the benchmark's figures to FILE as CSV (also accepted after NAME).")
+    private Path csv;
+
+    @Option(names = "--plot", paramLabel = "FILE",
+            description = "Draw the benchmark's figures into FILE as a PNG plot (also accepted after NAME).")
+    private Path plot;
+
     @Parameters(paramLabel = "NAME", arity = "0..*", description = "The benchmark and its arguments.")
     private List<String> command = new ArrayList<>();
 
@@ -122,8 +141,57 @@ final class Bench implements Callable<Integer> {
                     + " WEFT_BENCH_JAR");
             return 1;
         }
-        return WeftRun.commandLine(new WeftRun(environment, in, out, err), out, err)
-                .execute(weftRunArguments(jar).toArray(String[]::new));
+        takeOwnOptions();
+        Progress progress = new Progress(err, err == System.err && Progress.stderrIsTerminal());
+        ResultLines results = new ResultLines(progress);
+        int status;
+        try (PrintStream jobOut = capture(out, results, progress); PrintStream jobErr = capture(err, results, progress)) {
+            status = WeftRun.commandLine(new WeftRun(environment, in, jobOut, jobErr), jobOut, jobErr)
+                    .execute(weftRunArguments(jar).toArray(String[]::new));
+        } finally {
+            progress.finish();
+        }
+        if (status != 0 || (csv == null && plot == null)) {
+            return status;
+        }
+        return BenchFiles.write(results.table(), facts(), csv, plot, err);
+    }
+
+    /** {@code --csv FILE} and {@code --plot FILE} given after NAME, among the benchmark's own options. */
+    private void takeOwnOptions() {
+        List<String> rest = new ArrayList<>(command.subList(0, 1));
+        for (int i = 1; i < command.size(); i++) {
+            String arg = command.get(i);
+            boolean valued = arg.equals("--csv") || arg.equals("--plot");
+            if (valued && i + 1 == command.size()) {
+                throw usage(arg + " needs a FILE");
+            }
+            switch (valued ? arg : "") {
+                case "--csv" -> csv = Path.of(command.get(++i));
+                case "--plot" -> plot = Path.of(command.get(++i));
+                default -> rest.add(arg);
+            }
+        }
+        command = rest;
+    }
+
+    /** A stream for the job in place of {@code stream}: result lines go to {@code results}, others through. */
+    private PrintStream capture(PrintStream stream, ResultLines results, Progress progress) {
+        return new PrintStream(new ResultCapture(stream, err, results, progress), true, StandardCharsets.UTF_8);
+    }
+
+    /** What the CSV says about the run beside its figures: the command, when, where, and how loaded the host was. */
+    private Map<String, String> facts() {
+        Map<String, String> facts = new LinkedHashMap<>();
+        List<String> args = spec.commandLine().getParseResult().originalArgs(); // weft's: "bench" first
+        int from = !args.isEmpty() && args.getFirst().equals("bench") ? 1 : 0;
+        facts.put("command", "weft bench " + String.join(" ", args.subList(from, args.size())));
+        facts.put("date", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        facts.put("weft", WeftVersion.version());
+        facts.put("jdk", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
+        facts.put("host", BenchFiles.hostName());
+        facts.put("load", BenchFiles.loadAverage());
+        return facts;
     }
 
     /**
@@ -146,6 +214,7 @@ final class Bench implements Callable<Integer> {
                 .orElseThrow(() -> usage("unknown benchmark '" + command.getFirst() + "': one of " + names()));
         List<String> args = new ArrayList<>(List.of("-np", Integer.toString(np)));
         params.forEach(param -> args.addAll(List.of("--param", param)));
+        args.add("--jvm-arg=-D" + RESULTS_PROPERTY + "=true"); // the benchmark reports its table (Results)
         jvmArgs.forEach(arg -> args.add("--jvm-arg=" + arg));
         if (timeoutSeconds != null) {
             args.addAll(List.of("--timeout", timeoutSeconds.toString()));

@@ -72,16 +72,27 @@ public final class RankCommands {
         return new RankCommands(java, runtimeClassPath, siteRemoteShell, cache);
     }
 
-    /** Ranks run with the launcher's own JDK and class path (which holds Weft's runtime jars). */
+    /**
+     * Ranks run with the launcher's own JDK and class path (which holds Weft's runtime jars), less the jars only the
+     * launcher uses ({@link #LAUNCHER_ONLY}): a program's own JFreeChart must not meet Weft's first on its class path.
+     */
     public static RankCommands ofThisJvm() {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> classPath = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (!entry.isEmpty()) {
+            if (!entry.isEmpty() && !launcherOnly(entry)) {
                 classPath.add(entry);
             }
         }
         return new RankCommands(java, classPath);
+    }
+
+    /** Name prefixes of the jars on the launcher's class path that the ranks do not get (weft bench's plots). */
+    static final List<String> LAUNCHER_ONLY = List.of("jfreechart-");
+
+    static boolean launcherOnly(String classPathEntry) {
+        Path name = Path.of(classPathEntry).getFileName();
+        return name != null && LAUNCHER_ONLY.stream().anyMatch(name.toString()::startsWith);
     }
 
     /** Weft's runtime jars, appended to every rank's class path. */

@@ -363,7 +363,8 @@ class WeftRunCommandLineTest {
         Bench bench = new Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
         new CommandLine(bench).setStopAtPositional(true)
                 .parseArgs("--param", "methods=tcp", "latency", "-m", "4096", "--heap");
-        assertEquals(List.of("-np", "2", "--param", "methods=tcp", "-cp", "b.jar", "org.weft.bench.osu.Latency",
+        assertEquals(List.of("-np", "2", "--param", "methods=tcp", "--jvm-arg=-Dweft.bench.results=true", "-cp",
+                "b.jar", "org.weft.bench.osu.Latency",
                 "-m", "4096", "--heap"), bench.weftRunArguments(Path.of("b.jar")));
         Bench unknown = new Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
         new CommandLine(unknown).setStopAtPositional(true).parseArgs("nosuch");
