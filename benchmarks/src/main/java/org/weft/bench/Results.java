@@ -54,6 +54,15 @@ public final class Results {
         return this;
     }
 
+    /** How many sizes a sweep from {@code min} to {@code max} bytes visits (0, 1, 2, 4, ... or 1, 2, 4, ...). */
+    public static int sizes(int min, int max) {
+        int count = 0;
+        for (long size = min; size <= max; size = size == 0 ? 1 : size * 2) {
+            count++;
+        }
+        return count;
+    }
+
     /** A fact about the run that the figures depend on ({@code buffers=direct}, {@code ranks=4}); kept in the CSV. */
     public Results note(String key, Object value) {
         line("note", key, String.valueOf(value));

@@ -1,5 +1,6 @@
 package org.weft.bench.nexus;
 
+import org.weft.bench.Results;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -43,9 +44,12 @@ public final class PpHandle {
     private static void run(RsrProcess process, PingPongLane lane, MemorySegment payload, int maxBytes,
                             int iterations) throws IOException {
         boolean printing = process.rank() == 0;
+        Results results = null;
         if (printing) {
             System.out.printf("# Weft pphandle: RSR ping-pong below MPI, method %s%n", lane.method());
             System.out.printf("# %-10s %15s%n", "Size", "Latency (us)");
+            results = Results.table("pphandle: RSR ping-pong below MPI", "Size (bytes)", "Latency (us)")
+                    .expect(Results.sizes(0, maxBytes)).note("method", lane.method());
         }
         // Unprinted warm-up, as the OSU benchmarks: the JIT compiles every size's path before timing.
         lane.oneWayMicros(payload.asSlice(0, 0), 4 * iterations);
@@ -58,6 +62,7 @@ public final class PpHandle {
             double micros = lane.oneWayMicros(payload.asSlice(0, size), iters);
             if (printing) {
                 System.out.printf("%-12d %15.2f%n", size, micros);
+                results.row(size, micros);
             }
         }
     }

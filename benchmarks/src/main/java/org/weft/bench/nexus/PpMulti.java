@@ -1,5 +1,6 @@
 package org.weft.bench.nexus;
 
+import org.weft.bench.Results;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -101,6 +102,11 @@ public final class PpMulti {
                     timed.method(), load == null ? "none" : load.method());
             System.out.printf("# %-7s %-9s %8s %13s %13s%n", "tcp", "skip_poll", "Size", "A (us)", "B tcp (us)");
         }
+        // one figure, two series: thread A's one-way and thread B's (tcp) during A's windows
+        Results results = !printing ? null : Results.table("ppmulti: thread A's ping-pong beside tcp " + tcpCase,
+                "Size (bytes)", "One-way (us) [A " + timed.method() + "]", "One-way (us) [B tcp]")
+                .expect(options.sizes.length).note("methods", String.join(",", methods)).note("tcp", tcpCase)
+                .note("tcp_skip_poll", skipPoll);
         // B runs from the start (its warm-up) to the end; rank 1's B ends on rank 0's STOP.
         Thread loader = null;
         AtomicBoolean stop = new AtomicBoolean();
@@ -132,6 +138,7 @@ public final class PpMulti {
                 if (printing) {
                     System.out.printf("  %-7s %-9s %8d %13.3f %13s%n", tcpCase, skipPoll, size, median(a),
                             load == null ? "-" : String.format("%.3f", median(b)));
+                    results.row(size, median(a), load == null ? Double.NaN : median(b));
                 }
             }
         } finally {

@@ -66,7 +66,7 @@ final class CollectiveRun {
             System.out.printf("# Weft OSU-style %s test, %d ranks%n", title, size);
             System.out.printf("# %-10s %15s%n", "Size", "Avg Latency(us)");
             results = Results.table("OSU-style " + title, "Size (bytes)", "Avg Latency (us)")
-                    .expect(OsuRun.sizes(minBytes, maxBytes)).note("ranks", size);
+                    .expect(Results.sizes(minBytes, maxBytes)).note("ranks", size);
         }
         // Unprinted warm-up, as OsuRun's: the JIT compiles every size's path before anything is timed (its threads
         // compete with the ranks for the cores), and the small sizes again after the large ones.

@@ -104,7 +104,7 @@ final class OsuRun {
         if (rank == 0) {
             System.out.printf("# Weft OSU-style %s test (%s buffers)%n", title, heap ? "byte[]" : "direct");
             System.out.printf("# %-10s %15s%n", "Size", column);
-            results = Results.table("OSU-style " + title, "Size (bytes)", column).expect(sizes(minBytes, maxBytes))
+            results = Results.table("OSU-style " + title, "Size (bytes)", column).expect(Results.sizes(minBytes, maxBytes))
                     .note("buffers", heap ? "byte[]" : "direct");
         }
         measure.run(minBytes, 4 * iterations, 0);
@@ -127,15 +127,6 @@ final class OsuRun {
 
     private static int next(int size) {
         return size == 0 ? 1 : size * 2;
-    }
-
-    /** How many sizes the loop from {@code min} to {@code max} visits (0, 1, 2, 4, ... or 1, 2, 4, ...). */
-    static int sizes(int min, int max) {
-        int count = 0;
-        for (long size = min; size <= max; size = size == 0 ? 1 : size * 2) {
-            count++;
-        }
-        return count;
     }
 
     /** One repetition of a benchmark's exchange. */

@@ -1,5 +1,6 @@
 package org.weft.bench.path;
 
+import org.weft.bench.Results;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.MPI;
@@ -30,9 +31,12 @@ public final class SelfSendRecv {
         int rank = MPI.COMM_WORLD.getRank();
         ByteBuffer out = MPI.newByteBuffer(Math.max(maxBytes, 1));
         ByteBuffer in = MPI.newByteBuffer(Math.max(maxBytes, 1));
+        Results results = null;
         if (rank == 0) {
             System.out.printf("# Weft send+recv to oneself (software path, no cross-core traffic)%n");
             System.out.printf("# %-10s %18s%n", "Size", "ns per send+recv");
+            results = Results.table("send+recv to oneself (median of " + ROUNDS + " rounds)", "Size (bytes)",
+                    "Send+recv (ns)").expect(Results.sizes(0, maxBytes));
         }
         for (int round = 0; round < WARM_UP_ROUNDS; round++) { // the JIT compiles the path before any timing
             for (int size = 0; size <= maxBytes; size = size == 0 ? 1 : size * 2) {
@@ -51,6 +55,7 @@ public final class SelfSendRecv {
             Arrays.sort(nanos);
             if (rank == 0) {
                 System.out.printf("%-12d %18.1f%n", size, nanos[ROUNDS / 2]);
+                results.row(size, nanos[ROUNDS / 2]);
                 // every round, for tools that pool rounds over runs (benchmarks/scripts/ab-selfcost.sh)
                 System.out.printf("# rounds %d:%s%n", size, rounds);
             }

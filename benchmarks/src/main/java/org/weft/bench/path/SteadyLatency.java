@@ -1,5 +1,6 @@
 package org.weft.bench.path;
 
+import org.weft.bench.Results;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import mpi.MPI;
@@ -56,6 +57,11 @@ public final class SteadyLatency {
                 windows.append(String.format(" %.3f", w));
             }
             System.out.printf("steady %d B one-way %.3f us (windows%s)%n", bytes, median, windows);
+            Results results = Results.table("steady " + bytes + " B ping-pong, window by window", "Window",
+                    "One-way (us)").note("steady median (us)", median);
+            for (int window = 0; window < WINDOWS; window++) {
+                results.row(window + 1, oneWay[window]);
+            }
         }
         MPI.Finalize();
     }

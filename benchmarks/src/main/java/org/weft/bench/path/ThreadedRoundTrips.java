@@ -1,5 +1,6 @@
 package org.weft.bench.path;
 
+import org.weft.bench.Results;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,9 +32,13 @@ public final class ThreadedRoundTrips {
             throw new IllegalArgumentException("round trips of 2 ranks, not " + MPI.COMM_WORLD.getSize());
         }
         int rank = MPI.COMM_WORLD.getRank();
+        Results results = null;
         if (rank == 0) {
             System.out.printf("# Weft threaded round trips: %d round trips of %d B shared by the threads%n",
                     options.roundTrips(), options.bytes());
+            results = Results.table("threaded round trips: " + options.roundTrips() + " of " + options.bytes()
+                    + " B shared by the threads", "Threads", "Round trip (us)", "Total (ms)")
+                    .expect(options.threads().size());
         }
         run(1, Math.min(options.roundTrips(), 10_000), options.bytes()); // warm-up: compiles the path
         for (int threads : options.threads()) {
@@ -45,6 +50,7 @@ public final class ThreadedRoundTrips {
             if (rank == 0) {
                 System.out.printf("threads %d round-trips %d each total %.1f ms %.3f us per round trip%n",
                         threads, each, millis, millis * 1e3 / ((double) each * threads));
+                results.row(threads, millis * 1e3 / ((double) each * threads), millis);
             }
         }
         MPI.Finalize();

@@ -1,5 +1,6 @@
 package org.weft.bench.path;
 
+import org.weft.bench.Results;
 import java.util.Arrays;
 import mpi.MPI;
 import mpi.MPIException;
@@ -47,6 +48,13 @@ public final class WakeLatency {
                     "max (us)");
             System.out.printf("%-14.1f %12.1f %12.1f %12.1f %12.1f%n", delays[0], delays[iterations / 10],
                     delays[iterations / 2], delays[iterations * 9 / 10], delays[iterations - 1]);
+            Results results = Results.table("wake-up: a receive that waited " + sleepMillis + " ms, " + iterations
+                    + " times", "Percentile", "Delay (us)");
+            results.row("min", delays[0]);
+            results.row("p10", delays[iterations / 10]);
+            results.row("median", delays[iterations / 2]);
+            results.row("p90", delays[iterations * 9 / 10]);
+            results.row("max", delays[iterations - 1]);
         }
         MPI.Finalize();
     }

@@ -1,5 +1,6 @@
 package org.weft.bench.path;
 
+import org.weft.bench.Results;
 import java.nio.ByteBuffer;
 import mpi.MPI;
 import mpi.MPIException;
@@ -70,9 +71,12 @@ public final class WarmUp {
     }
 
     private static void report(int bytes, double[] oneWay, long windowNanos) {
+        Results results = Results.table("warm-up: a fresh job's " + bytes + " B ping-pong, windows of "
+                + windowNanos / 1_000_000 + " ms", "Window", "One-way (us)", "Bandwidth (GB/s)");
         for (int w = 0; w < oneWay.length; w++) {
             System.out.printf("window %d %.1f-%.1f s one-way %.3f us %.2f GB/s%n", w + 1, w * windowNanos / 1e9,
                     (w + 1) * windowNanos / 1e9, oneWay[w], bytes / oneWay[w] / 1e3);
+            results.row(w + 1, oneWay[w], bytes / oneWay[w] / 1e3);
         }
         double[] late = java.util.Arrays.copyOfRange(oneWay, oneWay.length / 2, oneWay.length);
         java.util.Arrays.sort(late);

@@ -38,6 +38,10 @@ public final class TablePlot {
     /** A panel's figures spanning more than this factor get a logarithmic axis (latency from 0 B to 4 MiB). */
     static final double LOG_SPAN = 30;
 
+    /** The series' colours, in column order (Weft first, then the reference or the other runs). */
+    private static final Color[] PALETTE = {new Color(0xD62728), new Color(0x1F77B4), new Color(0x2CA02C),
+            new Color(0xFF7F0E), new Color(0x9467BD), new Color(0x8C564B)};
+
     private TablePlot() {
     }
 
@@ -94,6 +98,7 @@ public final class TablePlot {
         LineAndShapeRenderer lines = new LineAndShapeRenderer(true, true);
         for (int s = 0; s < data.getRowCount(); s++) {
             lines.setSeriesStroke(s, new BasicStroke(2f));
+            lines.setSeriesPaint(s, PALETTE[s % PALETTE.length]); // a series has its colour in every panel
         }
         CategoryPlot panel = new CategoryPlot(data, null, valueAxis(figure, smallest, largest), lines);
         panel.setBackgroundPaint(Color.WHITE);

@@ -58,6 +58,22 @@ class BenchOutputJobTest {
         assertPlotDrawn(work.resolve("bcast.png"), 1);
     }
 
+    @Test
+    void aBenchmarkOfItsOwnFormatWritesItsTableToo() throws Exception {
+        CommandRun.Result run = weft("bench", "selfcost", "-m", "4", "-i", "2000", "--csv", "self.csv");
+        assertEquals(0, run.exitCode(), run.output());
+        Map<String, Double> printed = printedRows(run.stdout());
+        assertEquals(List.of("0", "1", "2", "4"), List.copyOf(printed.keySet()), run.stdout());
+        List<String> lines = Files.readAllLines(work.resolve("self.csv"));
+        List<String> data = lines.stream().filter(line -> !line.startsWith("#")).toList();
+        assertEquals("Size (bytes),Send+recv (ns)", data.getFirst());
+        for (int i = 1; i < data.size(); i++) {
+            String[] cells = data.get(i).split(",");
+            assertEquals(printed.get(cells[0]), Double.parseDouble(cells[1]), 0.051, lines.toString()); // 1 decimal
+        }
+        assertEquals(printed.size() + 1, data.size(), lines.toString());
+    }
+
     /** Checks that {@code file} has the header and exactly the printed rows; returns its lines. */
     static List<String> assertCsvHolds(Path file, String rowLabel, String column, Map<String, Double> printed)
             throws IOException {

@@ -1,5 +1,6 @@
 package org.weft.mm.module.shm;
 
+import org.weft.bench.Results;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -72,6 +73,12 @@ public final class RingFloor {
                         median(micros[2]));
                 System.out.printf("%-12s %8.3f us  the same with %d bytes of payload, copied in and out%n",
                         "ring-" + payload, median(micros[3]), payload);
+                Results results = Results.table("ringfloor: one-way below the software, median of " + ROUNDS
+                        + " rounds", "Case", "One-way (us)");
+                String[] cases = {"line", "fresh-line", "ring", "ring-" + payload};
+                for (int c = 0; c < cases.length; c++) {
+                    results.row(cases[c], median(micros[c]));
+                }
             }
         }
         MPI.Finalize();
