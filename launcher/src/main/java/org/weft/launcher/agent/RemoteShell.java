@@ -36,7 +36,14 @@ public final class RemoteShell {
                 + (jobDir == null ? "" : "; rm -rf " + quote(jobDir)) + ") </dev/null >/dev/null 2>&1 & ";
     }
 
-    private final List<String> agent;
+    /** How the agent program is called to run one shell line on a host. */
+    @FunctionalInterface
+    public interface Agent {
+        /** The command line that runs {@code shellLine} on {@code host}. */
+        List<String> command(String host, String shellLine);
+    }
+
+    private final Agent agent;
     private final String workingDirectory;
 
     /**
@@ -44,11 +51,30 @@ public final class RemoteShell {
      * @param workingDirectory the directory remote commands start in when it exists there
      */
     public RemoteShell(List<String> agent, String workingDirectory) {
-        if (agent.isEmpty()) {
+        this(likeSsh(agent), workingDirectory);
+    }
+
+    /**
+     * @param agent how the agent is called (ssh's contract, or another such as srun's)
+     * @param workingDirectory the directory remote commands start in when it exists there
+     */
+    public RemoteShell(Agent agent, String workingDirectory) {
+        this.agent = agent;
+        this.workingDirectory = workingDirectory;
+    }
+
+    /** ssh's contract: the program and its options, then the host, then the line. */
+    private static Agent likeSsh(List<String> program) {
+        if (program.isEmpty()) {
             throw new IllegalArgumentException("an empty remote shell command");
         }
-        this.agent = List.copyOf(agent);
-        this.workingDirectory = workingDirectory;
+        List<String> words = List.copyOf(program);
+        return (host, shellLine) -> {
+            List<String> command = new ArrayList<>(words);
+            command.add(host);
+            command.add(shellLine);
+            return command;
+        };
     }
 
     /** The agent given as one string, split at white space ({@code --rsh "ssh -p 2222"}). */
@@ -98,10 +124,7 @@ public final class RemoteShell {
 
     /** The agent's command that runs {@code shellLine} on {@code host}. */
     public List<String> command(String host, String shellLine) {
-        List<String> command = new ArrayList<>(agent);
-        command.add(host);
-        command.add(shellLine);
-        return command;
+        return agent.command(host, shellLine);
     }
 
     /** {@code word} as one word of a POSIX shell line, whatever it holds. */
