@@ -27,13 +27,17 @@ public final class RemoteShell {
      * that never reached {@code MPI_Init} (whose bootstrap connection would end it) and an mpirun of a site are then
      * not left running. However the process ends, the watch then removes {@code jobDir} on that host: a job's
      * processes there are past its finalize barrier by then, and after a launcher crash nobody else would. The start
-     * time is compared too, so a pid reused after the process ended is never signalled. Linux's /proc.
+     * time is compared too, so a pid reused after the process ended is never signalled. Linux's /proc. A SIGTERM
+     * to the watch itself removes {@code jobDir} too: SLURM ends a cancelled job's steps with SIGTERM to every
+     * process before its SIGKILL, and no launcher can reach the node then.
      */
     static String orphanWatch(String jobDir) {
-        return "p=$PPID; (t=; while s=$(cut -d ' ' -f 4,22 /proc/$$/stat 2>/dev/null)"
+        String removal = jobDir == null ? "" : "rm -rf " + quote(jobDir);
+        return "p=$PPID; (" + (jobDir == null ? "" : "trap '" + removal.replace("'", "'\\''") + "; exit' TERM; ")
+                + "t=; while s=$(cut -d ' ' -f 4,22 /proc/$$/stat 2>/dev/null)"
                 + " && [ \"${s#* }\" = \"${t:=${s#* }}\" ]; do"
                 + " [ \"${s%% *}\" = \"$p\" ] || { kill $$; sleep 2; break; }; sleep 1; done"
-                + (jobDir == null ? "" : "; rm -rf " + quote(jobDir)) + ") </dev/null >/dev/null 2>&1 & ";
+                + (jobDir == null ? "" : "; " + removal) + ") </dev/null >/dev/null 2>&1 & ";
     }
 
     /** How the agent program is called to run one shell line on a host. */

@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.weft.adi.param.Parameter;
 import org.weft.adi.trace.StartupTrace;
@@ -32,6 +33,8 @@ import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.Site;
 import org.weft.launcher.plan.SiteLayout;
+import org.weft.launcher.slurm.SlurmAllocation;
+import org.weft.launcher.slurm.Srun;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -53,6 +56,7 @@ import picocli.CommandLine.Spec;
                 "       weftrun -np N [OPTIONS] -jar APP.jar [ARGS...]",
                 "       weftrun -np N [OPTIONS] java [JAVA OPTIONS] MAIN|-jar APP.jar [ARGS...]",
                 "       weftrun [-np N] --host HOST[:SLOTS],... [--rsh COMMAND] [OPTIONS] MAIN [ARGS...]",
+                "       weftrun [-np N] [OPTIONS] MAIN [ARGS...]    (in salloc or sbatch: SLURM's nodes, with srun)",
                 "       weftrun --site NAME:NP[:HOSTS] --site ... [OPTIONS] MAIN [ARGS...]",
                 "       weftrun [OPTIONS] -np N [-cp CP] MAIN [ARGS...] : -np M [-cp CP] [-J ARG] [-x VAR] MAIN2 ..."},
         footerHeading = "%n",
@@ -69,7 +73,7 @@ public final class WeftRun implements Callable<Integer> {
     private CommandSpec spec;
 
     @Option(names = {"-np", "-n", "--np"}, paramLabel = "N",
-            description = "Number of ranks (default: the slots of --host or --hostfile).")
+            description = "Number of ranks (default: the slots of --host or --hostfile, or SLURM's tasks).")
     private int np;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
@@ -105,7 +109,7 @@ public final class WeftRun implements Callable<Integer> {
 
     @Option(names = "--rsh", paramLabel = "COMMAND",
             description = "Remote shell that starts ranks on other hosts, given HOST and a shell command line "
-                    + "(default: $WEFT_RSH, else " + RemoteShell.DEFAULT_AGENT + ").")
+                    + "(default: $WEFT_RSH, else srun in a SLURM allocation, else " + RemoteShell.DEFAULT_AGENT + ").")
     private String rsh;
 
     @Option(names = "--site-launcher", paramLabel = "NAME=auto|mpirun|weft|PATH",
@@ -145,6 +149,7 @@ public final class WeftRun implements Callable<Integer> {
     private List<String> program = new ArrayList<>();
 
     private final Map<String, String> launcherEnvironment;
+    private Optional<SlurmAllocation> slurm;
     private final InputStream in;
     private final PrintStream out;
     private final PrintStream err;
@@ -191,8 +196,7 @@ public final class WeftRun implements Callable<Integer> {
         mpirun.warnings().forEach(warning -> err.println("weftrun: " + warning));
         mpirun.display(plan, out);
         String named = rsh != null ? rsh : launcherEnvironment.get("WEFT_RSH");
-        String agent = named != null ? named : RemoteShell.DEFAULT_AGENT;
-        RemoteShell remote = RemoteShell.parse(agent, System.getProperty("user.dir"));
+        RemoteShell remote = remoteShell(named, plan);
         // A site's mpirun starts its own remote processes: with the user's remote shell if one was named, else as
         // that MPI is configured to (its default is ssh, possibly set up by the site's administrators).
         RankCommands commands = RankCommands.ofThisJvm()
@@ -200,6 +204,32 @@ public final class WeftRun implements Callable<Integer> {
                 .withAotCache(AotCache.of(launcherEnvironment));
         return new Job(plan, commands, new HostAgent(new LocalAgent(), remote), new OutputSink(out),
                 new OutputSink(err), in).run();
+    }
+
+    /** The agent for other hosts: the one named, else srun inside a SLURM allocation, else ssh. */
+    RemoteShell remoteShell(String named, JobPlan plan) {
+        String workingDirectory = System.getProperty("user.dir");
+        if (named == null && slurm() != null) {
+            String srun = Srun.find(launcherEnvironment.get("PATH"));
+            if (srun == null && plan.spansHosts()) {
+                throw usage("inside SLURM job " + slurm().jobId() + " but no srun on the PATH to start ranks on "
+                        + plan.otherHosts() + " (--rsh names another agent)");
+            }
+            return Srun.remoteShell(srun == null ? "srun" : srun, workingDirectory);
+        }
+        return RemoteShell.parse(named != null ? named : RemoteShell.DEFAULT_AGENT, workingDirectory);
+    }
+
+    /** The SLURM allocation weftrun runs in, read once; {@code null} outside one. */
+    private SlurmAllocation slurm() {
+        if (slurm == null) {
+            try {
+                slurm = Optional.ofNullable(SlurmAllocation.of(launcherEnvironment));
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
+        return slurm.orElse(null);
     }
 
     /** The job this command line asks for; a {@link ParameterException} (status 2) when it asks for nonsense. */
@@ -289,6 +319,9 @@ public final class WeftRun implements Callable<Integer> {
         try {
             if (hosts != null) {
                 return HostPlacement.parseHosts(hosts);
+            }
+            if (file == null && slurm() != null) {
+                return slurm().slots(); // as mpirun in an allocation: its nodes, a slot per task SLURM gave them
             }
             return file == null ? List.of() : file.slots();
         } catch (IllegalArgumentException e) {

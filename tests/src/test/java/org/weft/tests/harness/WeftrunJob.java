@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -18,6 +20,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class WeftrunJob {
     private final List<String> arguments = new ArrayList<>();
+    private final List<String> wrapper = new ArrayList<>();
+    private final Map<String, String> environment = new HashMap<>();
     private Duration timeout = Duration.ofSeconds(90);
 
     private WeftrunJob(List<String> arguments) {
@@ -32,6 +36,27 @@ public final class WeftrunJob {
     public WeftrunJob timeout(Duration timeout) {
         this.timeout = timeout;
         return this;
+    }
+
+    /** Runs {@code weftrun} through {@code command}, e.g. {@code salloc -N2}, which gets weftrun's command line. */
+    public WeftrunJob wrappedIn(String... command) {
+        wrapper.addAll(List.of(command));
+        return this;
+    }
+
+    /** Adds {@code variables} to the environment of {@code weftrun} (or of its wrapper). */
+    public WeftrunJob environment(Map<String, String> variables) {
+        environment.putAll(variables);
+        return this;
+    }
+
+    /** {@code weftrun}'s command line: this JVM's java running the launcher with the arguments and {@code -cp}. */
+    public List<String> command() {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                classPath(), "org.weft.launcher.cli.WeftRun"));
+        command.addAll(insertClassPath(arguments));
+        return command;
     }
 
     /** What a finished job left. */
@@ -53,11 +78,11 @@ public final class WeftrunJob {
 
     /** Runs the job; {@code whileRunning} is called (with the weftrun process) once it has started. */
     public Result run(java.util.function.Consumer<Process> whileRunning) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                classPath(), "org.weft.launcher.cli.WeftRun"));
-        command.addAll(insertClassPath(arguments));
-        Process process = new ProcessBuilder(command).start();
+        List<String> command = new ArrayList<>(wrapper);
+        command.addAll(command());
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        Process process = builder.start();
         Drain out = new Drain(process.getInputStream());
         Drain err = new Drain(process.getErrorStream());
         if (whileRunning != null) {
