@@ -43,6 +43,18 @@ package org.weft.mm.module.tcp;
  * the sender's later RSRs come on the peer's connection, which the lower rank dialled.
  * SWITCHED (handlerId 4, empty body): the first frame on that connection; the receiver delivers what follows only
  * after the MOVED of the retired connection, so the sender's RSRs keep their order across the switch.
+ *
+ * COMPRESSED (handlerId 5): one whole RSR frame (length field included), compressed (tcp_compress):
+ *  +---------------+-----------------------------------------------+
+ *  | codec (u8)    |        reserved (3 bytes, zero)                |
+ *  +---------------+-----------------------------------------------+
+ *  |     raw length (int32): bytes of the frame once decompressed   |
+ *  +---------------------------------------------------------------+
+ *  |                compressed bytes (codec 1: one LZ4 block)     ...
+ *  +---------------------------------------------------------------+
+ * The receiver delivers the frame inside as if it had come as it is; its raw length is held to tcp_max_frame, and
+ * a block that does not decompress to exactly that many bytes, or an inner frame that is not one whole RSR frame,
+ * closes the connection.
  * </pre>
  *
  * A frame whose total size (length field included) exceeds {@code tcp_max_frame} closes the connection.
@@ -67,10 +79,15 @@ final class FrameLayout {
     static final int BYE_HANDLER = 2;
     static final int MOVED_HANDLER = 3;
     static final int SWITCHED_HANDLER = 4;
+    static final int COMPRESSED_HANDLER = 5;
+    /** A COMPRESSED frame's bytes before the compressed ones: frame header, codec and reserved, raw length. */
+    static final int COMPRESSED_CODEC_OFFSET = HEADER_LENGTH;
+    static final int COMPRESSED_RAW_LENGTH_OFFSET = HEADER_LENGTH + 4;
+    static final int COMPRESSED_HEADER_LENGTH = HEADER_LENGTH + 8;
 
     /** "WEFT" read as a little-endian int32. */
     static final int MAGIC = 'W' | 'E' << 8 | 'F' << 16 | 'T' << 24;
-    static final int PROTOCOL_VERSION = 2;
+    static final int PROTOCOL_VERSION = 3;
 
     private FrameLayout() {
     }

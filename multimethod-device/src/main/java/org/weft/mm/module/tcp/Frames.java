@@ -4,6 +4,7 @@ import static org.weft.mm.module.tcp.FrameLayout.BYE_HANDLER;
 import static org.weft.mm.module.tcp.FrameLayout.CONTROL_ENDPOINT;
 import static org.weft.mm.module.tcp.FrameLayout.HEADER_LENGTH;
 import static org.weft.mm.module.tcp.FrameLayout.IDS_LENGTH;
+import static org.weft.mm.module.tcp.FrameLayout.LENGTH_FIELD;
 import static org.weft.mm.module.tcp.FrameLayout.MAX_ENDPOINT_ID;
 import static org.weft.mm.module.tcp.FrameLayout.MAX_HANDLER_ID;
 
@@ -37,6 +38,40 @@ final class Frames {
                     + "): send large payloads in pieces");
         }
         return (int) frameLength;
+    }
+
+    /**
+     * Writes a whole RSR frame of {@code frameLength} bytes at {@code at} of {@code buffer} (little-endian;
+     * {@code segment} spans it, for copying payloads of any kind): length, ids, {@code header} (its position stays),
+     * payload.
+     */
+    static void putRsr(ByteBuffer buffer, MemorySegment segment, int at, int frameLength, int endpointId,
+                       int handlerId, ByteBuffer header, MemorySegment payload) {
+        int payloadAt = putRsrHead(buffer, at, frameLength, endpointId, handlerId, header);
+        long payloadLength = payload.byteSize();
+        if (payloadLength > 0) {
+            MemorySegment.copy(payload, 0, segment, payloadAt, payloadLength);
+        }
+    }
+
+    /** Writes an RSR frame's length, ids and {@code header} at {@code at}; returns where its payload goes. */
+    static int putRsrHead(ByteBuffer buffer, int at, int frameLength, int endpointId, int handlerId,
+                          ByteBuffer header) {
+        buffer.putInt(at, frameLength - LENGTH_FIELD);
+        buffer.putShort(at + LENGTH_FIELD + FrameLayout.ENDPOINT_OFFSET, (short) endpointId);
+        buffer.putShort(at + LENGTH_FIELD + FrameLayout.HANDLER_OFFSET, (short) handlerId);
+        // Absolute bulk put: the caller's header keeps its position.
+        buffer.put(at + HEADER_LENGTH, header, header.position(), header.remaining());
+        return at + HEADER_LENGTH + header.remaining();
+    }
+
+    /** Writes the head of a COMPRESSED frame of {@code compressedLength} codec bytes for {@code rawLength}. */
+    static void putCompressedHeader(ByteBuffer buffer, int at, int compressedLength, int codec, int rawLength) {
+        buffer.putInt(at, FrameLayout.COMPRESSED_HEADER_LENGTH - LENGTH_FIELD + compressedLength);
+        buffer.putShort(at + LENGTH_FIELD + FrameLayout.ENDPOINT_OFFSET, (short) CONTROL_ENDPOINT);
+        buffer.putShort(at + LENGTH_FIELD + FrameLayout.HANDLER_OFFSET, (short) FrameLayout.COMPRESSED_HANDLER);
+        buffer.putInt(at + FrameLayout.COMPRESSED_CODEC_OFFSET, codec);
+        buffer.putInt(at + FrameLayout.COMPRESSED_RAW_LENGTH_OFFSET, rawLength);
     }
 
     /** The HELLO that opens every connection, as bytes. */

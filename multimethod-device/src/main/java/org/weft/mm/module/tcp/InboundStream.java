@@ -1,6 +1,7 @@
 package org.weft.mm.module.tcp;
 
 import static org.weft.mm.module.tcp.FrameLayout.BYE_HANDLER;
+import static org.weft.mm.module.tcp.FrameLayout.COMPRESSED_HANDLER;
 import static org.weft.mm.module.tcp.FrameLayout.CONTROL_ENDPOINT;
 import static org.weft.mm.module.tcp.FrameLayout.ENDPOINT_OFFSET;
 import static org.weft.mm.module.tcp.FrameLayout.HANDLER_OFFSET;
@@ -51,6 +52,8 @@ final class InboundStream {
     private ByteBuffer in = newBuffer(INITIAL_CAPACITY);
     private volatile boolean closed;
     private boolean byeReceived;
+    /** Made by the first COMPRESSED frame (a peer whose path compresses); owned by the thread holding busy. */
+    private Decompression decompression;
 
     InboundStream(TcpModule module, int sourceRank, Wire wire, String remote, Runnable closer) {
         this.module = module;
@@ -164,19 +167,23 @@ final class InboundStream {
             int frameEnd = frameStart + frameLength;
             int endpointId = in.getShort(frameStart + LENGTH_FIELD + ENDPOINT_OFFSET) & 0xFFFF;
             int handlerId = in.getShort(frameStart + LENGTH_FIELD + HANDLER_OFFSET) & 0xFFFF;
-            if (endpointId == CONTROL_ENDPOINT) {
+            if (endpointId == CONTROL_ENDPOINT && handlerId != COMPRESSED_HANDLER) {
                 if (!takeControl(handlerId)) {
                     break;
                 }
                 in.position(frameEnd);
                 continue;
             }
-            in.limit(frameEnd).position(frameStart + HEADER_LENGTH);
             try {
-                sink.deliver(sourceRank, endpointId, handlerId, in);
+                if (endpointId == CONTROL_ENDPOINT) {
+                    deliverCompressed(frameStart, frameEnd);
+                } else {
+                    in.limit(frameEnd).position(frameStart + HEADER_LENGTH);
+                    sink.deliver(sourceRank, endpointId, handlerId, in);
+                }
             } catch (RuntimeException e) {
-                reject("RSR for endpoint " + endpointId + " handler " + handlerId + " rejected: "
-                        + InboundConnection.describe(e));
+                reject((endpointId == CONTROL_ENDPOINT ? "compressed frame" : "RSR for endpoint " + endpointId
+                        + " handler " + handlerId) + " rejected: " + InboundConnection.describe(e));
                 break;
             } finally {
                 in.order(ByteOrder.LITTLE_ENDIAN).limit(end).position(frameEnd);
@@ -190,6 +197,17 @@ final class InboundStream {
             }
         }
         return delivered;
+    }
+
+    /** Delivers the RSR inside the COMPRESSED frame {@code in[frameStart, frameEnd)}. */
+    private void deliverCompressed(int frameStart, int frameEnd) {
+        if (decompression == null) {
+            decompression = new Decompression();
+        }
+        ByteBuffer frame = decompression.unpack(in, frameStart, frameEnd, module.config().maxFrame());
+        int endpointId = frame.getShort(LENGTH_FIELD + ENDPOINT_OFFSET) & 0xFFFF;
+        int handlerId = frame.getShort(LENGTH_FIELD + HANDLER_OFFSET) & 0xFFFF;
+        sink.deliver(sourceRank, endpointId, handlerId, frame.position(HEADER_LENGTH));
     }
 
     /**

@@ -1,7 +1,6 @@
 package org.weft.mm.module.tcp;
 
 import static org.weft.mm.module.tcp.FrameLayout.HEADER_LENGTH;
-import static org.weft.mm.module.tcp.FrameLayout.LENGTH_FIELD;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -49,12 +48,9 @@ final class OutboundBuffer {
 
     /** Appends one RSR frame (layout in {@link FrameLayout}); {@code frameLength} was checked by the caller. */
     void appendRsr(int frameLength, int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
-        int at = appendHead(frameLength, frameLength, endpointId, handlerId, header);
-        long payloadLength = payload.byteSize();
-        if (payloadLength > 0) {
-            MemorySegment.copy(payload, 0, segment, at, payloadLength);
-        }
-        end = at + (int) payloadLength;
+        int at = reserve(frameLength);
+        Frames.putRsr(buffer, segment, at, frameLength, endpointId, handlerId, header, payload);
+        end = at + frameLength;
     }
 
     /**
@@ -62,19 +58,26 @@ final class OutboundBuffer {
      * {@link #writeWithTail}.
      */
     void appendRsrHead(int frameLength, int endpointId, int handlerId, ByteBuffer header) {
-        end = appendHead(HEADER_LENGTH + header.remaining(), frameLength, endpointId, handlerId, header);
+        int at = reserve(HEADER_LENGTH + header.remaining());
+        end = Frames.putRsrHead(buffer, at, frameLength, endpointId, handlerId, header);
     }
 
-    /** Writes the frame's length, ids and header at the end, with room for {@code room} bytes; returns where the
-     * payload goes. */
-    private int appendHead(int room, int frameLength, int endpointId, int handlerId, ByteBuffer header) {
-        int at = reserve(room);
-        buffer.putInt(at, frameLength - LENGTH_FIELD);
-        buffer.putShort(at + LENGTH_FIELD + FrameLayout.ENDPOINT_OFFSET, (short) endpointId);
-        buffer.putShort(at + LENGTH_FIELD + FrameLayout.HANDLER_OFFSET, (short) handlerId);
-        // Absolute bulk put: the caller's header keeps its position.
-        buffer.put(at + HEADER_LENGTH, header, header.position(), header.remaining());
-        return at + HEADER_LENGTH + header.remaining();
+    /**
+     * Room for up to {@code length} more bytes at the end, for a frame made in place (compressed): returns where it
+     * starts in {@link #buffer()}; {@link #commit} then says where it ends.
+     */
+    int claim(int length) {
+        return reserve(length);
+    }
+
+    /** The buffer {@link #claim} gave an offset into (little-endian, absolute access only). */
+    ByteBuffer buffer() {
+        return buffer;
+    }
+
+    /** The frame made in place after {@link #claim} ends at {@code newEnd}. */
+    void commit(int newEnd) {
+        end = newEnd;
     }
 
     /**

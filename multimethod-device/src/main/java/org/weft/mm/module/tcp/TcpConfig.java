@@ -4,9 +4,12 @@ import org.weft.adi.param.Parameters;
 
 /** The values of {@link TcpParameters} for one module instance, read and checked once at init. */
 record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int maxFrame, int handshakeTimeoutMillis,
-        int connectTimeoutMillis, int sendQueueBytes) {
+        int connectTimeoutMillis, int sendQueueBytes, PathScoped<AggregationPolicy> aggregate,
+        PathScoped<Boolean> compress, int compressMin) {
 
     static TcpConfig from(Parameters p) {
+        AggregationPolicy fixed = aggregation(p, AggregationPolicy.Mode.FIXED);
+        AggregationPolicy adaptive = aggregation(p, AggregationPolicy.Mode.ADAPTIVE);
         return new TcpConfig(
                 p.get(TcpParameters.IF_ADDRESS),
                 intBytes(TcpParameters.SNDBUF.name(), p.get(TcpParameters.SNDBUF), 0),
@@ -15,7 +18,32 @@ record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int 
                 intBytes(TcpParameters.MAX_FRAME.name(), p.get(TcpParameters.MAX_FRAME), FrameLayout.HEADER_LENGTH),
                 positive(TcpParameters.HANDSHAKE_TIMEOUT.name(), p.get(TcpParameters.HANDSHAKE_TIMEOUT)),
                 positive(TcpParameters.CONNECT_TIMEOUT.name(), p.get(TcpParameters.CONNECT_TIMEOUT)),
-                intBytes(TcpParameters.SEND_QUEUE.name(), p.get(TcpParameters.SEND_QUEUE), 1));
+                intBytes(TcpParameters.SEND_QUEUE.name(), p.get(TcpParameters.SEND_QUEUE), 1),
+                PathScoped.parse(TcpParameters.AGGREGATE.name(), p.get(TcpParameters.AGGREGATE),
+                        text -> switch (AggregationPolicy.parseMode(text)) {
+                            case OFF -> AggregationPolicy.OFF;
+                            case FIXED -> fixed;
+                            case ADAPTIVE -> adaptive;
+                        }, AggregationPolicy.OFF),
+                PathScoped.parse(TcpParameters.COMPRESS.name(), p.get(TcpParameters.COMPRESS), TcpConfig::codec, false),
+                intBytes(TcpParameters.COMPRESS_MIN.name(), p.get(TcpParameters.COMPRESS_MIN), 1));
+    }
+
+    private static AggregationPolicy aggregation(Parameters p, AggregationPolicy.Mode mode) {
+        return AggregationPolicy.of(mode,
+                positive(TcpParameters.AGGREGATE_WINDOW.name(), p.get(TcpParameters.AGGREGATE_WINDOW)),
+                positive(TcpParameters.AGGREGATE_COUNT.name(), p.get(TcpParameters.AGGREGATE_COUNT)),
+                intBytes(TcpParameters.AGGREGATE_BYTES.name(), p.get(TcpParameters.AGGREGATE_BYTES), 1),
+                positive(TcpParameters.AGGREGATE_FRAME_COST.name(), p.get(TcpParameters.AGGREGATE_FRAME_COST)));
+    }
+
+    /** {@code lz4} compresses, {@code off} does not. */
+    private static Boolean codec(String text) {
+        return switch (text) {
+            case "lz4" -> true;
+            case "off" -> false;
+            default -> throw new IllegalArgumentException("codec '" + text + "' is not lz4 or off");
+        };
     }
 
     /** Netty's frame decoder and socket options take ints: refuse what does not fit rather than wrap. */

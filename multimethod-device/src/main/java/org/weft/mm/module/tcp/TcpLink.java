@@ -69,6 +69,14 @@ public final class TcpLink implements CommObject {
     private volatile State state;
     /** Queued bytes or a connection under way: {@link TcpModule#poll()} should call {@link #progress()}. */
     private volatile boolean needsProgress;
+    /**
+     * The path's frame policies, chosen at the first send ({@link #choosePath}); null when off. Under the lock
+     * (the report, at the end of the job, reads them without it).
+     */
+    private boolean pathKnown;
+    private Aggregation aggregation;
+    private Compression compression;
+    private String pathName = "";
     /** What arrives on this connection; made when a dialled connection opens. */
     private volatile InboundStream replies;
 
@@ -185,7 +193,12 @@ public final class TcpLink implements CommObject {
                     return state == State.CLOSED ? SendStatus.FAILED : SendStatus.BACK_PRESSURED;
                 }
             }
-            if (state == State.OPEN && payload.isNative() && payload.byteSize() >= GATHER_THRESHOLD) {
+            if (!pathKnown) {
+                choosePath();
+            }
+            if (aggregation != null || compression != null) {
+                sendShaped(frameLength, endpointId, handlerId, header, payload);
+            } else if (state == State.OPEN && payload.isNative() && payload.byteSize() >= GATHER_THRESHOLD) {
                 writeGathered(frameLength, endpointId, handlerId, header, payload);
             } else {
                 out.appendRsr(frameLength, endpointId, handlerId, header, payload);
@@ -200,6 +213,89 @@ public final class TcpLink implements CommObject {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Under the lock, on a path that aggregates or compresses: the RSR goes compressed when that pays, else it joins
+     * the aggregate, which is written now unless the policy lets it wait (then a wait or a later poll writes it).
+     */
+    private void sendShaped(int frameLength, int endpointId, int handlerId, ByteBuffer header, MemorySegment payload) {
+        Aggregation a = aggregation;
+        // Only an aggregate may wait: bytes a full socket left queued go at once, and nothing waits to connect.
+        boolean mayHold = a != null && state == State.OPEN && out.pendingBytes() == a.heldBytes();
+        long now = a == null ? 0 : System.nanoTime();
+        Compression c = compression;
+        if (c != null && c.considers(frameLength)
+                && c.appendCompressed(out, frameLength, endpointId, handlerId, header, payload)) {
+            mayHold = false;
+        } else if (state == State.OPEN && payload.isNative() && payload.byteSize() >= GATHER_THRESHOLD) {
+            if (a != null) {
+                a.added(frameLength, now); // too large to wait: it goes now, after what is held
+            }
+            writeGathered(frameLength, endpointId, handlerId, header, payload);
+            return;
+        } else {
+            out.appendRsr(frameLength, endpointId, handlerId, header, payload);
+        }
+        if (a != null) {
+            a.added(frameLength, now);
+            if (mayHold && a.mayWait(now)) {
+                needsProgress = true;
+                module.context().holdingSends();
+                return;
+            }
+        }
+        progress0();
+    }
+
+    /**
+     * Under the lock, at the first send: the frame policies of the path to the peer (its site is known by then),
+     * from {@code tcp_aggregate} and {@code tcp_compress}.
+     */
+    private void choosePath() {
+        pathKnown = true;
+        String here = module.context().site();
+        String there = module.context().siteOf(peerRank);
+        TcpConfig config = module.config();
+        AggregationPolicy policy = config.aggregate().forPath(here, there);
+        aggregation = policy.isOff() ? null : new Aggregation(policy, System.nanoTime());
+        compression = config.compress().forPath(here, there) ? new Compression(config.compressMin()) : null;
+        pathName = here.equals(there) ? (here.isEmpty() ? "same-site" : "same-site " + here)
+                : "cross-site " + here + "-" + there;
+    }
+
+    /** Any thread: writes what the aggregate holds, now (a thread of this process is about to wait). */
+    void flushHeld() {
+        lock.lock();
+        try {
+            Aggregation a = aggregation;
+            if (a != null && a.holding()) {
+                progress0();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** For the report: what this link's path does beyond sending, or null when it only sends. */
+    String describePath() {
+        Aggregation a = aggregation;
+        Compression c = compression;
+        if (a == null && c == null) {
+            return null;
+        }
+        StringBuilder line = new StringBuilder(module.name()).append(" to rank ").append(peerRank).append(" (")
+                .append(pathName).append("): aggregation ");
+        if (a == null) {
+            line.append("off");
+        } else {
+            long frames = a.frames();
+            line.append(a.policy().describe()).append(", ").append(a.rsrs()).append(" RSRs in ").append(frames)
+                    .append(" frames (").append(frames == 0 ? "-" : String.format("%.2f", (double) a.rsrs() / frames))
+                    .append(" a frame)");
+        }
+        line.append("; ").append(c == null ? "compression off" : c.describe());
+        return line.toString();
     }
 
     @Override
@@ -230,6 +326,10 @@ public final class TcpLink implements CommObject {
                 fail(null); // the reading side said why, or the peer left
                 return 0;
             }
+            Aggregation a = aggregation;
+            if (a != null && a.holding() && state == State.OPEN && !a.due(System.nanoTime())) {
+                return 0; // the aggregate may wait a little longer
+            }
             return progress0() > 0 ? 1 : 0;
         } finally {
             lock.unlock();
@@ -245,6 +345,9 @@ public final class TcpLink implements CommObject {
         } catch (IOException e) {
             failWrite(e);
         }
+        if (aggregation != null) {
+            aggregation.written();
+        }
         needsProgress = state == State.OPEN && hasUnwritten();
     }
 
@@ -259,6 +362,9 @@ public final class TcpLink implements CommObject {
                 written = out.isEmpty() ? wire.flush() : out.writeTo(wire);
             } catch (IOException e) {
                 failWrite(e);
+            }
+            if (aggregation != null) {
+                aggregation.written();
             }
         }
         needsProgress = state == State.CONNECTING || state == State.OPEN && hasUnwritten();

@@ -383,6 +383,27 @@ public final class TcpModule implements CommModule {
         return work;
     }
 
+    /** A thread of this process is about to wait: every link writes what its aggregate holds. */
+    @Override
+    public void flush() {
+        for (TcpLink link : linkArray) {
+            link.flushHeld();
+        }
+    }
+
+    /** One line per link whose path aggregates or compresses: its policies and what they did. */
+    @Override
+    public List<String> reportLines() {
+        List<String> lines = new ArrayList<>();
+        for (TcpLink link : linkArray) {
+            String line = link.describePath();
+            if (line != null) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
     /**
      * Sends a BYE on every connection and closes it once what was queued is written, then stops the event loop;
      * waits a bounded time (about {@value #SHUTDOWN_WAIT_MILLIS} ms at most per step). Idempotent.

@@ -42,9 +42,36 @@ public final class TcpParameters {
             "bytes queued for one peer (socket full) beyond which sends wait in the device's per-peer queue"
                     + " (back-pressure) instead of growing the tcp queue");
 
+    public static final Parameter<String> AGGREGATE = Parameter.string("tcp_aggregate",
+            "cross-site:adaptive,same-site:off",
+            "coalescing of small RSRs to one peer into one write (message aggregation), per path: off, fixed or"
+                    + " adaptive, or SCOPE:POLICY,... with SCOPE same-site, cross-site, all or SITE-SITE; a wait"
+                    + " always writes what is held first");
+
+    public static final Parameter<Integer> AGGREGATE_WINDOW = Parameter.integer("tcp_aggregate_window", 1000, "us",
+            "longest an aggregated RSR waits for others before it is written (fixed and adaptive)");
+
+    public static final Parameter<Integer> AGGREGATE_COUNT = Parameter.integer("tcp_aggregate_count", 64, "RSRs",
+            "RSRs one aggregate holds at most; the one that fills it writes it");
+
+    public static final Parameter<Long> AGGREGATE_BYTES = Parameter.bytes("tcp_aggregate_bytes", 32 * 1024,
+            "bytes one aggregate holds at most; a larger RSR ends the aggregate and goes at once");
+
+    public static final Parameter<Integer> AGGREGATE_FRAME_COST = Parameter.integer("tcp_aggregate_frame_cost", 200,
+            "us", "adaptive aggregation: the delay, summed over the held RSRs, that one write saved is worth");
+
+    public static final Parameter<String> COMPRESS = Parameter.string("tcp_compress", "off",
+            "compression of RSR frames, per path: off or lz4, or SCOPE:CODEC,... with SCOPE same-site, cross-site,"
+                    + " all or SITE-SITE (e.g. cross-site:lz4 for slow links between sites); data whose first 4 KiB"
+                    + " do not compress goes raw");
+
+    public static final Parameter<Long> COMPRESS_MIN = Parameter.bytes("tcp_compress_min", 4096,
+            "smallest RSR frame a compressing path tries to compress");
+
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(IF_ADDRESS, SNDBUF, RCVBUF, EAGER_LIMIT, MAX_FRAME,
-            HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT, SEND_QUEUE);
+            HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT, SEND_QUEUE, AGGREGATE, AGGREGATE_WINDOW, AGGREGATE_COUNT,
+            AGGREGATE_BYTES, AGGREGATE_FRAME_COST, COMPRESS, COMPRESS_MIN);
 
     private TcpParameters() {
     }

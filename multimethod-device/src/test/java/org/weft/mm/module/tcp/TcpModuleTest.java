@@ -81,6 +81,25 @@ class TcpModuleTest extends CommModuleConformanceTest {
     }
 
     @Test
+    void aCompressedFrameThatDoesNotDecompressClosesTheConnectionWithAClearLine() throws Exception {
+        ModuleTestJob job = startJob(2);
+        byte[] garbage = new byte[64];
+        java.util.Arrays.fill(garbage, (byte) 0xFF); // literal lengths that run past the block
+        ByteBuffer frame = ByteBuffer.allocate(FrameLayout.COMPRESSED_HEADER_LENGTH + garbage.length)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        Frames.putCompressedHeader(frame, 0, garbage.length, 1, 100);
+        frame.put(FrameLayout.COMPRESSED_HEADER_LENGTH, garbage);
+        startProgressThread(job); // rank 0 reads its connections as a rank in MPI progress does
+        try (Socket peer = dial(job, 0)) {
+            peer.getOutputStream().write(validHello(1));
+            peer.getOutputStream().write(frame.array());
+            assertClosedByPeer(peer);
+        }
+        awaitLog("compressed frame rejected: ");
+        assertEquals(0, job.sink(0).count());
+    }
+
+    @Test
     void aFirstFrameThatIsNotAHelloClosesTheConnection() throws Exception {
         ModuleTestJob job = startJob(2);
         try (Socket stranger = dial(job, 0)) {
@@ -417,7 +436,9 @@ class TcpModuleTest extends CommModuleConformanceTest {
             assertTrue(!p.doc().isBlank(), p.name());
         }
         assertEquals(Set.of("tcp_if_address", "tcp_sndbuf", "tcp_rcvbuf", "tcp_eager_limit", "tcp_max_frame",
-                "tcp_handshake_timeout", "tcp_connect_timeout", "tcp_send_queue"), names);
+                "tcp_handshake_timeout", "tcp_connect_timeout", "tcp_send_queue", "tcp_aggregate",
+                "tcp_aggregate_window", "tcp_aggregate_count", "tcp_aggregate_bytes", "tcp_aggregate_frame_cost",
+                "tcp_compress", "tcp_compress_min"), names);
         assertEquals(64 * 1024L, TcpParameters.EAGER_LIMIT.defaultValue());
     }
 
