@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.weft.launcher.io.OutputFiles;
 import org.weft.launcher.plan.JobPlan;
 import picocli.CommandLine.Option;
 
@@ -28,9 +29,25 @@ final class MpirunOptions {
     @Option(names = {"--report-bindings", "-report-bindings"}, description = "Accepted (Weft binds no rank: warns).")
     boolean reportBindings;
 
+    @Option(names = {"--output-filename", "-output-filename"}, paramLabel = "DIR[:nocopy]",
+            description = "Also write each rank's output to DIR/1/rank.N/stdout and stderr (only there with :nocopy).")
+    String outputFilename;
+
+    @Option(names = {"-q", "--quiet"}, description = "Keep weftrun's warnings and notes to itself (not its errors).")
+    boolean quiet;
+
     @Option(names = {"--mca", "-mca"}, arity = "2", paramLabel = "NAME VALUE", hideParamSyntax = true,
             description = "Open MPI's parameters, ignored with a warning (Weft's own: --param, weftrun --info).")
     List<String> mca = new ArrayList<>();
+
+    /**
+     * The files of {@code --output-filename} for a world of {@code np}, or {@code null} without it.
+     *
+     * @throws IllegalArgumentException for an option without a directory
+     */
+    OutputFiles outputFiles(int np) {
+        return outputFilename == null ? null : OutputFiles.of(outputFilename, np);
+    }
 
     /** The warnings this command line earns, each once. */
     List<String> warnings() {

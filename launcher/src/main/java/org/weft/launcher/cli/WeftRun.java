@@ -23,6 +23,7 @@ import org.weft.mm.select.MethodOrder;
 import org.weft.launcher.agent.HostAgent;
 import org.weft.launcher.agent.LocalAgent;
 import org.weft.launcher.agent.RemoteShell;
+import org.weft.launcher.io.OutputFiles;
 import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.job.Job;
 import org.weft.launcher.plan.AotCache;
@@ -58,7 +59,8 @@ import picocli.CommandLine.Spec;
                 "       weftrun [-np N] --host HOST[:SLOTS],... [--rsh COMMAND] [OPTIONS] MAIN [ARGS...]",
                 "       weftrun [-np N] [OPTIONS] MAIN [ARGS...]    (in salloc or sbatch: SLURM's nodes, with srun)",
                 "       weftrun --site NAME:NP[:HOSTS] --site ... [OPTIONS] MAIN [ARGS...]",
-                "       weftrun [OPTIONS] -np N [-cp CP] MAIN [ARGS...] : -np M [-cp CP] [-J ARG] [-x VAR] MAIN2 ..."},
+                "       weftrun [OPTIONS] -np N [-cp CP] MAIN [ARGS...] : -np M [-cp CP] [-J ARG] [-x VAR] MAIN2 ...",
+                "       weftrun [OPTIONS] --app FILE       (a line of FILE: -np N [-cp CP] MAIN [ARGS...])"},
         footerHeading = "%n",
         footer = {"Ranks get WEFT_RANK, WEFT_SIZE, WEFT_LOCAL_RANK, WEFT_LOCAL_SIZE, WEFT_JOB_ID, WEFT_BOOTSTRAP,",
                 "WEFT_SECRET in their environment",
@@ -91,6 +93,10 @@ public final class WeftRun implements Callable<Integer> {
     @Option(names = {"--hostfile", "-hostfile", "--machinefile"}, paramLabel = "FILE",
             description = "Hosts from a file: lines HOST [slots=N] [site=NAME]; with site labels it gives the sites.")
     private Path hostfile;
+
+    @Option(names = {"--app", "-app"}, paramLabel = "FILE",
+            description = "An appfile: one app context per line (-np N [-cp CP] [-J ARG] [-x VAR] MAIN [ARGS]).")
+    private Path appFile;
 
     @Option(names = {"-H", "--host"}, paramLabel = "HOST[:SLOTS],...",
             description = "Hosts to run on, ranks placed by slot (one slot per host unless given), as mpirun -H.")
@@ -193,8 +199,14 @@ public final class WeftRun implements Callable<Integer> {
         }
         StartupTrace.mark("weftrun", "command line parsed");
         JobPlan plan = plan();
-        mpirun.warnings().forEach(warning -> err.println("weftrun: " + warning));
+        mpirun.warnings().forEach(this::warn);
         mpirun.display(plan, out);
+        OutputFiles outputFiles;
+        try {
+            outputFiles = mpirun.outputFiles(plan.np());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
         String named = rsh != null ? rsh : launcherEnvironment.get("WEFT_RSH");
         RemoteShell remote = remoteShell(named, plan);
         // A site's mpirun starts its own remote processes: with the user's remote shell if one was named, else as
@@ -203,7 +215,7 @@ public final class WeftRun implements Callable<Integer> {
                 .withSiteRemoteShell(named != null ? RemoteShell.words(named) : List.of())
                 .withAotCache(AotCache.of(launcherEnvironment));
         return new Job(plan, commands, new HostAgent(new LocalAgent(), remote), new OutputSink(out),
-                new OutputSink(err), in).run();
+                new OutputSink(err), in).withOutput(outputFiles, mpirun.quiet).run();
     }
 
     /** The agent for other hosts: the one named, else srun inside a SLURM allocation, else ssh. */
@@ -247,7 +259,12 @@ public final class WeftRun implements Callable<Integer> {
         }
         List<List<String>> segments = AppContextOptions.split(program);
         List<AppContext> apps = new ArrayList<>();
-        apps.add(null); // the first app context, once its -np is known
+        if (appFile != null) {
+            apps.addAll(readAppFile());
+            np = apps.getFirst().np();
+        } else {
+            apps.add(null); // the first app context, once its -np is known
+        }
         for (int appNum = 1; appNum < segments.size(); appNum++) {
             try {
                 apps.add(AppContextOptions.parse(segments.get(appNum), appNum, launcherEnvironment, this::warn));
@@ -278,8 +295,10 @@ public final class WeftRun implements Callable<Integer> {
                     + " slots=N in a hostfile); --oversubscribe places the others round-robin, as with mpirun");
         }
         try {
-            apps.set(0, AppContextOptions.program(np, classPath, jar, List.of(), segments.getFirst(), Map.of(),
-                    launcherEnvironment, "weftrun"));
+            if (appFile == null) {
+                apps.set(0, AppContextOptions.program(np, classPath, jar, List.of(), segments.getFirst(), Map.of(),
+                        launcherEnvironment, "weftrun"));
+            }
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage().replaceFirst("^weftrun: ", ""));
         }
@@ -295,8 +314,25 @@ public final class WeftRun implements Callable<Integer> {
         return new JobPlan(apps, environment(), jvmArgs, tagOutput, timeout, layout, rankHosts);
     }
 
+    /** The app contexts of {@code --app FILE}, which then gives every program of the job. */
+    private List<AppContext> readAppFile() {
+        if (!program.isEmpty() || np != 0 || jar || classPath != null) {
+            throw usage("--app " + appFile + " gives the programs with their -np and class path: put none of"
+                    + " MAIN, -np, -cp or -jar on the command line");
+        }
+        try {
+            return AppFile.parse(appFile.toString(), Files.readAllLines(appFile), launcherEnvironment, this::warn);
+        } catch (IOException e) {
+            throw usage("cannot read the appfile " + appFile + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
     private void warn(String warning) {
-        err.println("weftrun: " + warning);
+        if (!mpirun.quiet) {
+            err.println("weftrun: " + warning);
+        }
     }
 
     /** {@code -npernode N}: each host (this one, without hosts) N slots, whatever slots they had. */

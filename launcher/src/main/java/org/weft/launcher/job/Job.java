@@ -2,6 +2,7 @@ package org.weft.launcher.job;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import org.weft.launcher.bootstrap.BootstrapEvent;
 import org.weft.launcher.bootstrap.BootstrapServer;
 import org.weft.launcher.io.LineForwarder;
 import org.weft.launcher.io.LineTag;
+import org.weft.launcher.io.OutputFiles;
 import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.io.StdinForwarder;
 import org.weft.launcher.plan.JobIdentity;
@@ -93,6 +95,26 @@ public final class Job {
     /** Guards {@link #cleanedUp}, the job directory's creation and the start of each process. */
     private final Object cleanUpLock = new Object();
     private boolean cleanedUp;
+    private OutputFiles outputFiles;
+    private boolean quiet;
+
+    /**
+     * Also writes each rank's output to {@code files} ({@code --output-filename}), closed when the job ends; and,
+     * when {@code quiet} ({@code -q}), keeps the launcher's notes to itself (what it could not clean up, what it
+     * cannot do), though not why a job failed.
+     */
+    public Job withOutput(OutputFiles files, boolean quiet) {
+        this.outputFiles = files;
+        this.quiet = quiet;
+        return this;
+    }
+
+    /** A note of the launcher's on its stderr, unless quiet. */
+    private void note(String message) {
+        if (!quiet) {
+            err.println("weftrun: " + message);
+        }
+    }
 
     public Job(JobPlan plan, RankCommands commands, HostAgent agent, OutputSink out, OutputSink err,
                InputStream in) {
@@ -132,6 +154,9 @@ public final class Job {
                 cleanUp();
                 removeHook(hook);
                 joinForwarders();
+                if (outputFiles != null) {
+                    outputFiles.close();
+                }
                 StartupTrace.mark("weftrun", "cleaned up");
             }
         }
@@ -181,8 +206,7 @@ public final class Job {
             try {
                 jobDirectory = JobDirectory.create(base, jobId);
             } catch (IOException | RuntimeException e) {
-                err.println("weftrun: cannot create a job directory in " + base + " (" + e
-                        + "); shared memory is off for this job");
+                note("cannot create a job directory in " + base + " (" + e + "); shared memory is off for this job");
             }
         }
     }
@@ -214,14 +238,14 @@ public final class Job {
         }
         jobDirectory = null;
         if (!dir.delete()) {
-            err.println("weftrun: could not remove the job directory " + dir.path());
+            note("could not remove the job directory " + dir.path());
         }
         if (processes.isEmpty()) {
             return; // nothing was started on another host, so nothing made the directory there
         }
         try {
             for (String host : agent.removeDirectory(plan.otherHosts(), dir.path())) {
-                err.println("weftrun: could not remove the job directory " + dir.path() + " on " + host);
+                note("could not remove the job directory " + dir.path() + " on " + host);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -230,9 +254,9 @@ public final class Job {
 
     private void forward(RankProcess process, RankLaunch launch) {
         int rank = process.rank();
-        forwarders.add(startDaemon(new LineForwarder(process.stdout(), out, tag(launch, "stdout")),
+        forwarders.add(startDaemon(new LineForwarder(process.stdout(), out, destination(launch, "stdout")),
                 "weftrun-out-" + rank));
-        forwarders.add(startDaemon(new LineForwarder(process.stderr(), err, tag(launch, "stderr")),
+        forwarders.add(startDaemon(new LineForwarder(process.stderr(), err, destination(launch, "stderr")),
                 "weftrun-err-" + rank));
         if (rank == 0) {
             StdinForwarder.start(in, process.stdin());
@@ -242,6 +266,26 @@ public final class Job {
             } catch (IOException ignored) {
                 // the rank reads EOF either way
             }
+        }
+    }
+
+    /** Where a stream's lines go: the terminal with their tag, and a file of their own with --output-filename. */
+    private LineTag destination(RankLaunch launch, String stream) {
+        LineTag terminal = tag(launch, stream);
+        if (outputFiles == null) {
+            return terminal;
+        }
+        if (launch.viaMpirun()) { // its lines mix its ranks, tagged only when asked
+            if (stream.equals("stdout")) {
+                note("--output-filename: the output of " + launch.describe() + " goes to the terminal only");
+            }
+            return terminal;
+        }
+        try {
+            return outputFiles.tee(terminal, launch.rank(), stream);
+        } catch (UncheckedIOException e) {
+            note(e.getMessage() + "; to the terminal only");
+            return terminal;
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -20,6 +21,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.weft.launcher.cli.WeftRun;
 import org.weft.launcher.testapps.TestRank;
 
@@ -123,6 +125,34 @@ class WeftRunProcessTest {
         for (String line : out.split("\n")) {
             assertTrue(line.matches("\\[1,[01]]<stdout>:.*"), "every line is tagged: " + line);
         }
+    }
+
+    /** Open MPI's layout: DIR/1/rank.N/stdout and stderr, the lines untagged, also on the terminal unless nocopy. */
+    @Test
+    void outputFilenameWritesEachRanksStreamsToFilesOfItsOwn(@TempDir Path dir) throws IOException {
+        assertEquals(0, weftrun("in\n", "-np", "2", "--output-filename", dir.toString(),
+                TestRank.class.getName(), "echo", "x"), err());
+        assertEquals("rank 1 args x\nrank 1 last line without newline", Files.readString(
+                dir.resolve("1/rank.1/stdout")));
+        assertEquals("rank 0 on stderr\n", Files.readString(dir.resolve("1/rank.0/stderr")));
+        assertTrue(Files.readString(dir.resolve("1/rank.0/stdout")).endsWith("rank 0 read in\n"));
+        assertTrue(out().contains("rank 1 args x\n"), "and to the terminal: " + out());
+        out.reset();
+        assertEquals(0, weftrun("", "-np", "1", "--output-filename", dir + ":nocopy", TestRank.class.getName(),
+                "echo", "y"), err());
+        assertEquals("", out(), "nocopy: the files only");
+        assertTrue(Files.readString(dir.resolve("1/rank.0/stdout")).startsWith("rank 0 args y\n"));
+    }
+
+    /** -q keeps weftrun's warnings to itself, not the ranks' output nor the reason a job failed. */
+    @Test
+    void quietSilencesWarningsButNotFailures() {
+        assertEquals(0, weftrun("", "-q", "-np", "1", "--bind-to", "socket", "-x", "WEFT_NOT_SET_ANYWHERE",
+                TestRank.class.getName(), "echo"), err());
+        assertEquals("rank 0 on stderr\n", err(), "no warning, the rank's own line");
+        err.reset();
+        assertEquals(3, weftrun("", "-q", "-np", "2", TestRank.class.getName(), "halt", "1", "3"));
+        assertTrue(err().contains("rank 1 (pid"), err());
     }
 
     @Test
