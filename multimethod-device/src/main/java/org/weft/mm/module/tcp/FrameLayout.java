@@ -29,12 +29,17 @@ package org.weft.mm.module.tcp;
  *  +---------------------------------------------------------------+
  *  |               target's world rank (int32)                     |
  *  +-------------------------------+-------------------------------+
- *  |     jobId length (u16)        |  jobId (UTF-8)               ...
+ *  |     flags (u16): bit 0 TLS    |     jobId length (u16)        |
+ *  +-------------------------------+-------------------------------+
+ *  |                         jobId (UTF-8)                       ...
  *  +-------------------------------+-------------------------------+
  *  |                     nonce (16 random bytes)                 ...
  *  +---------------------------------------------------------------+
- *  |  proof = HMAC-SHA256(key = job secret, "weft tcp hello" | version | rank | target | jobId | nonce) (32)
+ *  |  proof = HMAC-SHA256(key = job secret, "weft tcp hello" | version | rank | target | flags | jobId | nonce)
  *  +---------------------------------------------------------------+
+ *
+ * With the TLS flag, a TLS 1.3 session (SSLEngine, both ends presenting certificates of their ranks) starts right
+ * after the HELLO, and every later frame travels inside it; without it, frames follow as they are.
  *
  * BYE (handlerId 2, empty body): "I am shutting down", sent on every connection (either direction) before a
  * deliberate close, so that the other side takes the close that follows as normal and says nothing.

@@ -95,7 +95,7 @@ final class Frames {
     /** The HELLO that opens every connection. */
     static ByteBuf hello(ByteBufAllocator alloc, Hello hello) {
         byte[] jobId = hello.jobIdBytes();
-        int bodyLength = 4 + 2 + 4 + 4 + 2 + jobId.length + Hello.NONCE_LENGTH + Hello.PROOF_LENGTH;
+        int bodyLength = 4 + 2 + 4 + 4 + 2 + 2 + jobId.length + Hello.NONCE_LENGTH + Hello.PROOF_LENGTH;
         ByteBuf frame = alloc.buffer(HEADER_LENGTH + bodyLength);
         frame.writeIntLE(IDS_LENGTH + bodyLength);
         frame.writeShortLE(CONTROL_ENDPOINT);
@@ -104,6 +104,7 @@ final class Frames {
         frame.writeShortLE(hello.version());
         frame.writeIntLE(hello.rank());
         frame.writeIntLE(hello.target());
+        frame.writeShortLE(hello.flags());
         frame.writeShortLE(jobId.length);
         frame.writeBytes(jobId);
         frame.writeBytes(hello.nonce());

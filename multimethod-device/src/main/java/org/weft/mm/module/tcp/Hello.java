@@ -17,11 +17,13 @@ import org.weft.adi.bootstrap.BootstrapProtocol;
  * captured HELLO is worthless at another process; each process refuses a nonce it has seen, so it is worthless
  * again at the same one.
  */
-record Hello(int version, int rank, int target, String jobId, byte[] nonce, byte[] proof) {
+record Hello(int version, int rank, int target, int flags, String jobId, byte[] nonce, byte[] proof) {
     /** Longest job id a HELLO may carry (u16 length). */
     static final int MAX_STRING = 0xFFFF;
     static final int NONCE_LENGTH = 16;
     static final int PROOF_LENGTH = 32;
+    /** Flag: TLS follows the HELLO on this connection (signed with the rest, so nobody on the way can strip it). */
+    static final int TLS = 1;
     private static final byte[] DOMAIN = "weft tcp hello".getBytes(StandardCharsets.US_ASCII);
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -35,12 +37,22 @@ record Hello(int version, int rank, int target, String jobId, byte[] nonce, byte
         }
     }
 
-    /** A HELLO from {@code rank} to {@code target} proving {@code secret} over a fresh nonce. */
+    /** A HELLO from {@code rank} to {@code target} with no flags, proving {@code secret} over a fresh nonce. */
     static Hello signed(int version, int rank, int target, String jobId, String secret) {
+        return signed(version, rank, target, 0, jobId, secret);
+    }
+
+    /** A HELLO from {@code rank} to {@code target} with {@code flags}, proving {@code secret} over a fresh nonce. */
+    static Hello signed(int version, int rank, int target, int flags, String jobId, String secret) {
         byte[] nonce = new byte[NONCE_LENGTH];
         RANDOM.nextBytes(nonce);
-        return new Hello(version, rank, target, jobId, nonce,
-                BootstrapProtocol.proof(secret, transcript(version, rank, target, jobIdBytes(jobId), nonce)));
+        return new Hello(version, rank, target, flags, jobId, nonce,
+                BootstrapProtocol.proof(secret, transcript(version, rank, target, flags, jobIdBytes(jobId), nonce)));
+    }
+
+    /** Whether TLS follows this HELLO. */
+    boolean announcesTls() {
+        return (flags & TLS) != 0;
     }
 
     byte[] jobIdBytes() {
@@ -52,20 +64,20 @@ record Hello(int version, int rank, int target, String jobId, byte[] nonce, byte
     }
 
     /** What the proof covers: everything the HELLO claims, and its nonce. */
-    private static byte[] transcript(int version, int rank, int target, byte[] jobId, byte[] nonce) {
-        return ByteBuffer.allocate(DOMAIN.length + 2 + 4 + 4 + jobId.length + nonce.length)
+    private static byte[] transcript(int version, int rank, int target, int flags, byte[] jobId, byte[] nonce) {
+        return ByteBuffer.allocate(DOMAIN.length + 2 + 4 + 4 + 2 + jobId.length + nonce.length)
                 .order(ByteOrder.LITTLE_ENDIAN).put(DOMAIN).putShort((short) version).putInt(rank).putInt(target)
-                .put(jobId).put(nonce).array();
+                .putShort((short) flags).put(jobId).put(nonce).array();
     }
 
     /**
      * Checks the HELLO body (after the ids) against this process ({@code myRank} of {@code worldSize}) and its job;
-     * returns the sender's rank, or throws {@link RejectedHelloException} saying what was wrong. {@code seenNonces}
+     * returns the verified HELLO (its sender's rank, its flags), or throws {@link RejectedHelloException} saying what was wrong. {@code seenNonces}
      * collects the nonces this process has accepted (hex).
      */
-    static int verify(ByteBuf body, int version, String jobId, String secret, int worldSize, int myRank,
+    static Hello verify(ByteBuf body, int version, String jobId, String secret, int worldSize, int myRank,
                       Set<String> seenNonces) {
-        if (body.readableBytes() < 4 + 2 + 4 + 4 + 2) {
+        if (body.readableBytes() < 4 + 2 + 4 + 4 + 2 + 2) {
             throw new RejectedHelloException("HELLO too short");
         }
         if (body.readIntLE() != FrameLayout.MAGIC) {
@@ -77,6 +89,7 @@ record Hello(int version, int rank, int target, String jobId, byte[] nonce, byte
         }
         int rank = body.readIntLE();
         int target = body.readIntLE();
+        int flags = body.readUnsignedShortLE();
         byte[] peerJob = readString(body);
         if (body.readableBytes() != NONCE_LENGTH + PROOF_LENGTH) {
             throw new RejectedHelloException("HELLO truncated or with trailing bytes");
@@ -84,7 +97,7 @@ record Hello(int version, int rank, int target, String jobId, byte[] nonce, byte
         byte[] nonce = new byte[NONCE_LENGTH];
         byte[] proof = new byte[PROOF_LENGTH];
         body.readBytes(nonce).readBytes(proof);
-        byte[] expected = BootstrapProtocol.proof(secret, transcript(peerVersion, rank, target, peerJob, nonce));
+        byte[] expected = BootstrapProtocol.proof(secret, transcript(peerVersion, rank, target, flags, peerJob, nonce));
         boolean jobOk = MessageDigest.isEqual(peerJob, jobIdBytes(jobId));
         if (!MessageDigest.isEqual(proof, expected)) {
             throw new RejectedHelloException(jobOk ? "wrong job secret" : "HELLO for another job");
@@ -101,7 +114,7 @@ record Hello(int version, int rank, int target, String jobId, byte[] nonce, byte
         if (!seenNonces.add(HexFormat.of().formatHex(nonce))) {
             throw new RejectedHelloException("replayed HELLO (nonce seen before)");
         }
-        return rank;
+        return new Hello(peerVersion, rank, target, flags, new String(peerJob, StandardCharsets.UTF_8), nonce, proof);
     }
 
     private static byte[] readString(ByteBuf body) {

@@ -11,6 +11,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import java.io.IOException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -82,16 +83,16 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
             reject(ctx, "first frame is not a HELLO");
             return;
         }
-        int sourceRank;
+        Hello hello;
         try {
             var job = module.context();
-            sourceRank = Hello.verify(frame.skipBytes(IDS_LENGTH), FrameLayout.PROTOCOL_VERSION, job.jobId(),
+            hello = Hello.verify(frame.skipBytes(IDS_LENGTH), FrameLayout.PROTOCOL_VERSION, job.jobId(),
                     job.secret(), job.size(), job.rank(), module.seenNonces());
         } catch (Hello.RejectedHelloException e) {
             reject(ctx, e.getMessage());
             return;
         }
-        handOff(ctx, sourceRank);
+        handOff(ctx, hello);
     }
 
     /**
@@ -99,11 +100,18 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
      * so the event loop is never woken for this connection again) and removes the frame decoder, which passes the
      * bytes it held past the HELLO to {@link #channelRead} as they are.
      */
-    private void handOff(ChannelHandlerContext ctx, int sourceRank) {
+    private void handOff(ChannelHandlerContext ctx, Hello hello) {
+        Channel channel = ctx.channel();
+        Wire wire;
+        try {
+            wire = module.acceptedWire(hello, ((AcceptedChannels.Accepted) channel).socket());
+        } catch (Hello.RejectedHelloException | IOException e) {
+            reject(ctx, e.getMessage());
+            return;
+        }
+        int sourceRank = hello.rank();
         handshakeDeadline.cancel(false);
         ctx.channel().config().setAutoRead(false);
-        Channel channel = ctx.channel();
-        Wire wire = new PlainWire(((AcceptedChannels.Accepted) channel).socket());
         String remote = String.valueOf(channel.remoteAddress());
         stream = new InboundStream(module, sourceRank, wire, remote, channel::close);
         module.adopt(sourceRank, TcpLink.adopt(module, sourceRank, wire, stream, remote, channel::close), channel,

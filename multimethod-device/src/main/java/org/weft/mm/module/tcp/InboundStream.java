@@ -66,6 +66,9 @@ final class InboundStream {
 
     /** Before the stream is published: the bytes Netty had read past the HELLO, which come first. */
     void preload(ByteBuf bytes) {
+        if (wire.preload(bytes.nioBuffer())) {
+            return;
+        }
         int length = bytes.readableBytes();
         ensureRoom(length);
         int at = in.limit();

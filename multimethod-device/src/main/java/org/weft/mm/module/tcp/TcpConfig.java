@@ -1,11 +1,12 @@
 package org.weft.mm.module.tcp;
 
 import org.weft.adi.param.Parameters;
+import org.weft.mm.tls.TlsPolicy;
 
 /** The values of {@link TcpParameters} for one module instance, read and checked once at init. */
 record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int maxFrame, int handshakeTimeoutMillis,
         int connectTimeoutMillis, int sendQueueBytes, PathScoped<AggregationPolicy> aggregate,
-        PathScoped<Boolean> compress, int compressMin) {
+        PathScoped<Boolean> compress, int compressMin, TlsPolicy tls) {
 
     static TcpConfig from(Parameters p) {
         AggregationPolicy fixed = aggregation(p, AggregationPolicy.Mode.FIXED);
@@ -26,7 +27,16 @@ record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int 
                             case ADAPTIVE -> adaptive;
                         }, AggregationPolicy.OFF),
                 PathScoped.parse(TcpParameters.COMPRESS.name(), p.get(TcpParameters.COMPRESS), TcpConfig::codec, false),
-                intBytes(TcpParameters.COMPRESS_MIN.name(), p.get(TcpParameters.COMPRESS_MIN), 1));
+                intBytes(TcpParameters.COMPRESS_MIN.name(), p.get(TcpParameters.COMPRESS_MIN), 1),
+                tlsPolicy(p.get(TcpParameters.TLS)));
+    }
+
+    private static TlsPolicy tlsPolicy(String value) {
+        try {
+            return TlsPolicy.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("parameter " + TcpParameters.TLS.name() + ": " + e.getMessage());
+        }
     }
 
     private static AggregationPolicy aggregation(Parameters p, AggregationPolicy.Mode mode) {

@@ -61,6 +61,8 @@ public final class TcpLink implements CommObject {
     private String via = "";
     /** Written on each dialled socket as soon as it connects, below the {@link Wire} ({@link TcpRoute#preamble()}). */
     private byte[] preamble = new byte[0];
+    /** A dialled link's HELLO when the connection is TLS: the wire writes it before the handshake. Else null. */
+    private final byte[] tlsHello;
     private int nextDial;
     private final List<String> dialFailures = new ArrayList<>();
     /** Guards {@link #out}, the connection, the socket's writes and state changes. */
@@ -81,7 +83,7 @@ public final class TcpLink implements CommObject {
     private volatile InboundStream replies;
 
     private TcpLink(TcpModule module, int peerRank, String remote, Wire wire, Runnable closer,
-                    State state, List<String> dialHosts, int dialPort) {
+                    State state, List<String> dialHosts, int dialPort, byte[] tlsHello) {
         this.module = module;
         this.peerRank = peerRank;
         this.remote = remote;
@@ -91,6 +93,7 @@ public final class TcpLink implements CommObject {
         this.needsProgress = state == State.CONNECTING;
         this.dialHosts = dialHosts;
         this.dialPort = dialPort;
+        this.tlsHello = tlsHello;
         this.traffic = module.context().counters().newTraffic();
     }
 
@@ -101,13 +104,17 @@ public final class TcpLink implements CommObject {
      */
     static TcpLink open(TcpModule module, int peerRank, TcpRoute route) {
         TcpAddress address = route.address();
+        var job = module.context();
+        boolean encrypted = module.encrypts(peerRank);
+        byte[] hello = Frames.helloBytes(Hello.signed(FrameLayout.PROTOCOL_VERSION, job.rank(), peerRank,
+                encrypted ? Hello.TLS : 0, job.jobId(), job.secret()));
         TcpLink link = new TcpLink(module, peerRank, address.toString(), null, () -> { }, State.CONNECTING,
-                address.dialOrder(), address.port());
+                address.dialOrder(), address.port(), encrypted ? hello : null);
         link.via = route.via();
         link.preamble = route.preamble();
-        var job = module.context();
-        link.out.append(Frames.helloBytes(Hello.signed(FrameLayout.PROTOCOL_VERSION, job.rank(), peerRank,
-                job.jobId(), job.secret())));
+        if (!encrypted) {
+            link.out.append(hello);
+        }
         link.lock.lock();
         try {
             link.dialNext();
@@ -129,7 +136,8 @@ public final class TcpLink implements CommObject {
             connectDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis());
             try {
                 SocketChannel dialling = SocketChannel.open();
-                wire = new PlainWire(dialling);
+                wire = tlsHello == null ? new PlainWire(dialling)
+                        : TlsWire.client(dialling, module.tls().engine(peerRank, true), tlsHello);
                 closer = () -> closeQuietly(dialling);
                 dialling.configureBlocking(false);
                 applySocketOptions(dialling, module.config());
@@ -155,7 +163,7 @@ public final class TcpLink implements CommObject {
      */
     static TcpLink adopt(TcpModule module, int peerRank, Wire accepted, InboundStream replies,
                          String remote, Runnable closer) {
-        TcpLink link = new TcpLink(module, peerRank, remote, accepted, closer, State.OPEN, List.of(), 0);
+        TcpLink link = new TcpLink(module, peerRank, remote, accepted, closer, State.OPEN, List.of(), 0, null);
         link.replies = replies;
         return link;
     }
@@ -398,6 +406,7 @@ public final class TcpLink implements CommObject {
             if (wire.socket().finishConnect()) {
                 writePreamble(wire.socket());
                 state = State.OPEN;
+                module.counted(tlsHello != null);
                 InboundStream in = new InboundStream(module, peerRank, wire, remote, closer);
                 replies = in;
                 module.addInbound(in);
@@ -418,6 +427,7 @@ public final class TcpLink implements CommObject {
      * the peer's HELLO; senders wait on the link's lock meanwhile. If the old connection fails, the link stays dead.
      */
     void switchTo(Wire accepted, InboundStream acceptedStream, String acceptedRemote, Runnable acceptedCloser) {
+        awaitOwnConnection(CLOSE_WAIT_NANOS + TimeUnit.MILLISECONDS.toNanos(module.config().connectTimeoutMillis()));
         lock.lock();
         try {
             out.append(Frames.controlBytes(FrameLayout.MOVED_HANDLER));
@@ -442,6 +452,26 @@ public final class TcpLink implements CommObject {
         }
     }
 
+    /**
+     * Before a switch: lets this link's own connection finish connecting and its TLS handshake (which needs the
+     * peer's polls) without holding the lock for the wait, so that senders queue meanwhile instead of blocking.
+     */
+    private void awaitOwnConnection(long waitNanos) {
+        long deadline = System.nanoTime() + waitNanos;
+        while (System.nanoTime() - deadline < 0) {
+            lock.lock();
+            try {
+                if (state == State.CLOSED || state == State.OPEN && wire.isEstablished()) {
+                    return;
+                }
+                progress0();
+            } finally {
+                lock.unlock();
+            }
+            LockSupport.parkNanos(50_000);
+        }
+    }
+
     private boolean leaving() {
         InboundStream in = replies;
         return module.isShuttingDown() || in != null && in.byeReceived();
@@ -454,7 +484,7 @@ public final class TcpLink implements CommObject {
     void closeGracefully() {
         lock.lock();
         try {
-            if (state == State.OPEN) {
+            if (state == State.OPEN && wire.isEstablished()) {
                 out.append(Frames.controlBytes(FrameLayout.BYE_HANDLER));
                 writeOut(CLOSE_WAIT_NANOS);
             }

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 import org.weft.adi.log.ThrottledLog;
@@ -37,6 +38,8 @@ import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.Doorbell;
 import org.weft.mm.spi.ModuleContext;
+import org.weft.mm.tls.JobTls;
+import org.weft.mm.tls.TlsPolicy;
 
 /**
  * The {@code tcp} communication module: Netty admits connections, the callers' threads move the data.
@@ -117,6 +120,11 @@ public final class TcpModule implements CommModule {
     private ThrottledLog strangers;
     private ChannelGroup accepted;
     private Descriptor localDescriptor;
+    /** This rank's TLS credentials and context, made at the first connection that needs them ({@link #tls()}). */
+    private volatile JobTls tls;
+    /** Connections made or accepted, encrypted and not, for the report. */
+    private final AtomicInteger encryptedConnections = new AtomicInteger();
+    private final AtomicInteger plaintextConnections = new AtomicInteger();
 
     /** A module that logs its one-line connection reports to standard error. */
     public TcpModule() {
@@ -186,6 +194,77 @@ public final class TcpModule implements CommModule {
             this.localDescriptor = new TcpAddress(advertised, port).toDescriptor();
         }
         this.initialised = true;
+        if (config.tls() == TlsPolicy.ALL || config.tls() == TlsPolicy.CROSS_SITE && !context.site().isEmpty()) {
+            // tcp starts in a job with sites only when they need it (several sites, or hosts): make the credentials
+            // and load the JDK's TLS on the event loop while the job starts (0.2-1 s cold on these VMs), not at the
+            // first message across sites. A job without sites never makes them.
+            group.execute(this::warmTls);
+        }
+    }
+
+    /** Makes the credentials and one engine, so that the first encrypted connection finds the JDK's TLS loaded. */
+    private void warmTls() {
+        try {
+            tls().engine(context.rank(), true).beginHandshake();
+        } catch (javax.net.ssl.SSLException | RuntimeException e) {
+            log("cannot prepare TLS: " + InboundConnection.describe(e)); // the first connection that needs it says more
+        }
+    }
+
+    /**
+     * This rank's TLS credentials, made by the first connection that is encrypted (a key pair and a certificate:
+     * milliseconds, see the report), so that a rank that never leaves its site never makes them.
+     */
+    JobTls tls() {
+        JobTls made = tls;
+        if (made == null) {
+            synchronized (encryptedConnections) {
+                made = tls;
+                if (made == null) {
+                    made = JobTls.create(context.jobId(), context.secret(), context.rank());
+                    tls = made;
+                }
+            }
+        }
+        return made;
+    }
+
+    /** Whether the connection to {@code peerRank} is encrypted, by {@code tcp_tls} and the two ranks' sites. */
+    boolean encrypts(int peerRank) {
+        return config.tls().encrypts(context.site(), context.siteOf(peerRank));
+    }
+
+    /** Counts a connection this process dialled or accepted, for the report. */
+    void counted(boolean encrypted) {
+        (encrypted ? encryptedConnections : plaintextConnections).incrementAndGet();
+    }
+
+    /**
+     * The wire of an accepted connection whose HELLO is verified: TLS when the HELLO announces it; plaintext
+     * otherwise, unless this process's policy encrypts connections from that rank (a HELLO cannot be stripped of its
+     * TLS flag on the way, so that is a peer configured otherwise).
+     */
+    Wire acceptedWire(Hello hello, java.nio.channels.SocketChannel socket) throws IOException {
+        if (hello.announcesTls()) {
+            counted(true);
+            return TlsWire.server(socket, tls().engine(hello.rank(), false));
+        }
+        if (encrypts(hello.rank())) {
+            throw new Hello.RejectedHelloException("rank " + hello.rank() + " connected in plaintext, but "
+                    + TcpParameters.TLS.name() + "=" + config.tls() + " encrypts the connections between site '"
+                    + context.site() + "' and site '" + context.siteOf(hello.rank()) + "'");
+        }
+        counted(false);
+        return new PlainWire(socket);
+    }
+
+    /** What {@code tcp_tls} did here: the policy, the connections it encrypted, what the credentials cost. */
+    private String tlsReportLine() {
+        JobTls made = tls;
+        return TcpParameters.TLS.name() + " " + config.tls() + ": " + encryptedConnections.get()
+                + " connections TLS 1.3 (AES-GCM), " + plaintextConnections.get() + " plaintext; "
+                + (made == null ? "no credentials made" : String.format("credentials made in %.1f ms",
+                        made.setupNanos() / 1e6));
     }
 
     /** What {@link TcpParameters#IF_ADDRESS} asks to advertise; see there for {@code auto}. */
@@ -391,10 +470,16 @@ public final class TcpModule implements CommModule {
         }
     }
 
-    /** One line per link whose path aggregates or compresses: its policies and what they did. */
+    /**
+     * What {@code tcp_tls} did here, then one line per link whose path aggregates or compresses: its policies and
+     * what they did.
+     */
     @Override
     public List<String> reportLines() {
         List<String> lines = new ArrayList<>();
+        if (initialised) {
+            lines.add(tlsReportLine());
+        }
         for (TcpLink link : linkArray) {
             String line = link.describePath();
             if (line != null) {

@@ -68,10 +68,18 @@ public final class TcpParameters {
     public static final Parameter<Long> COMPRESS_MIN = Parameter.bytes("tcp_compress_min", 4096,
             "smallest RSR frame a compressing path tries to compress");
 
+    /**
+     * Which tcp connections are TLS 1.3 ({@link org.weft.mm.tls.TlsPolicy}): {@code cross-site} those between ranks
+     * of different sites, {@code all}, {@code none}.
+     */
+    public static final Parameter<String> TLS = Parameter.string("tcp_tls", "cross-site",
+            "which tcp connections are encrypted and authenticated with TLS 1.3 (keys and certificates derived from"
+                    + " the job's secret): cross-site (links between ranks of different sites), all, none");
+
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(IF_ADDRESS, SNDBUF, RCVBUF, EAGER_LIMIT, MAX_FRAME,
             HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT, SEND_QUEUE, AGGREGATE, AGGREGATE_WINDOW, AGGREGATE_COUNT,
-            AGGREGATE_BYTES, AGGREGATE_FRAME_COST, COMPRESS, COMPRESS_MIN);
+            AGGREGATE_BYTES, AGGREGATE_FRAME_COST, COMPRESS, COMPRESS_MIN, TLS);
 
     private TcpParameters() {
     }

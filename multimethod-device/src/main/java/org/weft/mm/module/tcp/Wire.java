@@ -29,6 +29,22 @@ interface Wire extends ByteChannel, GatheringByteChannel {
     /** Bytes a {@link #write} took that are not on the socket yet: {@link #flush} must be called again. */
     boolean hasPendingOutput();
 
+    /**
+     * Takes {@code raw}, bytes read from the socket before this wire was made (by the acceptor, past the HELLO), as
+     * the first the socket gave; false when the reader should take them as they are, read bytes (plaintext).
+     */
+    default boolean preload(ByteBuffer raw) {
+        return false;
+    }
+
+    /**
+     * Whether frames can go out: always for the socket itself; after the handshake for a session over it, which
+     * needs the peer (so a close does not wait for a peer that never answered).
+     */
+    default boolean isEstablished() {
+        return true;
+    }
+
     /** Writes what this wire holds for the socket, as much as it takes; returns the bytes that went out. */
     int flush() throws IOException;
 

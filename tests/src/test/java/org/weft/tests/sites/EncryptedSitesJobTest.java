@@ -1,0 +1,41 @@
+package org.weft.tests.sites;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.LargeMessages;
+
+/**
+ * {@code tcp_tls}: the tcp connections between two sites are TLS 1.3 and large messages cross them whole; a job of
+ * one site over tcp stays plaintext and makes no keys. What is on the wire is checked in the module's own test
+ * ({@code TcpTlsTest}, through a tapping proxy); here the ranks are real processes and the report says what ran.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class EncryptedSitesJobTest {
+    @Test
+    void largeMessagesBetweenTwoSitesCrossOverTlsAndTheReportSaysSo() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:1", "--site", "b:1", "--site-launcher",
+                "a=weft", "--site-launcher", "b=weft", LargeMessages.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("LARGE OK"), result.output());
+        for (int rank = 0; rank < 2; rank++) {
+            String line = "rank " + rank + ": tcp_tls cross-site: 1 connections TLS 1.3 (AES-GCM), 0 plaintext;"
+                    + " credentials made in ";
+            assertTrue(result.stdout().contains(line), () -> "missing '" + line + "' in:\n" + result.stdout());
+        }
+    }
+
+    @Test
+    void aJobOfOneSiteOverTcpIsPlaintextAndMakesNoKeys() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "-np", "2", "--param", "methods=self,tcp",
+                LargeMessages.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("LARGE OK"), result.output());
+        String line = "rank 0: tcp_tls cross-site: 0 connections TLS 1.3 (AES-GCM), 1 plaintext; no credentials made";
+        assertTrue(result.stdout().contains(line), () -> "missing '" + line + "' in:\n" + result.stdout());
+    }
+}
