@@ -41,33 +41,17 @@ public final class Weft implements Callable<Integer> {
         return 0;
     }
 
-    /** {@code weft info}: version, JDK, and where Weft's jars are. */
-    @Command(name = "info", mixinStandardHelpOptions = true, description = "Show Weft's version, JDK and jars.")
+    /** {@code weft info}: what ompi_info tells (see {@link WeftInfo}). */
+    @Command(name = "info", mixinStandardHelpOptions = true,
+            description = "Show Weft's version, JDK, jars, methods available on this host, and every parameter.")
     static final class Info implements Callable<Integer> {
         @CommandLine.Spec
         private CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
-            var out = spec.commandLine().getOut();
-            out.println("Weft " + WeftVersion.version());
-            out.println(WeftVersion.jdk());
-            out.println("Launcher jar: " + launcherLocation());
-            out.println("Weft's runtime jars (first on every rank's class path, before the program's):");
-            for (String entry : RankCommands.ofThisJvm().runtimeClassPath()) {
-                out.println("  " + entry);
-            }
-            out.println("Ranks start with: " + String.join(" ", RankCommands.WEFT_JVM_OPTIONS));
-            AotCache cache = AotCache.of(System.getenv());
-            List<String> options = cache.jvmOptions(1);
-            out.println("Ranks' AOT cache: " + (cache.directory() == null ? "none (not started by bin/weft)"
-                    : options.isEmpty() ? "not trained for these jars (bin/weft-aot-train)" : String.join(" ", options)));
+            new WeftInfo(spec.commandLine().getOut(), System.getenv()).print();
             return 0;
-        }
-
-        private static String launcherLocation() {
-            Path path = launcherPath();
-            return path == null ? "unknown" : path.toString();
         }
 
         /** The launcher's jar (or classes directory), or {@code null} when it cannot be told. */

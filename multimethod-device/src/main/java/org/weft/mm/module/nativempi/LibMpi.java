@@ -120,6 +120,11 @@ final class LibMpi {
         return gate;
     }
 
+    /** The library's name as it was opened ({@code libmpi.so.40}). */
+    String name() {
+        return library.name();
+    }
+
     MpiFlavour flavour() {
         return flavour;
     }

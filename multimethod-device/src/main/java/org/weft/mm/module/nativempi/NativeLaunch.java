@@ -51,6 +51,11 @@ record NativeLaunch(Launcher launcher) {
         return null;
     }
 
+    /** Whose launcher it was, for messages: {@code Open MPI's mpirun}. */
+    String description() {
+        return launcher.description;
+    }
+
     /** The libraries to try, in order, for this launcher. */
     List<String> defaultLibraries() {
         return launcher.libraries;

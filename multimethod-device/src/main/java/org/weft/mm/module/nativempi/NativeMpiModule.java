@@ -112,7 +112,13 @@ public final class NativeMpiModule implements CommModule {
     /** Opens the first library that works and can join this launch; returns {@code null}, or what went wrong with each. */
     private String openLibrary() {
         List<String> failures = new ArrayList<>();
-        List<String> libraries = config.library().isEmpty() ? launch.defaultLibraries() : List.of(config.library());
+        mpi = firstJoining(launch, config.library().isEmpty() ? launch.defaultLibraries() : List.of(config.library()),
+                failures);
+        return mpi == null ? String.join("; ", failures) : null;
+    }
+
+    /** The first of {@code libraries} that opens and can join {@code launch}, or null; {@code failures} says why not. */
+    private static LibMpi firstJoining(NativeLaunch launch, List<String> libraries, List<String> failures) {
         // UCX catches SIGSEGV/SIGBUS for its own error reports, which the JVM needs (null checks, safepoints). It reads
         // this when libucs is loaded: with MPICH that is now, as a dependency of libmpich (Open MPI loads it later).
         NativeLibrary.setenvIfUnset("UCX_ERROR_SIGNALS", "");
@@ -121,15 +127,35 @@ public final class NativeMpiModule implements CommModule {
                 LibMpi candidate = LibMpi.open(library);
                 String mismatch = launch.mismatch(candidate.flavour(), library);
                 if (mismatch == null) {
-                    mpi = candidate;
-                    return null;
+                    return candidate;
                 }
                 failures.add(mismatch);
             } catch (LinkageError | RuntimeException e) {
                 failures.add(e.getMessage());
             }
         }
-        return String.join("; ", failures);
+        return null;
+    }
+
+    /**
+     * For {@code weft info}: under each kind of native launcher (Open MPI's mpirun, MPICH's mpiexec), the library a
+     * rank on this host would load, or why none; the libraries are loaded into this process (nothing is called in
+     * them but {@code MPI_Get_library_version}). Without native access, says so.
+     */
+    public static Map<String, String> librariesOnThisHost() {
+        Map<String, String> libraries = new java.util.LinkedHashMap<>();
+        for (NativeLaunch.Launcher launcher : List.of(NativeLaunch.Launcher.OPEN_MPI, NativeLaunch.Launcher.MPICH)) {
+            NativeLaunch launch = new NativeLaunch(launcher);
+            if (!NativeMpiModule.class.getModule().isNativeAccessEnabled()) {
+                libraries.put(launch.description(), "cannot tell: native access is not enabled in this JVM");
+                continue;
+            }
+            List<String> failures = new ArrayList<>();
+            LibMpi mpi = firstJoining(launch, launch.defaultLibraries(), failures);
+            libraries.put(launch.description(), mpi != null ? mpi.flavour().name() + " (" + mpi.name() + ")"
+                    : "no MPI library: " + String.join("; ", failures));
+        }
+        return libraries;
     }
 
     @Override
