@@ -14,9 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.weft.launcher.bench.BenchFiles;
+import org.weft.launcher.bench.CReference;
+import org.weft.launcher.bench.CTwin;
 import org.weft.launcher.bench.Progress;
 import org.weft.launcher.bench.ResultCapture;
 import org.weft.launcher.bench.ResultLines;
+import org.weft.launcher.bench.ResultTable;
+import org.weft.launcher.bench.RunComparison;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -32,7 +36,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run one of Weft's benchmarks as a weftrun job (2 ranks).",
-        customSynopsis = {"weft bench [OPTIONS] NAME [ARGS...]", "       weft bench --list"},
+        customSynopsis = {"weft bench [OPTIONS] NAME [ARGS...]", "       weft bench --list",
+                "       weft bench compare A.csv B.csv... [--plot FILE] [--csv FILE]"},
         footerHeading = "%n",
         footer = {"JMH microbenchmarks of the internals run in one JVM, not through weftrun:",
                 "  java -cp 'benchmarks/target/benchmarks-VERSION.jar:benchmarks/target/lib/*' "
@@ -106,6 +111,10 @@ final class Bench implements Callable<Integer> {
             description = "Draw the benchmark's figures into FILE as a PNG plot (also accepted after NAME).")
     private Path plot;
 
+    @Option(names = "--reference", description = "Also run Open MPI's C twin of the benchmark (needs mpicc and "
+            + "mpirun) and put both in the CSV and the plot (also accepted after NAME).")
+    private boolean reference;
+
     @Parameters(paramLabel = "NAME", arity = "0..*", description = "The benchmark and its arguments.")
     private List<String> command = new ArrayList<>();
 
@@ -135,13 +144,17 @@ final class Bench implements Callable<Integer> {
         if (command.size() > 1 && (command.contains("--help") || command.contains("-h"))) {
             return helpOf(command.getFirst());
         }
+        takeOwnOptions();
+        if (command.getFirst().equals("compare")) {
+            return compare(command.subList(1, command.size()).stream().map(Path::of).toList());
+        }
+        CTwin twin = reference ? cTwin() : null;
         Path jar = benchmarksJar();
         if (jar == null) {
             err.println("weft bench: no benchmarks jar found; build it (./mvnw -q package -DskipTests) or set"
                     + " WEFT_BENCH_JAR");
             return 1;
         }
-        takeOwnOptions();
         Progress progress = new Progress(err, err == System.err && Progress.stderrIsTerminal());
         ResultLines results = new ResultLines(progress);
         int status;
@@ -151,13 +164,20 @@ final class Bench implements Callable<Integer> {
         } finally {
             progress.finish();
         }
-        if (status != 0 || (csv == null && plot == null)) {
+        if (status != 0) {
             return status;
         }
-        return BenchFiles.write(results.table(), facts(), csv, plot, err);
+        ResultTable table = results.table();
+        if (twin != null && table != null) {
+            table = withReference(table, twin, jar);
+            if (table == null) {
+                return 1;
+            }
+        }
+        return csv == null && plot == null ? 0 : BenchFiles.write(table, facts(), csv, plot, err);
     }
 
-    /** {@code --csv FILE} and {@code --plot FILE} given after NAME, among the benchmark's own options. */
+    /** {@code --csv FILE}, {@code --plot FILE} and {@code --reference} given after NAME, among the benchmark's. */
     private void takeOwnOptions() {
         List<String> rest = new ArrayList<>(command.subList(0, 1));
         for (int i = 1; i < command.size(); i++) {
@@ -166,13 +186,80 @@ final class Bench implements Callable<Integer> {
             if (valued && i + 1 == command.size()) {
                 throw usage(arg + " needs a FILE");
             }
-            switch (valued ? arg : "") {
+            switch (arg) {
                 case "--csv" -> csv = Path.of(command.get(++i));
                 case "--plot" -> plot = Path.of(command.get(++i));
+                case "--reference" -> reference = true;
                 default -> rest.add(arg);
             }
         }
         command = rest;
+    }
+
+    /** {@code weft bench compare A.csv B.csv ...}: the runs side by side, and {@code --plot}/{@code --csv} of it. */
+    private int compare(List<Path> files) {
+        if (files.size() < 2) {
+            throw usage("compare needs two CSV files of weft bench --csv or more, not " + files.size());
+        }
+        Map<String, ResultTable> runs;
+        try {
+            runs = RunComparison.read(files);
+        } catch (IOException | RuntimeException e) {
+            err.println("weft bench compare: " + e.getMessage());
+            return 1;
+        }
+        ResultTable merged = ResultTable.merge(runs);
+        RunComparison.print(runs, merged, out);
+        return csv == null && plot == null ? 0 : BenchFiles.write(merged, facts(), csv, plot, err);
+    }
+
+    /** The benchmark's C twin for {@code --reference}; a benchmark without one is a usage error, before any run. */
+    private CTwin cTwin() {
+        String name = command.getFirst();
+        return CTwin.of(name, command.subList(1, command.size())).orElseThrow(() -> usage("--reference: " + name
+                + " has no C twin in Open MPI; these have one: " + CTwin.benchmarks()));
+    }
+
+    /**
+     * {@code table} and the C twin's figures in one table (series {@code Weft} and {@code Open MPI C}); {@code table}
+     * alone when Open MPI is not installed; {@code null} (after saying why) when the twin failed.
+     */
+    private ResultTable withReference(ResultTable table, CTwin twin, Path jar) {
+        CReference openMpi = new CReference(environment, out, err);
+        if (!openMpi.available()) {
+            return table;
+        }
+        try {
+            ResultTable c = openMpi.run(twin, cSources(jar), np, openMpiTransport(), table.rowLabel(),
+                    table.columns().getFirst());
+            Map<String, ResultTable> runs = new LinkedHashMap<>();
+            runs.put("Weft", table);
+            runs.put("Open MPI C", c);
+            return ResultTable.merge(runs);
+        } catch (IOException e) {
+            err.println("weft bench --reference: " + e.getMessage());
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The C twins' sources: {@code c/} beside the benchmarks jar (a release), else the build tree's. */
+    private static Path cSources(Path jar) {
+        Path beside = jar.toAbsolutePath().getParent().resolve("c");
+        return Files.isDirectory(beside) ? beside
+                : jar.toAbsolutePath().getParent().getParent().resolve("src").resolve("main").resolve("c");
+    }
+
+    /**
+     * Open MPI's transport for the twin, the one Weft's ranks use: TCP when {@code --param methods=} leaves out shm
+     * but names tcp, else shared memory (ob1 and vader, so that this BTL is the one measured, not UCX's PML).
+     */
+    private List<String> openMpiTransport() {
+        boolean tcp = params.stream().anyMatch(p -> p.startsWith("methods=") && p.contains("tcp")
+                && !p.contains("shm"));
+        return tcp ? List.of("--mca", "btl", "tcp,self") : List.of("--mca", "pml", "ob1", "--mca", "btl", "vader,self");
     }
 
     /** A stream for the job in place of {@code stream}: result lines go to {@code results}, others through. */

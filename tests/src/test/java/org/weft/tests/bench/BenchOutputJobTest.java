@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +73,69 @@ class BenchOutputJobTest {
             assertEquals(printed.get(cells[0]), Double.parseDouble(cells[1]), 0.051, lines.toString()); // 1 decimal
         }
         assertEquals(printed.size() + 1, data.size(), lines.toString());
+    }
+
+    /**
+     * {@code --reference} runs Open MPI's C ping-pong after Weft's in the same invocation and writes both (where
+     * Open MPI is installed, as in CI), and {@code compare} sets that run against a run of Weft alone.
+     */
+    @Test
+    void referenceRunsOpenMpisTwinAndCompareSetsTwoRunsAgainstEachOther() throws Exception {
+        CommandRun.Result alone = weft("bench", "latency", "-m", "64", "-i", "300", "--csv", "a.csv");
+        assertEquals(0, alone.exitCode(), alone.output());
+        boolean openMpi = onPath("mpicc") && onPath("mpirun");
+        List<String> args = new ArrayList<>(List.of("bench", "latency", "-m", "64", "-i", "300", "--csv", "b.csv",
+                "--plot", "b.png"));
+        if (openMpi) {
+            args.add("--reference");
+        }
+        CommandRun.Result both = weft(args.toArray(String[]::new));
+        assertEquals(0, both.exitCode(), both.output());
+        List<String> b = Files.readAllLines(work.resolve("b.csv"));
+        List<String> series = openMpi ? List.of("Weft", "Open MPI C") : List.of();
+        if (openMpi) {
+            assertEquals("Size (bytes),Latency (us) [Weft],Latency (us) [Open MPI C]", dataOf(b).getFirst());
+            // the twin prints "size latency bandwidth": its latencies are the CSV's second series, size for size
+            Map<String, Double> weftRows = printedRows(both.stdout());
+            Map<String, Double> cRows = new LinkedHashMap<>();
+            Matcher c = Pattern.compile("(?m)^(\\d+)\\s+([0-9.]+)\\s+[0-9.]+$").matcher(both.stdout());
+            while (c.find()) {
+                cRows.put(c.group(1), Double.parseDouble(c.group(2)));
+            }
+            assertEquals(8, weftRows.size(), "0 B .. 64 B:\n" + both.stdout());
+            assertEquals(weftRows.keySet(), cRows.keySet(), both.stdout());
+            for (String row : dataOf(b).subList(1, 9)) {
+                String[] cells = row.split(",");
+                assertEquals(weftRows.get(cells[0]), Double.parseDouble(cells[1]), 0.0051, b.toString());
+                assertEquals(cRows.get(cells[0]), Double.parseDouble(cells[2]), 0.0051, b.toString());
+            }
+        }
+        assertPlotDrawn(work.resolve("b.png"), 1);
+
+        CommandRun.Result compare = weft("bench", "compare", "a.csv", "b.csv", "--plot", "ab.png", "--csv", "ab.csv");
+        assertEquals(0, compare.exitCode(), compare.output());
+        List<String> ab = Files.readAllLines(work.resolve("ab.csv"));
+        String header = "Size (bytes),Latency (us) [a]" + (openMpi
+                ? ",Latency (us) [b Weft],Latency (us) [b Open MPI C]" : ",Latency (us) [b]");
+        assertEquals(header, dataOf(ab).getFirst(), ab.toString());
+        List<String> a = Files.readAllLines(work.resolve("a.csv"));
+        for (int i = 1; i < dataOf(a).size(); i++) {
+            // each run's cells, side by side
+            assertEquals(dataOf(a).get(i) + dataOf(b).get(i).substring(dataOf(b).get(i).indexOf(',')),
+                    dataOf(ab).get(i));
+        }
+        assertEquals(dataOf(a).size(), dataOf(ab).size());
+        assertTrue(compare.stdout().contains("# OSU-style latency: a vs b"), compare.stdout() + series);
+        assertPlotDrawn(work.resolve("ab.png"), 1);
+    }
+
+    private static List<String> dataOf(List<String> csv) {
+        return csv.stream().filter(line -> !line.startsWith("#")).toList();
+    }
+
+    private static boolean onPath(String tool) {
+        return Stream.of(System.getenv().getOrDefault("PATH", "").split(":"))
+                .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, tool)));
     }
 
     /** Checks that {@code file} has the header and exactly the printed rows; returns its lines. */
