@@ -3,6 +3,7 @@ package org.weft.mm;
 import org.weft.adi.idle.IdleStrategies;
 import org.weft.adi.param.Parameter;
 import org.weft.adi.trace.StartupTrace;
+import org.weft.mm.affinity.CpuBinding;
 import org.weft.mm.proto.PointToPoint;
 import org.weft.mm.select.MethodOrder;
 
@@ -31,7 +32,7 @@ public final class DeviceParameters {
 
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
             LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, APPNUM,
-            UNIVERSE_SIZE, MAXPROCS);
+            UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS, CpuBinding.LOCAL_RANK);
 
     private DeviceParameters() {
     }

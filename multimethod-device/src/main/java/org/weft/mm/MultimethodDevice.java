@@ -14,6 +14,7 @@ import org.weft.adi.SendMode;
 import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.Bootstrap;
 import org.weft.adi.idle.IdleStrategies;
+import org.weft.mm.affinity.CpuBinding;
 import org.weft.adi.trace.StartupTrace;
 import org.weft.adi.param.Parameters;
 import org.weft.mm.module.shm.HostIdentity;
@@ -95,6 +96,8 @@ public final class MultimethodDevice implements Device {
         boolean userChosen = !methods.equals(MethodOrder.METHODS.defaultValue());
         String placedOn = parameters.get(DeviceParameters.HOST);
         String hostName = placedOn.isEmpty() ? HostIdentity.localName() : placedOn;
+        int cores = Runtime.getRuntime().availableProcessors(); // the host's share, before a binding narrows it
+        CpuBinding.apply(parameters, config.rank(), hostName, System.err::println); // before the modules' threads
         Waiters waiters = new Waiters();
         Context context = new Context(config.rank(), config.size());
         PointToPoint pointToPoint = new PointToPoint(context, waiters, parameters.get(PointToPoint.FRAGMENT_SIZE));
@@ -135,7 +138,6 @@ public final class MultimethodDevice implements Device {
         context.meet(tables, mpi.id());
         int localRanks = parameters.get(DeviceParameters.LOCAL_SIZE);
         localRanks = localRanks > 0 ? localRanks : config.size();
-        int cores = Runtime.getRuntime().availableProcessors();
         String idleName = parameters.get(IdleStrategies.IDLE_STRATEGY);
         DoorbellParker parker = new DoorbellParker(running);
         waiters.alsoWake(parker::ringAll);

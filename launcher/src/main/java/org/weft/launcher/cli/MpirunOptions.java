@@ -7,26 +7,31 @@ import java.util.List;
 import java.util.Map;
 import org.weft.launcher.io.OutputFiles;
 import org.weft.launcher.plan.JobPlan;
+import org.weft.mm.affinity.CpuBinding;
 import picocli.CommandLine.Option;
 
 /**
  * Open MPI {@code mpirun} options that people type without thinking, taken so that their command lines run: those
- * that mean something here are honoured ({@code --map-by slot|node}, {@code --display-map}, {@code --bind-to none}),
+ * that mean something here are honoured ({@code --map-by slot|node}, {@code --display-map}, {@code --bind-to
+ * core|hwthread|none}, {@code --report-bindings}, {@code --output-filename}, {@code -q}),
  * the others are accepted with one warning each, saying what Weft does instead.
  */
 final class MpirunOptions {
+    /** The {@code --bind-to} units Weft honours. */
+    private static final List<String> BINDINGS = List.of("core", "hwthread", "none");
+
     @Option(names = {"--map-by", "-map-by"}, paramLabel = "slot|node",
             description = "Place ranks by slot (fill each host in turn; the default) or by node (hosts in turn).")
     String mapBy = "slot";
 
-    @Option(names = {"--bind-to", "-bind-to"}, paramLabel = "none|...",
-            description = "Weft does not bind ranks to cores: none is what it does; other values are warned about.")
+    @Option(names = {"--bind-to", "-bind-to"}, paramLabel = "core|hwthread|none",
+            description = "Bind each rank of a host to the next core (or hardware thread) it may use; none (default).")
     String bindTo = "none";
 
     @Option(names = {"--display-map", "-display-map"}, description = "Print each rank's host before the job starts.")
     boolean displayMap;
 
-    @Option(names = {"--report-bindings", "-report-bindings"}, description = "Accepted (Weft binds no rank: warns).")
+    @Option(names = {"--report-bindings", "-report-bindings"}, description = "Each rank says where it is bound.")
     boolean reportBindings;
 
     @Option(names = {"--output-filename", "-output-filename"}, paramLabel = "DIR[:nocopy]",
@@ -49,14 +54,30 @@ final class MpirunOptions {
         return outputFilename == null ? null : OutputFiles.of(outputFilename, np);
     }
 
+    /** The Weft parameters these options set: the ranks bind themselves ({@code org.weft.mm.affinity}). */
+    Map<String, String> parameters() {
+        Map<String, String> parameters = new LinkedHashMap<>();
+        if (BINDINGS.contains(bindingUnit()) && !bindingUnit().equals("none")) {
+            parameters.put(CpuBinding.BIND_TO.name(), bindingUnit());
+        }
+        if (reportBindings) {
+            parameters.put(CpuBinding.REPORT_BINDINGS.name(), "1");
+        }
+        return parameters;
+    }
+
+    /** {@code --bind-to core:overload-allowed} is {@code core}: more ranks than cores wrap around anyway. */
+    private String bindingUnit() {
+        int colon = bindTo.indexOf(':');
+        return colon < 0 ? bindTo : bindTo.substring(0, colon);
+    }
+
     /** The warnings this command line earns, each once. */
     List<String> warnings() {
         Map<String, String> warnings = new LinkedHashMap<>();
-        if (!bindTo.equals("none")) {
-            warnings.put("bind-to", "--bind-to " + bindTo + ": Weft does not bind ranks (they run unbound)");
-        }
-        if (reportBindings) {
-            warnings.put("report-bindings", "--report-bindings: no rank is bound");
+        if (!BINDINGS.contains(bindingUnit())) {
+            warnings.put("bind-to", "--bind-to " + bindTo + ": Weft binds to core, hwthread or none (the ranks run"
+                    + " unbound)");
         }
         for (int i = 0; i + 1 < mca.size(); i += 2) {
             warnings.putIfAbsent("mca", "--mca " + mca.get(i) + " " + mca.get(i + 1)

@@ -430,6 +430,7 @@ public final class WeftRun implements Callable<Integer> {
         if (report) {
             weft.put(DeviceParameters.REPORT.name(), "1");
         }
+        weft.putAll(mpirun.parameters());
         return weft;
     }
 

@@ -264,7 +264,7 @@ class WeftRunCommandLineTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
         // a one-rank job whose main class does not exist: it fails after the map and the warnings are printed
-        int status = WeftRun.execute(new String[] {"--display-map", "--bind-to", "core", "--report-bindings",
+        int status = WeftRun.execute(new String[] {"--display-map", "--bind-to", "socket", "--report-bindings",
             "--mca", "btl", "self,vader", "--mca", "pml", "ob1", "-np", "1", "--timeout", "60", "-cp",
             "/no/such.jar", "NoSuchMain"}, InputStream.nullInputStream(),
                 new PrintStream(out, true, StandardCharsets.UTF_8),
@@ -272,8 +272,10 @@ class WeftRunCommandLineTest {
         String printed = out.toString(StandardCharsets.UTF_8);
         String warned = stderr.toString(StandardCharsets.UTF_8);
         assertTrue(printed.contains("rank 0 on localhost"), printed);
-        assertTrue(warned.contains("--bind-to core: Weft does not bind") && warned.contains("--report-bindings"),
-                warned);
+        assertTrue(warned.contains("--bind-to socket: Weft binds to core, hwthread or none"), warned);
+        assertEquals(Map.of("WEFT_BIND_TO", "core", "WEFT_REPORT_BINDINGS", "1"), plan("--bind-to", "core",
+                "--report-bindings", "-np", "1", "Main").environment(), "the ranks bind themselves");
+        assertEquals(Map.of(), plan("--bind-to", "none", "-np", "1", "Main").environment());
         assertEquals(1, warned.split("--mca", -1).length - 1, "one warning for all --mca: " + warned);
         assertTrue(status != 2, "accepted: " + warned);
     }
