@@ -84,6 +84,8 @@ final class Bench implements Callable<Integer> {
                     "how late a receive that waited (parked) sees its message"),
             new Benchmark("threads", "org.weft.bench.path.ThreadedRoundTrips",
                     "round trips from several threads at once (THREAD_MULTIPLE) against one"),
+            new Benchmark("compress", "org.weft.bench.wan.CompressedTransfer",
+                    "64 MiB compressible then random, one message (run with and without tcp_compress=lz4)"),
             new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
                     "one-way of a cache line, a fresh line, and the bare shm ring (0 B and -m bytes)"));
 
