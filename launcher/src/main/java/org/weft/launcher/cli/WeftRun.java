@@ -19,6 +19,7 @@ import org.weft.adi.param.Parameter;
 import org.weft.adi.trace.StartupTrace;
 import org.weft.mm.DeviceParameters;
 import org.weft.mm.ModuleCatalog;
+import org.weft.mm.module.tcp.TcpParameters;
 import org.weft.mm.select.MethodOrder;
 import org.weft.launcher.agent.HostAgent;
 import org.weft.launcher.agent.LocalAgent;
@@ -136,6 +137,11 @@ public final class WeftRun implements Callable<Integer> {
     @Option(names = "--param", paramLabel = "NAME=VALUE",
             description = "Set Weft parameter NAME for the ranks (environment WEFT_NAME).")
     private List<String> params = new ArrayList<>();
+
+    @Option(names = "--path", arity = "2", paramLabel = "SITES SETTINGS",
+            description = "Settings of the wide-area path between two sites, e.g. --path a:b streams=16,window=8m"
+                    + " (streams=auto|N, max, chunk, window, pacing, min; parameter tcp_paths).")
+    private List<String> paths = new ArrayList<>();
 
     @Option(names = "--methods", paramLabel = "LIST",
             description = "Communication methods in order of preference, e.g. tcp (TCP everywhere) or self,tcp.")
@@ -426,6 +432,21 @@ public final class WeftRun implements Callable<Integer> {
         }
         if (methods != null) {
             weft.put(MethodOrder.METHODS.name(), methods);
+        }
+        if (!paths.isEmpty()) {
+            StringBuilder declared = new StringBuilder(weft.getOrDefault(TcpParameters.PATHS.name(), ""));
+            for (int i = 0; i + 1 < paths.size(); i += 2) {
+                declared.append(declared.isEmpty() ? "" : ";").append(paths.get(i)).append(' ')
+                        .append(paths.get(i + 1));
+            }
+            weft.put(TcpParameters.PATHS.name(), declared.toString());
+        }
+        if (weft.containsKey(TcpParameters.PATHS.name())) {
+            try {
+                TcpParameters.checkPaths(weft.get(TcpParameters.PATHS.name()));
+            } catch (IllegalArgumentException e) {
+                throw usage("--path: " + e.getMessage());
+            }
         }
         if (report) {
             weft.put(DeviceParameters.REPORT.name(), "1");

@@ -60,6 +60,19 @@ package org.weft.mm.module.tcp;
  * The receiver delivers the frame inside as if it had come as it is; its raw length is held to tcp_max_frame, and
  * a block that does not decompress to exactly that many bytes, or an inner frame that is not one whole RSR frame,
  * closes the connection.
+ *
+ * Wide-area paths (between sites) stripe large messages over extra connections ("stripes", MPWide's channels), each
+ * dialled by the sending side and used in that direction only:
+ *
+ * STRIPE_HELLO (handlerId 6): the first frame on a stripe; the body of a HELLO. The connection carries CHUNKs and
+ * PROBEs only; the peer does not send on it (but its BYE).
+ * CHUNK (handlerId 7), on a stripe: u64 transfer id (the receiver's, from its CTS), u64 offset, then bytes: a piece
+ * of a striped message; pieces of one message come in any order over any of the sender's stripes.
+ * PING (handlerId 8), PONG (handlerId 9), on the connection the pair shares: u64 the pinger's clock; a PONG echoes
+ * the PING's body at once (the path's round trip).
+ * PROBE (handlerId 10), on a stripe: u64 the probe's duration in ns, then bytes to be counted and dropped; PROBE_END
+ * (handlerId 11, empty) ends it; the receiver answers PROBE_RESULT (handlerId 12) on the shared connection: u64
+ * bytes per second it received over the second half of the probe (one stream's throughput after slow start).
  * </pre>
  *
  * A frame whose total size (length field included) exceeds {@code tcp_max_frame} closes the connection.
@@ -89,6 +102,15 @@ final class FrameLayout {
     static final int COMPRESSED_CODEC_OFFSET = HEADER_LENGTH;
     static final int COMPRESSED_RAW_LENGTH_OFFSET = HEADER_LENGTH + 4;
     static final int COMPRESSED_HEADER_LENGTH = HEADER_LENGTH + 8;
+    static final int STRIPE_HELLO_HANDLER = 6;
+    static final int CHUNK_HANDLER = 7;
+    static final int PING_HANDLER = 8;
+    static final int PONG_HANDLER = 9;
+    static final int PROBE_HANDLER = 10;
+    static final int PROBE_END_HANDLER = 11;
+    static final int PROBE_RESULT_HANDLER = 12;
+    /** Bytes of a CHUNK's body before its data: transfer id, offset. */
+    static final int CHUNK_HEAD = 16;
 
     /** "WEFT" read as a little-endian int32. */
     static final int MAGIC = 'W' | 'E' << 8 | 'F' << 16 | 'T' << 24;

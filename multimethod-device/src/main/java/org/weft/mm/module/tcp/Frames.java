@@ -76,7 +76,12 @@ final class Frames {
 
     /** The HELLO that opens every connection, as bytes. */
     static byte[] helloBytes(Hello hello) {
-        return bytes(hello(UnpooledByteBufAllocator.DEFAULT, hello));
+        return helloBytes(hello, FrameLayout.HELLO_HANDLER);
+    }
+
+    /** The HELLO that opens every connection, as bytes; {@code handlerId} HELLO, or STRIPE_HELLO on a stripe. */
+    static byte[] helloBytes(Hello hello, int handlerId) {
+        return bytes(hello(UnpooledByteBufAllocator.DEFAULT, hello, handlerId));
     }
 
     /** An empty control frame (BYE, MOVED, SWITCHED), as bytes. */
@@ -94,12 +99,16 @@ final class Frames {
 
     /** The HELLO that opens every connection. */
     static ByteBuf hello(ByteBufAllocator alloc, Hello hello) {
+        return hello(alloc, hello, FrameLayout.HELLO_HANDLER);
+    }
+
+    private static ByteBuf hello(ByteBufAllocator alloc, Hello hello, int handlerId) {
         byte[] jobId = hello.jobIdBytes();
         int bodyLength = 4 + 2 + 4 + 4 + 2 + 2 + jobId.length + Hello.NONCE_LENGTH + Hello.PROOF_LENGTH;
         ByteBuf frame = alloc.buffer(HEADER_LENGTH + bodyLength);
         frame.writeIntLE(IDS_LENGTH + bodyLength);
         frame.writeShortLE(CONTROL_ENDPOINT);
-        frame.writeShortLE(FrameLayout.HELLO_HANDLER);
+        frame.writeShortLE(handlerId);
         frame.writeIntLE(FrameLayout.MAGIC);
         frame.writeShortLE(hello.version());
         frame.writeIntLE(hello.rank());
@@ -110,6 +119,16 @@ final class Frames {
         frame.writeBytes(hello.nonce());
         frame.writeBytes(hello.proof());
         return frame;
+    }
+
+    /** A control frame with a body (PING, PONG, PROBE_END, PROBE_RESULT), as bytes. */
+    static byte[] controlBytes(int handlerId, byte[] body) {
+        ByteBuf frame = UnpooledByteBufAllocator.DEFAULT.buffer(HEADER_LENGTH + body.length);
+        frame.writeIntLE(IDS_LENGTH + body.length);
+        frame.writeShortLE(CONTROL_ENDPOINT);
+        frame.writeShortLE(handlerId);
+        frame.writeBytes(body);
+        return bytes(frame);
     }
 
     /** The BYE sent before a deliberate close. */

@@ -16,7 +16,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The admission of one accepted connection, on its Netty event loop: waits (a bounded time) for a HELLO that
+ * The admission of one accepted connection, on its Netty event loop: waits (a bounded time) for a HELLO (or the
+ * STRIPE_HELLO of a wide-area path's extra stream, which is read but never sent on) that
  * proves the job's secret, then stops Netty reading and hands the socket, with any bytes Netty had read past the
  * HELLO, to an {@link InboundStream} that the callers' threads poll. Nothing reaches the
  * {@link org.weft.mm.spi.RsrSink} before the HELLO is verified. Anything wrong before the hand-off closes this
@@ -79,7 +80,8 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         int start = frame.readerIndex();
         int endpointId = frame.getUnsignedShortLE(start + ENDPOINT_OFFSET);
         int handlerId = frame.getUnsignedShortLE(start + HANDLER_OFFSET);
-        if (endpointId != CONTROL_ENDPOINT || handlerId != HELLO_HANDLER) {
+        boolean stripe = handlerId == FrameLayout.STRIPE_HELLO_HANDLER;
+        if (endpointId != CONTROL_ENDPOINT || handlerId != HELLO_HANDLER && !stripe) {
             reject(ctx, "first frame is not a HELLO");
             return;
         }
@@ -92,7 +94,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
             reject(ctx, e.getMessage());
             return;
         }
-        handOff(ctx, hello);
+        handOff(ctx, hello, stripe);
     }
 
     /**
@@ -100,7 +102,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
      * so the event loop is never woken for this connection again) and removes the frame decoder, which passes the
      * bytes it held past the HELLO to {@link #channelRead} as they are.
      */
-    private void handOff(ChannelHandlerContext ctx, Hello hello) {
+    private void handOff(ChannelHandlerContext ctx, Hello hello, boolean stripe) {
         Channel channel = ctx.channel();
         Wire wire;
         try {
@@ -114,8 +116,12 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(false);
         String remote = String.valueOf(channel.remoteAddress());
         stream = new InboundStream(module, sourceRank, wire, remote, channel::close);
-        module.adopt(sourceRank, TcpLink.adopt(module, sourceRank, wire, stream, remote, channel::close), channel,
-                stream);
+        if (stripe) {
+            module.applyStripeWindow(((AcceptedChannels.Accepted) channel).socket(), sourceRank);
+        } else { // a stripe carries the peer's chunks only: this process never sends on it
+            module.adopt(sourceRank, TcpLink.adopt(module, sourceRank, wire, stream, remote, channel::close),
+                    channel, stream);
+        }
         state = State.HANDED_OFF;
         ctx.pipeline().remove(TcpModule.FRAMES);
     }

@@ -171,10 +171,11 @@ final class InboundStream {
             int endpointId = in.getShort(frameStart + LENGTH_FIELD + ENDPOINT_OFFSET) & 0xFFFF;
             int handlerId = in.getShort(frameStart + LENGTH_FIELD + HANDLER_OFFSET) & 0xFFFF;
             if (endpointId == CONTROL_ENDPOINT && handlerId != COMPRESSED_HANDLER) {
-                if (!takeControl(handlerId)) {
+                if (!takeControl(handlerId, frameStart + HEADER_LENGTH, frameEnd)) {
+                    in.limit(end).position(frameStart);
                     break;
                 }
-                in.position(frameEnd);
+                in.limit(end).position(frameEnd);
                 continue;
             }
             try {
@@ -218,7 +219,7 @@ final class InboundStream {
      * sender's RSRs on its retired connection come first), or a frame the layout does not have (the connection is
      * closed).
      */
-    private boolean takeControl(int handlerId) {
+    private boolean takeControl(int handlerId, int bodyStart, int bodyEnd) {
         switch (handlerId) {
             case BYE_HANDLER -> byeReceived = true;
             case MOVED_HANDLER -> {
@@ -229,11 +230,26 @@ final class InboundStream {
                 return module.takeMove(sourceRank);
             }
             default -> {
-                reject("unexpected control frame " + handlerId);
-                return false;
+                return pathControl(handlerId, bodyStart, bodyEnd);
             }
         }
         return true;
+    }
+
+    /** A control frame of the wide-area paths (a CHUNK, a probe, a ping); false when it broke the layout. */
+    private boolean pathControl(int handlerId, int bodyStart, int bodyEnd) {
+        int end = in.limit();
+        in.limit(bodyEnd).position(bodyStart);
+        try {
+            module.control(sourceRank, handlerId, in);
+            return true;
+        } catch (RuntimeException e) {
+            reject(handlerId == FrameLayout.CHUNK_HANDLER ? InboundConnection.describe(e)
+                    : "control frame " + handlerId + ": " + InboundConnection.describe(e));
+            return false;
+        } finally {
+            in.order(ByteOrder.LITTLE_ENDIAN).limit(end);
+        }
     }
 
     /** The size of the frame at the read position when its length field is there, else the smallest frame. */
@@ -282,7 +298,9 @@ final class InboundStream {
 
     private void onEndOfStream() {
         if (!byeReceived && !module.isShuttingDown()) {
-            module.log("connection from rank " + sourceRank + " (" + remote + ") closed unexpectedly");
+            String why = "connection from rank " + sourceRank + " (" + remote + ") closed unexpectedly";
+            module.log(why);
+            module.connectionLost(sourceRank, why);
         }
         close();
     }
@@ -300,8 +318,10 @@ final class InboundStream {
         if (closed) {
             return;
         }
-        module.log("closing connection from rank " + sourceRank + " (" + remote + "): " + reason);
+        String why = "closing connection from rank " + sourceRank + " (" + remote + "): " + reason;
+        module.log(why);
         close();
+        module.connectionLost(sourceRank, why);
     }
 
     private void close() {

@@ -6,7 +6,8 @@ import org.weft.mm.tls.TlsPolicy;
 /** The values of {@link TcpParameters} for one module instance, read and checked once at init. */
 record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int maxFrame, int handshakeTimeoutMillis,
         int connectTimeoutMillis, int sendQueueBytes, PathScoped<AggregationPolicy> aggregate,
-        PathScoped<Boolean> compress, int compressMin, TlsPolicy tls) {
+        PathScoped<Boolean> compress, int compressMin, TlsPolicy tls,
+        PathTable paths) {
 
     static TcpConfig from(Parameters p) {
         AggregationPolicy fixed = aggregation(p, AggregationPolicy.Mode.FIXED);
@@ -28,7 +29,9 @@ record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int 
                         }, AggregationPolicy.OFF),
                 PathScoped.parse(TcpParameters.COMPRESS.name(), p.get(TcpParameters.COMPRESS), TcpConfig::codec, false),
                 intBytes(TcpParameters.COMPRESS_MIN.name(), p.get(TcpParameters.COMPRESS_MIN), 1),
-                tlsPolicy(p.get(TcpParameters.TLS)));
+                tlsPolicy(p.get(TcpParameters.TLS)),
+                PathTable.of(p.get(TcpParameters.PATH_DEFAULTS), p.get(TcpParameters.PATH_FILE),
+                        p.get(TcpParameters.PATHS)));
     }
 
     private static TlsPolicy tlsPolicy(String value) {

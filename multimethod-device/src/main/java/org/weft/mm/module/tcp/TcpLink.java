@@ -63,6 +63,8 @@ public final class TcpLink implements CommObject {
     private byte[] preamble = new byte[0];
     /** A dialled link's HELLO when the connection is TLS: the wire writes it before the handshake. Else null. */
     private final byte[] tlsHello;
+    /** A stripe's socket buffers (0: the module's). */
+    private int window;
     private int nextDial;
     private final List<String> dialFailures = new ArrayList<>();
     /** Guards {@link #out}, the connection, the socket's writes and state changes. */
@@ -79,6 +81,8 @@ public final class TcpLink implements CommObject {
     private Aggregation aggregation;
     private Compression compression;
     private String pathName = "";
+    /** The striping of large messages when the peer is of another site, else null (set once, by the module). */
+    private volatile StripedTransfer striped;
     /** What arrives on this connection; made when a dialled connection opens. */
     private volatile InboundStream replies;
 
@@ -103,15 +107,29 @@ public final class TcpLink implements CommObject {
      * passes: the first that answers carries the link.
      */
     static TcpLink open(TcpModule module, int peerRank, TcpRoute route) {
+        return open(module, peerRank, route, FrameLayout.HELLO_HANDLER, 0);
+    }
+
+    /**
+     * Starts dialling a stripe of a wide-area path to {@code peerRank} (a connection that carries only this side's
+     * CHUNKs and PROBEs, see {@link FrameLayout}), with socket buffers of {@code window} bytes (0: the OS's).
+     */
+    static TcpLink openStripe(TcpModule module, int peerRank, TcpRoute route, int window) {
+        return open(module, peerRank, route, FrameLayout.STRIPE_HELLO_HANDLER, window);
+    }
+
+    private static TcpLink open(TcpModule module, int peerRank, TcpRoute route, int helloHandler, int window) {
         TcpAddress address = route.address();
         var job = module.context();
         boolean encrypted = module.encrypts(peerRank);
         byte[] hello = Frames.helloBytes(Hello.signed(FrameLayout.PROTOCOL_VERSION, job.rank(), peerRank,
-                encrypted ? Hello.TLS : 0, job.jobId(), job.secret()));
+                encrypted ? Hello.TLS : 0, job.jobId(), job.secret()), helloHandler);
         TcpLink link = new TcpLink(module, peerRank, address.toString(), null, () -> { }, State.CONNECTING,
                 address.dialOrder(), address.port(), encrypted ? hello : null);
         link.via = route.via();
         link.preamble = route.preamble();
+        link.window = window;
+        link.pathKnown = helloHandler == FrameLayout.STRIPE_HELLO_HANDLER; // a stripe's chunks go as they are
         if (!encrypted) {
             link.out.append(hello);
         }
@@ -140,7 +158,7 @@ public final class TcpLink implements CommObject {
                         : TlsWire.client(dialling, module.tls().engine(peerRank, true), tlsHello);
                 closer = () -> closeQuietly(dialling);
                 dialling.configureBlocking(false);
-                applySocketOptions(dialling, module.config());
+                applySocketOptions(dialling, module.config(), window);
                 dialling.connect(new InetSocketAddress(host, dialPort));
                 return;
             } catch (IOException | RuntimeException e) { // includes an unresolvable host
@@ -174,13 +192,20 @@ public final class TcpLink implements CommObject {
     }
 
     static void applySocketOptions(SocketChannel channel, TcpConfig config) throws IOException {
+        applySocketOptions(channel, config, 0);
+    }
+
+    /** Nagle off, keep-alive on, the configured buffers; a stripe's {@code window}, when set, for both. */
+    private static void applySocketOptions(SocketChannel channel, TcpConfig config, int window) throws IOException {
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-        if (config.sndbuf() > 0) {
-            channel.setOption(StandardSocketOptions.SO_SNDBUF, config.sndbuf());
+        int sndbuf = window > 0 ? window : config.sndbuf();
+        int rcvbuf = window > 0 ? window : config.rcvbuf();
+        if (sndbuf > 0) {
+            channel.setOption(StandardSocketOptions.SO_SNDBUF, sndbuf);
         }
-        if (config.rcvbuf() > 0) {
-            channel.setOption(StandardSocketOptions.SO_RCVBUF, config.rcvbuf());
+        if (rcvbuf > 0) {
+            channel.setOption(StandardSocketOptions.SO_RCVBUF, rcvbuf);
         }
     }
 
@@ -190,14 +215,23 @@ public final class TcpLink implements CommObject {
             return SendStatus.FAILED;
         }
         int frameLength = Frames.rsrLength(module.config().maxFrame(), endpointId, handlerId, header, payload);
+        return sendFrame(frameLength, endpointId, handlerId, header, payload, module.config().sendQueueBytes());
+    }
+
+    /**
+     * Queues and writes one frame of {@code frameLength} bytes (checked by the caller), unless {@code queueLimit}
+     * bytes wait already; counts it as sent.
+     */
+    SendStatus sendFrame(int frameLength, int endpointId, int handlerId, ByteBuffer header, MemorySegment payload,
+                         int queueLimit) {
         lock.lock();
         try {
             if (state == State.CLOSED) {
                 return SendStatus.FAILED;
             }
-            if (out.pendingBytes() >= module.config().sendQueueBytes()) {
+            if (out.pendingBytes() >= queueLimit) {
                 progress0();
-                if (out.pendingBytes() >= module.config().sendQueueBytes()) {
+                if (out.pendingBytes() >= queueLimit) {
                     return state == State.CLOSED ? SendStatus.FAILED : SendStatus.BACK_PRESSURED;
                 }
             }
@@ -285,6 +319,21 @@ public final class TcpLink implements CommObject {
         }
     }
 
+    /** Queues and writes a control frame with {@code body} (PING, PONG, PROBE_END, PROBE_RESULT); rare. */
+    boolean sendControl(int handlerId, byte[] body) {
+        lock.lock();
+        try {
+            if (state == State.CLOSED) {
+                return false;
+            }
+            out.append(Frames.controlBytes(handlerId, body));
+            progress0();
+            return state != State.CLOSED;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** For the report: what this link's path does beyond sending, or null when it only sends. */
     String describePath() {
         Aggregation a = aggregation;
@@ -304,6 +353,30 @@ public final class TcpLink implements CommObject {
         }
         line.append("; ").append(c == null ? "compression off" : c.describe());
         return line.toString();
+    }
+
+    /** Open, with nothing queued: a stripe takes its next chunk. */
+    boolean isIdle() {
+        return state == State.OPEN && !needsProgress;
+    }
+
+    boolean isDead() {
+        return state == State.CLOSED;
+    }
+
+    /** Where the connection goes, for messages. */
+    String remote() {
+        return remote;
+    }
+
+    /** Striped transfers over a wide-area path; null between ranks of one site. */
+    @Override
+    public StripedTransfer bulk() {
+        return striped;
+    }
+
+    void stripeOver(StripedTransfer transfer) {
+        striped = transfer;
     }
 
     @Override

@@ -18,6 +18,7 @@ import io.netty.util.concurrent.Future;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.nio.charset.StandardCharsets;
@@ -100,6 +101,12 @@ public final class TcpModule implements CommModule {
      * purpose (plain int, several pollers): a lost increment only shifts the rotation.
      */
     private int rotation;
+    /** The wide-area links' striping, for polling: replaced (copy on write) when one is made; empty on one site. */
+    private volatile StripedTransfer[] stripedArray = new StripedTransfer[0];
+    /** This process's paths to other sites, by site. */
+    private final ConcurrentHashMap<String, WidePath> widePaths = new ConcurrentHashMap<>();
+    private final StripeReceives stripeReceives = new StripeReceives();
+    private final ProbeMeter probeMeter = new ProbeMeter();
     /** The nonces of the HELLOs this process accepted: a replayed HELLO is refused. */
     private final Set<String> seenNonces = ConcurrentHashMap.newKeySet();
     /** Registers the connections with the process's wake selector. */
@@ -361,15 +368,43 @@ public final class TcpModule implements CommModule {
     @Override
     public CommObject connect(int peerRank, Descriptor remote) {
         TcpLink link = links.get(peerRank);
-        if (link != null) {
-            return link;
+        if (link == null) {
+            TcpRoute route = routes.route(peerRank, remote);
+            if (route == null) {
+                return null;
+            }
+            requireInitialised();
+            link = links.computeIfAbsent(peerRank, rank -> publish(TcpLink.open(this, rank, route)));
+        }
+        stripeIfWideArea(peerRank, link, remote);
+        return link;
+    }
+
+    /**
+     * Gives the link to a rank of another site its striping over that site's path (once); a link inside a site gets
+     * none and pays nothing for it.
+     */
+    private void stripeIfWideArea(int peerRank, TcpLink link, Descriptor remote) {
+        String mine = context.site();
+        String theirs = context.siteOf(peerRank);
+        if (mine.isEmpty() || theirs.isEmpty() || mine.equals(theirs) || link.bulk() != null) {
+            return;
         }
         TcpRoute route = routes.route(peerRank, remote);
         if (route == null) {
-            return null;
+            return;
         }
-        requireInitialised();
-        return links.computeIfAbsent(peerRank, rank -> publish(TcpLink.open(this, rank, route)));
+        WidePath path = widePaths.computeIfAbsent(theirs,
+                site -> new WidePath(mine + ":" + site, config.paths().settings(mine, site)));
+        synchronized (this) {
+            if (link.bulk() == null) {
+                StripedTransfer transfer = new StripedTransfer(this, peerRank, route, path);
+                link.stripeOver(transfer);
+                StripedTransfer[] grown = Arrays.copyOf(stripedArray, stripedArray.length + 1);
+                grown[grown.length - 1] = transfer;
+                stripedArray = grown;
+            }
+        }
     }
 
     /**
@@ -459,6 +494,11 @@ public final class TcpModule implements CommModule {
                 work += link.progress();
             }
         }
+        for (StripedTransfer transfer : stripedArray) {
+            if (transfer.isActive()) {
+                work += transfer.progress();
+            }
+        }
         return work;
     }
 
@@ -480,6 +520,9 @@ public final class TcpModule implements CommModule {
         if (initialised) {
             lines.add(tlsReportLine());
         }
+        // this process's wide-area paths (none on one site): a line each, and one per size class it striped
+        widePaths.values().stream().sorted(java.util.Comparator.comparing(WidePath::name))
+                .forEach(path -> lines.addAll(path.describe().lines().toList()));
         for (TcpLink link : linkArray) {
             String line = link.describePath();
             if (line != null) {
@@ -500,6 +543,9 @@ public final class TcpModule implements CommModule {
         }
         strangers.flush();
         // The links belong to no event loop: close them here (each waits a bounded time for its queue to drain).
+        for (StripedTransfer transfer : stripedArray) {
+            transfer.close();
+        }
         for (TcpLink link : linkArray) {
             link.closeGracefully();
         }
@@ -570,6 +616,88 @@ public final class TcpModule implements CommModule {
     ModuleContext context() {
         return context;
     }
+
+    StripeReceives stripeReceives() {
+        return stripeReceives;
+    }
+
+    TcpLink linkTo(int peerRank) {
+        return links.get(peerRank);
+    }
+
+    /**
+     * A control frame of the wide-area paths from {@code source} (layout in {@link FrameLayout}; {@code body} from
+     * position to limit); throws {@link IllegalArgumentException} for one that breaks the layout.
+     */
+    void control(int source, int handlerId, ByteBuffer body) {
+        switch (handlerId) {
+            case FrameLayout.CHUNK_HANDLER -> stripeReceives.chunk(source, requireLength(body, FrameLayout.CHUNK_HEAD));
+            case FrameLayout.PROBE_HANDLER -> probeMeter.probe(source, requireLength(body, 8));
+            case FrameLayout.PING_HANDLER -> answer(source, FrameLayout.PONG_HANDLER, copy(requireLength(body, 8)));
+            case FrameLayout.PROBE_END_HANDLER -> answer(source, FrameLayout.PROBE_RESULT_HANDLER,
+                    probeMeter.end(source));
+            case FrameLayout.PONG_HANDLER -> answered(source, handlerId,
+                    System.nanoTime() - requireLength(body, 8).getLong(body.position()));
+            case FrameLayout.PROBE_RESULT_HANDLER -> answered(source, handlerId,
+                    requireLength(body, 8).getLong(body.position()));
+            default -> throw new IllegalArgumentException("unexpected control frame " + handlerId);
+        }
+    }
+
+    private static ByteBuffer requireLength(ByteBuffer body, int least) {
+        if (body.remaining() < least) {
+            throw new IllegalArgumentException("control frame of " + body.remaining() + " bytes, at least " + least
+                    + " expected");
+        }
+        return body;
+    }
+
+    private static byte[] copy(ByteBuffer body) {
+        byte[] bytes = new byte[body.remaining()];
+        body.get(body.position(), bytes);
+        return bytes;
+    }
+
+    private void answer(int source, int handlerId, byte[] body) {
+        TcpLink link = links.get(source);
+        if (link != null) {
+            link.sendControl(handlerId, body);
+        }
+    }
+
+    private void answered(int source, int handlerId, long value) {
+        TcpLink link = links.get(source);
+        StripedTransfer transfer = link == null ? null : link.bulk();
+        if (transfer != null) {
+            transfer.answered(handlerId, value);
+        }
+    }
+
+    /**
+     * The receive buffer of an accepted stripe from {@code source}: its path's window when one is declared (the
+     * window scale was agreed at accept with the listener's buffers; Linux takes the larger buffer now).
+     */
+    void applyStripeWindow(java.nio.channels.SocketChannel socket, int source) {
+        int window = config.paths().settings(context.site(), context.siteOf(source)).window();
+        if (window > 0) {
+            try {
+                socket.setOption(java.net.StandardSocketOptions.SO_RCVBUF, window);
+            } catch (java.io.IOException e) {
+                log("stripe from rank " + source + ": cannot set a " + window + "-byte window: " + e);
+            }
+        }
+    }
+
+    /** A connection from {@code source} ended unannounced: its striped messages to this process fail. */
+    void connectionLost(int source, String why) {
+        WidePath path = widePaths.get(context.siteOf(source));
+        int failed = stripeReceives.sourceLost(source, why);
+        if (path != null && failed > 0) {
+            log("wide-area path " + path.name() + ": " + failed + " striped message(s) from rank " + source
+                    + " fail: " + why);
+        }
+    }
+
 
     Set<String> seenNonces() {
         return seenNonces;

@@ -76,10 +76,29 @@ public final class TcpParameters {
             "which tcp connections are encrypted and authenticated with TLS 1.3 (keys and certificates derived from"
                     + " the job's secret): cross-site (links between ranks of different sites), all, none");
 
+    public static final Parameter<String> PATH_DEFAULTS = Parameter.string("tcp_path_defaults", "streams=auto",
+            "settings of every wide-area path (between two sites): streams=auto|N (parallel TCP streams a large"
+                    + " message is striped over; auto: chosen per message size from the path's measurement),"
+                    + " max=N (auto's limit, 32), chunk=BYTES (256k), window=BYTES (socket buffers of a stream;"
+                    + " 0: the OS's), pacing=RATE (e.g. 300mbit; 0: none), min=BYTES (smallest message striped,"
+                    + " 1m)");
+
+    public static final Parameter<String> PATHS = Parameter.string("tcp_paths", "",
+            "per pair of sites, settings over tcp_path_defaults: 'a:b streams=16,window=8m;a:c pacing=1gbit'"
+                    + " (weftrun --path a:b streams=16 sets it; * is any site)");
+
+    public static final Parameter<String> PATH_FILE = Parameter.string("tcp_path_file", "",
+            "a file of lines 'SITE:SITE key=value,...' (# comments), read before tcp_paths");
+
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(IF_ADDRESS, SNDBUF, RCVBUF, EAGER_LIMIT, MAX_FRAME,
             HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT, SEND_QUEUE, AGGREGATE, AGGREGATE_WINDOW, AGGREGATE_COUNT,
-            AGGREGATE_BYTES, AGGREGATE_FRAME_COST, COMPRESS, COMPRESS_MIN, TLS);
+            AGGREGATE_BYTES, AGGREGATE_FRAME_COST, COMPRESS, COMPRESS_MIN, TLS, PATH_DEFAULTS, PATHS, PATH_FILE);
+
+    /** Throws {@link IllegalArgumentException} saying what is wrong with a {@link #PATHS} value. */
+    public static void checkPaths(String paths) {
+        PathTable.of(PATH_DEFAULTS.defaultValue(), "", paths);
+    }
 
     private TcpParameters() {
     }

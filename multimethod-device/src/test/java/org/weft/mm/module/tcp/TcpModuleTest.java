@@ -438,7 +438,8 @@ class TcpModuleTest extends CommModuleConformanceTest {
         assertEquals(Set.of("tcp_if_address", "tcp_sndbuf", "tcp_rcvbuf", "tcp_eager_limit", "tcp_max_frame",
                 "tcp_handshake_timeout", "tcp_connect_timeout", "tcp_send_queue", "tcp_aggregate",
                 "tcp_aggregate_window", "tcp_aggregate_count", "tcp_aggregate_bytes", "tcp_aggregate_frame_cost",
-                "tcp_compress", "tcp_compress_min", "tcp_tls"), names);
+                "tcp_compress", "tcp_compress_min", "tcp_tls",
+                "tcp_path_defaults", "tcp_paths", "tcp_path_file"), names);
         assertEquals(64 * 1024L, TcpParameters.EAGER_LIMIT.defaultValue());
     }
 

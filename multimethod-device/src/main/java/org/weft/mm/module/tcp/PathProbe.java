@@ -1,0 +1,155 @@
+package org.weft.mm.module.tcp;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+import org.weft.mm.spi.SendStatus;
+
+/**
+ * The measurement of a wide-area path, run by the first striped message this process sends over it (an auto-tuned
+ * path only; a path of a job that sends no large message across is never measured, and a job on one site has no
+ * such path): a PING for the round trip, then one stream for a while and then {@code max} streams for as long,
+ * each ended by a PROBE_END that the receiver answers with the rate it saw over the second half (past slow start).
+ * The two rates — what one TCP stream gets on this path, and what the path gives many — are what
+ * {@link StreamChoice} chooses from. A step never blocks; an answer that does not come in time ends the
+ * measurement as failed (the path then uses {@link StreamChoice}'s guess).
+ */
+final class PathProbe {
+    private enum Step { PING, OPENING, PHASE, AWAIT_RATE, DONE }
+
+    /** Zeros that PROBE frames carry, shared by every probe of the process (never written). */
+    private static final MemorySegment ZEROS = Arena.global().allocate(PathSettings.DEFAULT.chunk());
+    private static final long MIN_PHASE = TimeUnit.MILLISECONDS.toNanos(400);
+    private static final long MAX_PHASE = TimeUnit.SECONDS.toNanos(3);
+    /** Round trips a phase lasts (between the bounds above): slow start is over well before its second half. */
+    private static final int PHASE_ROUND_TRIPS = 15;
+    private static final long ANSWER_WAIT = TimeUnit.SECONDS.toNanos(10);
+
+    private final StripedTransfer transfer;
+    private final WidePath path;
+    private final ByteBuffer head = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+    private Step step = Step.PING;
+    private long since = System.nanoTime();
+    private boolean pinged;
+    private long rtt = -1;
+    private long rate = -1;
+    private long phaseLength;
+    private int phase;
+    private final int[] phaseStreams;
+    private final long[] rates;
+
+    PathProbe(StripedTransfer transfer, WidePath path) {
+        this.transfer = transfer;
+        this.path = path;
+        int many = path.settings().max();
+        this.phaseStreams = many > 1 ? new int[] {1, many} : new int[] {1};
+        this.rates = new long[phaseStreams.length];
+    }
+
+    boolean finished() {
+        return step == Step.DONE;
+    }
+
+    /** A PONG (value: the round trip in ns) or a PROBE_RESULT (value: bytes per second) came. */
+    void answered(int handlerId, long value) {
+        if (handlerId == FrameLayout.PONG_HANDLER && rtt < 0) {
+            rtt = value;
+        } else if (handlerId == FrameLayout.PROBE_RESULT_HANDLER && step == Step.AWAIT_RATE) {
+            rate = value;
+        }
+    }
+
+    /** Moves the measurement on; returns 1 when it sent something. */
+    int step() {
+        long now = System.nanoTime();
+        return switch (step) {
+            case PING -> ping(now);
+            case OPENING -> opening(now);
+            case PHASE -> feed(now);
+            case AWAIT_RATE -> awaitRate(now);
+            case DONE -> 0;
+        };
+    }
+
+    private int ping(long now) {
+        if (rtt >= 0) {
+            phaseLength = Math.clamp(PHASE_ROUND_TRIPS * rtt, MIN_PHASE, MAX_PHASE);
+            transfer.ensureStripes(phaseStreams[phaseStreams.length - 1]);
+            startPhase(now);
+            return 1;
+        }
+        if (!pinged) {
+            pinged = transfer.sendControl(FrameLayout.PING_HANDLER, longBytes(now));
+            since = now;
+            return pinged ? 1 : 0;
+        }
+        return now - since > ANSWER_WAIT ? fail("no answer to a ping in "
+                + TimeUnit.NANOSECONDS.toSeconds(ANSWER_WAIT) + " s") : 0;
+    }
+
+    /** The phase's streams connect (and finish a TLS handshake) before its clock starts. */
+    private void startPhase(long now) {
+        step = Step.OPENING;
+        since = now;
+        rate = -1;
+    }
+
+    private int opening(long now) {
+        for (int i = 0; i < phaseStreams[phase]; i++) {
+            if (!transfer.stripe(i).isIdle()) {
+                return now - since > ANSWER_WAIT ? fail("streams not open in "
+                        + TimeUnit.NANOSECONDS.toSeconds(ANSWER_WAIT) + " s") : 0;
+            }
+        }
+        step = Step.PHASE;
+        since = now;
+        return 1;
+    }
+
+    private int feed(long now) {
+        if (now - since >= phaseLength) {
+            step = Step.AWAIT_RATE;
+            since = now;
+            transfer.sendControl(FrameLayout.PROBE_END_HANDLER, new byte[0]);
+            return 1;
+        }
+        int sent = 0;
+        head.clear();
+        head.putLong(0, phaseLength);
+        for (int i = 0; i < phaseStreams[phase]; i++) {
+            TcpLink stripe = transfer.stripe(i);
+            if (stripe.isIdle() && transfer.sendChunk(stripe, FrameLayout.PROBE_HANDLER, head.clear(), ZEROS)
+                    == SendStatus.SENT) {
+                path.probeSent(ZEROS.byteSize());
+                sent++;
+            }
+        }
+        return sent > 0 ? 1 : 0;
+    }
+
+    private int awaitRate(long now) {
+        if (rate >= 0) {
+            rates[phase] = rate;
+            if (++phase < phaseStreams.length) {
+                startPhase(now);
+                return 1;
+            }
+            step = Step.DONE;
+            path.measured(rtt, rates[0], rates[rates.length - 1], phaseStreams[phaseStreams.length - 1]);
+            return 1;
+        }
+        return now - since > ANSWER_WAIT + phaseLength ? fail("no probe result in time") : 0;
+    }
+
+    private int fail(String why) {
+        step = Step.DONE;
+        path.measurementFailed(why);
+        return 0;
+    }
+
+    static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array();
+    }
+}
