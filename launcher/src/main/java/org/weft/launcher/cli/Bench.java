@@ -49,8 +49,14 @@ final class Bench implements Callable<Integer> {
     /** The property that has a benchmark print its table for us ({@code org.weft.bench.Results}). */
     static final String RESULTS_PROPERTY = "weft.bench.results";
 
-    /** One benchmark {@code weft bench} knows. */
-    record Benchmark(String name, String mainClass, String description) {
+    /**
+     * One benchmark {@code weft bench} knows; {@code placement} replaces {@code -np N} for one that needs its ranks
+     * laid out (sites, methods).
+     */
+    record Benchmark(String name, String mainClass, String description, List<String> placement) {
+        Benchmark(String name, String mainClass, String description) {
+            this(name, mainClass, description, List.of());
+        }
     }
 
     /** The benchmarks, in the order {@code --list} shows them. */
@@ -87,7 +93,11 @@ final class Bench implements Callable<Integer> {
             new Benchmark("compress", "org.weft.bench.wan.CompressedTransfer",
                     "64 MiB compressible then random, one message (run with and without tcp_compress=lz4)"),
             new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
-                    "one-way of a cache line, a fresh line, and the bare shm ring (0 B and -m bytes)"));
+                    "one-way of a cache line, a fresh line, and the bare shm ring (0 B and -m bytes)"),
+            new Benchmark("tls", "org.weft.bench.tls.TlsCost",
+                    "TLS against plaintext over tcp: sites a = ranks 0-1, b = rank 2 on this host (-m, -i, -r)",
+                    List.of("--site", "a:2", "--site", "b:1", "--site-launcher", "a=weft", "--site-launcher",
+                            "b=weft", "--param", "methods=self,tcp")));
 
     @Option(names = "--list", description = "List the benchmarks and exit.")
     private boolean list;
@@ -301,7 +311,8 @@ final class Bench implements Callable<Integer> {
     List<String> weftRunArguments(Path jar) {
         Benchmark benchmark = BENCHMARKS.stream().filter(b -> b.name().equals(command.getFirst())).findFirst()
                 .orElseThrow(() -> usage("unknown benchmark '" + command.getFirst() + "': one of " + names()));
-        List<String> args = new ArrayList<>(List.of("-np", Integer.toString(np)));
+        List<String> args = new ArrayList<>(benchmark.placement().isEmpty()
+                ? List.of("-np", Integer.toString(np)) : benchmark.placement());
         params.forEach(param -> args.addAll(List.of("--param", param)));
         args.add("--jvm-arg=-D" + RESULTS_PROPERTY + "=true"); // the benchmark reports its table (Results)
         jvmArgs.forEach(arg -> args.add("--jvm-arg=" + arg));

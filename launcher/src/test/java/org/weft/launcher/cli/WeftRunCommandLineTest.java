@@ -368,6 +368,11 @@ class WeftRunCommandLineTest {
         assertEquals(List.of("-np", "2", "--param", "methods=tcp", "--jvm-arg=-Dweft.bench.results=true", "-cp",
                 "b.jar", "org.weft.bench.osu.Latency",
                 "-m", "4096", "--heap"), bench.weftRunArguments(Path.of("b.jar")));
+        Bench placed = new Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
+        new CommandLine(placed).setStopAtPositional(true).parseArgs("tls", "-r", "2");
+        assertEquals(List.of("--site", "a:2", "--site", "b:1", "--site-launcher", "a=weft", "--site-launcher",
+                "b=weft", "--param", "methods=self,tcp", "--jvm-arg=-Dweft.bench.results=true", "-cp", "b.jar",
+                "org.weft.bench.tls.TlsCost", "-r", "2"), placed.weftRunArguments(Path.of("b.jar")));
         Bench unknown = new Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
         new CommandLine(unknown).setStopAtPositional(true).parseArgs("nosuch");
         assertThrows(CommandLine.ParameterException.class, () -> unknown.weftRunArguments(Path.of("b.jar")));
