@@ -57,7 +57,7 @@ public final class TcpParameters {
     public static final Parameter<Long> AGGREGATE_BYTES = Parameter.bytes("tcp_aggregate_bytes", 32 * 1024,
             "bytes one aggregate holds at most; a larger RSR ends the aggregate and goes at once");
 
-    public static final Parameter<Integer> AGGREGATE_FRAME_COST = Parameter.integer("tcp_aggregate_frame_cost", 200,
+    public static final Parameter<Integer> AGGREGATE_FRAME_COST = Parameter.integer("tcp_aggregate_frame_cost", 1000,
             "us", "adaptive aggregation: the delay, summed over the held RSRs, that one write saved is worth");
 
     public static final Parameter<String> COMPRESS = Parameter.string("tcp_compress", "off",
