@@ -207,9 +207,37 @@ public class Comm implements Freeable, Cloneable {
         return Info.of(core().info());
     }
 
-    /** {@code MPI_Comm_disconnect}. */
+    /**
+     * {@code MPI_Comm_join} (a Weft extension: Open MPI's Java bindings have none, Java has no file descriptors):
+     * the intercommunicator between this process and the process of the same job at the other end of
+     * {@code socket}, a connected, blocking channel that both pass at once; {@code ERR_PORT} when the other belongs
+     * to another job.
+     */
+    public static Intercomm join(java.nio.channels.SocketChannel socket) throws MPIException {
+        org.weft.core.MpiRuntime runtime = org.weft.core.RuntimeBinding.slot().activeRuntime();
+        if (runtime == null) {
+            throw Errors.onWorld("MPI_Comm_join", ErrorClass.ERR_OTHER, "MPI is not initialised");
+        }
+        try {
+            return new Intercomm(org.weft.core.dyn.Joining.join(runtime, socket));
+        } catch (DeviceException e) {
+            throw Errors.raise(runtime.self(), "MPI_Comm_join", e);
+        }
+    }
+
+    /**
+     * {@code MPI_Comm_disconnect}: collective; waits until every member has called it (so that what was sent on the
+     * communicator has been received: MPI asks the program to have completed it), then frees it. Used on the
+     * intercommunicators of spawn, accept and connect, and on any other.
+     */
     public final void disconnect() throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_disconnect");
+        Communicator c = core();
+        try {
+            Collectives.barrier(c).run();
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Comm_disconnect", e);
+        }
+        free();
     }
 
     /** {@code MPI_Comm_group}: the local group of an intercommunicator. */

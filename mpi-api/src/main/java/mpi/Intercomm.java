@@ -84,8 +84,13 @@ public final class Intercomm extends Comm {
         return created.isNull() ? new Intercomm(null) : (Intercomm) created;
     }
 
-    /** {@code MPI_Comm_get_parent}: Weft does not spawn processes, so always a null intercommunicator. */
+    /**
+     * {@code MPI_Comm_get_parent}: the intercommunicator to the processes that spawned this one's world, made in
+     * {@code MPI.Init}; a null intercommunicator ({@code isNull()}) when nobody did, or once it is freed.
+     */
     public static Intercomm getParent() throws MPIException {
-        return new Intercomm(null);
+        org.weft.core.MpiRuntime runtime = org.weft.core.RuntimeBinding.slot().activeRuntime();
+        Communicator parent = runtime == null ? null : runtime.parent();
+        return new Intercomm(parent);
     }
 }

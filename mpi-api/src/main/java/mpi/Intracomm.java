@@ -1,6 +1,15 @@
 package mpi;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 import org.weft.adi.DeviceException;
+import org.weft.adi.DynamicProcesses;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.bootstrap.LauncherRequests;
+import org.weft.core.MpiRuntime;
+import org.weft.core.RuntimeBinding;
+import org.weft.core.dyn.Spawning;
 import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.Intracomms;
@@ -172,79 +181,149 @@ public class Intracomm extends Comm {
                 buf), true));
     }
 
-    /** {@code MPI_Open_port} (not implemented in Weft yet). */
+    /** {@code MPI_Open_port}: a new port of this process, on which it can accept ({@code weft-port:JOB/RANK/TAG}). */
     public static String openPort() throws MPIException {
-        throw Errors.unsupported("MPI_Open_port");
+        return openPort(MPI.INFO_NULL);
     }
 
-    /** {@code MPI_Open_port} (not implemented in Weft yet). */
+    /** {@code MPI_Open_port}; the info is not read. */
     public static String openPort(Info info) throws MPIException {
-        throw Errors.unsupported("MPI_Open_port");
+        MpiRuntime runtime = active("MPI_Open_port");
+        return runtime.ports().open(runtime.world());
     }
 
-    /** {@code MPI_Close_port} (not implemented in Weft yet). */
+    /** {@code MPI_Close_port}: {@code ERR_PORT} for a port this process has not open. */
     public static void closePort(String name) throws MPIException {
-        throw Errors.unsupported("MPI_Close_port");
+        try {
+            active("MPI_Close_port").ports().close(name);
+        } catch (DeviceException e) {
+            throw Errors.onWorld("MPI_Close_port", e);
+        }
     }
 
-    /** {@code MPI_Comm_accept} (not implemented in Weft yet). */
-    public final Intercomm accept(String name, int value) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_accept");
+    /**
+     * {@code MPI_Comm_accept}: collective; at {@code root}, the process that opened {@code port}, waits for one
+     * group to connect, and returns the intercommunicator to it.
+     */
+    public final Intercomm accept(String port, int root) throws MPIException {
+        return accept(port, MPI.INFO_NULL, root);
     }
 
-    /** {@code MPI_Comm_accept} (not implemented in Weft yet). */
-    public final Intercomm accept(String name, Info info, int value) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_accept");
+    /** {@code MPI_Comm_accept}; the info is not read. */
+    public final Intercomm accept(String port, Info info, int root) throws MPIException {
+        return (Intercomm) created("MPI_Comm_accept", c -> c.runtime().ports().accept(checkedRoot(c, root), port,
+                root));
     }
 
-    /** {@code MPI_Comm_connect} (not implemented in Weft yet). */
-    public final Intercomm connect(String name, int value) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_connect");
+    /**
+     * {@code MPI_Comm_connect}: collective; {@code root} connects to the group accepting on {@code port};
+     * {@code ERR_PORT} for a name that is no port of this job.
+     */
+    public final Intercomm connect(String port, int root) throws MPIException {
+        return connect(port, MPI.INFO_NULL, root);
     }
 
-    /** {@code MPI_Comm_connect} (not implemented in Weft yet). */
-    public final Intercomm connect(String name, Info info, int value) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_connect");
+    /** {@code MPI_Comm_connect}; the info is not read. */
+    public final Intercomm connect(String port, Info info, int root) throws MPIException {
+        return (Intercomm) created("MPI_Comm_connect", c -> c.runtime().ports().connect(checkedRoot(c, root), port,
+                root));
     }
 
-    /** {@code MPI_Publish_name} (not implemented in Weft yet). */
-    public static void publishName(String name, String name2) throws MPIException {
-        throw Errors.unsupported("MPI_Publish_name");
+    /** {@code MPI_Publish_name}: through the launcher, for the job; {@code ERR_SERVICE} when the name is taken. */
+    public static void publishName(String service, String port) throws MPIException {
+        publishName(service, MPI.INFO_NULL, port);
     }
 
-    /** {@code MPI_Publish_name} (not implemented in Weft yet). */
-    public static void publishName(String name, Info info, String name2) throws MPIException {
-        throw Errors.unsupported("MPI_Publish_name");
+    /** {@code MPI_Publish_name}; the info is not read. */
+    public static void publishName(String service, Info info, String port) throws MPIException {
+        named("MPI_Publish_name", service, port, dynamic -> {
+            dynamic.publishName(service, port);
+            return null;
+        });
     }
 
-    /** {@code MPI_Unpublish_name} (not implemented in Weft yet). */
-    public static void unpublishName(String name, String name2) throws MPIException {
-        throw Errors.unsupported("MPI_Unpublish_name");
+    /** {@code MPI_Unpublish_name}: {@code ERR_SERVICE} when {@code service} is not published for {@code port}. */
+    public static void unpublishName(String service, String port) throws MPIException {
+        unpublishName(service, MPI.INFO_NULL, port);
     }
 
-    /** {@code MPI_Unpublish_name} (not implemented in Weft yet). */
-    public static void unpublishName(String name, Info info, String name2) throws MPIException {
-        throw Errors.unsupported("MPI_Unpublish_name");
+    /** {@code MPI_Unpublish_name}; the info is not read. */
+    public static void unpublishName(String service, Info info, String port) throws MPIException {
+        named("MPI_Unpublish_name", service, port, dynamic -> {
+            dynamic.unpublishName(service, port);
+            return null;
+        });
     }
 
-    /** {@code MPI_Lookup_name} (not implemented in Weft yet). */
-    public static String lookupName(String name) throws MPIException {
-        throw Errors.unsupported("MPI_Lookup_name");
+    /** {@code MPI_Lookup_name}: the port published under {@code service}; {@code ERR_NAME} when there is none. */
+    public static String lookupName(String service) throws MPIException {
+        return lookupName(service, MPI.INFO_NULL);
     }
 
-    /** {@code MPI_Lookup_name} (not implemented in Weft yet). */
-    public static String lookupName(String name, Info info) throws MPIException {
-        throw Errors.unsupported("MPI_Lookup_name");
+    /** {@code MPI_Lookup_name}; the info is not read. */
+    public static String lookupName(String service, Info info) throws MPIException {
+        return named("MPI_Lookup_name", service, "", dynamic -> dynamic.lookupName(service));
     }
 
-    /** {@code MPI_Comm_spawn} (not implemented in Weft yet). */
-    public final Intercomm spawn(String name, String[] arg, int value, Info info, int value2, int[] counts) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_spawn");
+    /**
+     * {@code MPI_Comm_spawn}: starts {@code maxprocs} processes running main class {@code command} with
+     * {@code argv}, through weftrun, with the root's class path and on its host unless {@code info} says
+     * otherwise (keys {@code host}, {@code classpath}, {@code jvm_args}, {@code env}); collective, only the root's
+     * arguments count. Returns the intercommunicator to the new processes' world once they have all called
+     * {@code MPI.Init}; {@code errcodes} (may be null) gets {@code MPI.SUCCESS} for each. {@code ERR_SPAWN} when they
+     * cannot be started (e.g. a main class that is not there).
+     */
+    public final Intercomm spawn(String command, String[] argv, int maxprocs, Info info, int root, int[] errcodes)
+            throws MPIException {
+        return spawnMultiple(new String[] {command}, new String[][] {argv}, new int[] {maxprocs},
+                new Info[] {info}, root, errcodes);
     }
 
-    /** {@code MPI_Comm_spawn_multiple} (not implemented in Weft yet). */
-    public final Intercomm spawnMultiple(String[] arg, String[][] arg2, int[] counts, Info[] arg3, int value, int[] counts2) throws MPIException {
-        throw Errors.unsupported(core(), "MPI_Comm_spawn_multiple");
+    /**
+     * {@code MPI_Comm_spawn_multiple}: as {@link #spawn}, several commands in one world, each its own
+     * {@code MPI.APPNUM} (its index).
+     */
+    public final Intercomm spawnMultiple(String[] commands, String[][] argv, int[] maxprocs, Info[] info, int root,
+                                         int[] errcodes) throws MPIException {
+        Intercomm children = (Intercomm) created("MPI_Comm_spawn", c -> {
+            checkedRoot(c, root);
+            List<LauncherRequests.Command> spec = new ArrayList<>();
+            if (c.rank() == root) {
+                spec = SpawnArguments.commands(commands, argv, maxprocs, info);
+            }
+            return Spawning.spawn(c, root, spec);
+        });
+        if (errcodes != null) {
+            java.util.Arrays.fill(errcodes, 0, Math.min(errcodes.length, children.getRemoteSize()), MPI.SUCCESS);
+        }
+        return children;
+    }
+
+    private static Communicator checkedRoot(Communicator c, int root) {
+        c.group().checkRank(root);
+        return c;
+    }
+
+    private static MpiRuntime active(String call) throws MPIException {
+        MpiRuntime runtime = RuntimeBinding.slot().activeRuntime();
+        if (runtime == null) {
+            throw Errors.onWorld(call, ErrorClass.ERR_OTHER, "MPI is not initialised");
+        }
+        return runtime;
+    }
+
+    /** A name-service call: {@code ERR_ARG} for a null or empty name or port, the launcher's class else. */
+    private static <T> T named(String call, String service, String port, Function<DynamicProcesses, T> step)
+            throws MPIException {
+        MpiRuntime runtime = active(call);
+        if (service == null || service.isEmpty() || port == null) {
+            throw Errors.onWorld(call, ErrorClass.ERR_ARG, "a service name and a port name are required");
+        }
+        try {
+            return step.apply(runtime.device().dynamic());
+        } catch (DeviceException e) {
+            throw Errors.onWorld(call, e);
+        }
     }
 
     // GENERATED-STUBS

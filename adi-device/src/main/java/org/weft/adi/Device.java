@@ -42,6 +42,11 @@ public interface Device {
         return new Locality("", processorName());
     }
 
+    /** How the world grows: spawn, other worlds' processes, names ({@link DynamicProcesses}). */
+    default DynamicProcesses dynamic() {
+        return DynamicProcesses.none("device-" + System.identityHashCode(this));
+    }
+
     /** How this process was started ({@code MPI.APPNUM}, {@code UNIVERSE_SIZE}, {@code INFO_ENV}). */
     default ProcessStart start() {
         return ProcessStart.ofThisJvm(-1, size(), size(), size());

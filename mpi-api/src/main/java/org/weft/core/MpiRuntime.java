@@ -32,6 +32,9 @@ public final class MpiRuntime {
     private final Communicator world;
     private final Communicator self;
     private final BsendBuffer bsendBuffer;
+    private final org.weft.core.dyn.Ports ports = new org.weft.core.dyn.Ports();
+    /** The intercommunicator to the processes that spawned this world; {@code null} when none did. */
+    private volatile Communicator parent;
     private final java.util.Set<Runnable> atFinish = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean finalized;
 
@@ -43,8 +46,11 @@ public final class MpiRuntime {
         this.device = device;
         this.threadLevel = Math.clamp(requiredThreadLevel, THREAD_SINGLE, THREAD_MULTIPLE);
         this.mainThread = Thread.currentThread();
-        this.world = new Communicator(this, ProcessGroup.world(device.size()), ContextIds.WORLD,
-                "MPI_COMM_WORLD", true);
+        int first = device.dynamic().worldFirstRank();
+        int[] worldRanks = new int[device.size()];
+        java.util.Arrays.setAll(worldRanks, i -> first + i);
+        this.world = new Communicator(this, first == 0 ? ProcessGroup.world(device.size())
+                : ProcessGroup.of(worldRanks), ContextIds.WORLD, "MPI_COMM_WORLD", true);
         this.self = new Communicator(this, ProcessGroup.of(device.rank()), ContextIds.SELF, "MPI_COMM_SELF", true);
         this.bsendBuffer = new BsendBuffer(device);
     }
@@ -59,6 +65,22 @@ public final class MpiRuntime {
 
     public Communicator self() {
         return self;
+    }
+
+    /** {@code MPI_Comm_get_parent}: the intercommunicator to this world's parents, or {@code null}. */
+    public Communicator parent() {
+        Communicator p = parent;
+        return p == null || p.isFreed() ? null : p;
+    }
+
+    /** In {@code MPI_Init}: a spawned world joins the parents that wait for it in their spawn. */
+    void joinParents() {
+        parent = org.weft.core.dyn.Spawning.parentOf(world);
+    }
+
+    /** This process's ports ({@code MPI_Open_port} ...). */
+    public org.weft.core.dyn.Ports ports() {
+        return ports;
     }
 
     public ContextIds contextIds() {

@@ -31,6 +31,7 @@ public final class RuntimeSlot {
         }
         MpiRuntime created = new MpiRuntime(provider.get().open(config.get()), requiredThreadLevel);
         runtime = created;
+        created.joinParents(); // a spawned world's MPI_Init meets its parents, who wait in their spawn
         return created;
     }
 

@@ -31,6 +31,12 @@ public final class Context {
     /** A module holds sends back (aggregation): the next wait flushes the modules first ({@link #flushHeld}). */
     private volatile boolean holding;
 
+    /**
+     * The most job ranks a job may have, spawned worlds included (a peer's rank is checked against it before its
+     * RSRs are delivered; membership itself is proved by the job secret).
+     */
+    public static final int JOB_RANK_LIMIT = 1 << 14;
+
     public Context(int rank, int size) {
         this.rank = rank;
         this.size = size;
@@ -45,8 +51,21 @@ public final class Context {
         return rank;
     }
 
+    /** The size of this process's world (a spawned world's, in a spawned process). */
     public int size() {
         return size;
+    }
+
+    /** One more than the highest job rank this context has a startpoint to (its world's and those it reached). */
+    public int knownRanks() {
+        Startpoint[] points = startpoints;
+        return points == null ? 0 : points.length;
+    }
+
+    /** Whether this context has a startpoint to job rank {@code peer}. */
+    public boolean knows(int peer) {
+        Startpoint[] points = startpoints;
+        return points != null && peer >= 0 && peer < points.length && points[peer] != null;
     }
 
     /** The modules this context runs, in the order selection tries them. */
@@ -78,13 +97,44 @@ public final class Context {
 
     /** Builds a startpoint to endpoint {@code endpointId} of every rank from their descriptor tables. */
     public void meet(DescriptorTable[] tables, int endpointId) {
+        meet(tables, 0, endpointId);
+    }
+
+    /**
+     * Builds a startpoint to endpoint {@code endpointId} of each rank of this process's world, job ranks
+     * {@code firstRank ..} (a spawned world's start after the ranks before it), from their descriptor tables.
+     */
+    public synchronized void meet(DescriptorTable[] tables, int firstRank, int endpointId) {
         SelectionPolicy policy = new SelectionPolicy(modules, module -> counters(module.name()));
-        Startpoint[] points = new Startpoint[tables.length];
+        Startpoint[] points = new Startpoint[firstRank + tables.length];
+        DescriptorTable[] all = new DescriptorTable[points.length];
         for (int r = 0; r < tables.length; r++) {
-            points[r] = new Startpoint(r, endpointId, tables[r], policy, backlog);
+            points[firstRank + r] = new Startpoint(firstRank + r, endpointId, tables[r], policy, backlog);
+            all[firstRank + r] = tables[r];
         }
-        this.tables = tables.clone();
+        this.tables = all;
         this.metEndpointId = endpointId;
+        startpoints = points;
+    }
+
+    /**
+     * Adds a startpoint to job rank {@code peer} of another world (a spawn's parents or children, the other side
+     * of a port), selecting among the modules running now; nothing when it has one already.
+     */
+    public synchronized void reach(int peer, DescriptorTable table) {
+        if (knows(peer)) {
+            return;
+        }
+        Startpoint[] points = startpoints;
+        if (peer >= points.length) {
+            points = java.util.Arrays.copyOf(points, peer + 1);
+            tables = java.util.Arrays.copyOf(tables, peer + 1);
+        } else {
+            points = points.clone();
+        }
+        SelectionPolicy policy = new SelectionPolicy(modules, module -> counters(module.name()));
+        points[peer] = new Startpoint(peer, metEndpointId, table, policy, backlog);
+        tables[peer] = table;
         startpoints = points;
     }
 
@@ -107,7 +157,7 @@ public final class Context {
         if (met == null) {
             throw new IllegalStateException("the context has not met its peers yet");
         }
-        if (peer < 0 || peer >= met.length) {
+        if (peer < 0 || peer >= met.length || met[peer] == null) {
             throw new IllegalArgumentException("no rank " + peer + " in a job of " + met.length);
         }
         CommModule module = modules.stream().filter(m -> m.name().equals(method)).findFirst()
@@ -155,7 +205,7 @@ public final class Context {
     private void deliver(int sourceRank, int endpointId, int handlerId, ByteBuffer body) {
         // Peers may send before this context has met them all (they finished the exchange first): an RSR needs
         // only the endpoint table here; replies, which need startpoints, follow local receives posted later.
-        if (sourceRank < 0 || sourceRank >= size) {
+        if (sourceRank < 0 || sourceRank >= JOB_RANK_LIMIT) {
             throw new MalformedRsrException("RSR from unknown rank " + sourceRank);
         }
         if (endpointId < 0 || endpointId >= endpoints.size()) {

@@ -30,9 +30,15 @@ public final class DeviceParameters {
     public static final Parameter<Integer> MAXPROCS = Parameter.integer("maxprocs", 0, "processes",
             "how many processes were started with this rank's command (MPI.INFO_ENV maxprocs); set by weftrun");
 
+    public static final Parameter<Integer> WORLD_FIRST_RANK = Parameter.integer("world_first_rank", 0, "rank",
+            "the job rank of this world's first process: 0, or where a spawned world's ranks start; set by weftrun");
+    public static final Parameter<Integer> PARENT = Parameter.integer("parent", -1, "rank",
+            "the job rank of the root that spawned this process's world (MPI_Comm_get_parent); set by weftrun");
+
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
             LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, APPNUM,
-            UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS, CpuBinding.LOCAL_RANK);
+            UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS, CpuBinding.LOCAL_RANK,
+            WORLD_FIRST_RANK, PARENT);
 
     private DeviceParameters() {
     }

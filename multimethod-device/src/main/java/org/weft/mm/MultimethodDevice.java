@@ -5,6 +5,7 @@ import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceMessage;
 import org.weft.adi.DeviceReport;
 import org.weft.adi.DeviceRequest;
+import org.weft.adi.DynamicProcesses;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Locality;
 import org.weft.adi.ProbeResult;
@@ -57,14 +58,16 @@ public final class MultimethodDevice implements Device {
     private final Map<String, String> unavailable;
     private final String idleStrategy;
     private final boolean printReport;
-    private final Locality[] localities;
+    /** The site and host of each job rank this process knows, by job rank (its world's, and those it reached). */
+    private final AtomicReference<Locality[]> localities;
     private final DoorbellParker parker;
     private final ProcessStart start;
+    private WorldGrowth growth;
     private volatile boolean finished;
 
     private MultimethodDevice(WorldConfig config, Bootstrap bootstrap, String hostName, Context context,
                               PointToPoint pointToPoint, ProgressEngine progress, Map<String, String> unavailable,
-                              String idleStrategy, boolean printReport, Locality[] localities,
+                              String idleStrategy, boolean printReport, AtomicReference<Locality[]> localities,
                               DoorbellParker parker, ProcessStart start) {
         this.config = config;
         this.start = start;
@@ -109,8 +112,11 @@ public final class MultimethodDevice implements Device {
         List<CommModule> running = new ArrayList<>();
         List<CommModule> deferred = new ArrayList<>();
         AtomicReference<Locality[]> met = new AtomicReference<>(); // the sites of peers, for the modules
+        int firstRank = parameters.get(DeviceParameters.WORLD_FIRST_RANK);
         for (CommModule module : ModuleCatalog.create(MethodOrder.parse(methods), userChosen)) {
-            if (module.startsOnDemand() && !userChosen) {
+            if (firstRank > 0 && WORLD_ONLY.contains(module.name())) {
+                unavailable.put(module.name(), "off in a spawned world (made for the first world's ranks)");
+            } else if (module.startsOnDemand() && !userChosen && firstRank == 0) {
                 deferred.add(module);
             } else {
                 startModule(module, config, hostName, parameters, context, running, unavailable, met);
@@ -118,9 +124,11 @@ public final class MultimethodDevice implements Device {
         }
         Locality here = new Locality(parameters.get(DeviceParameters.SITE), HostIdentity.of(hostName).toString());
         BusinessCard[] cards = exchange(bootstrap, here, context, running, unavailable);
+        List<CommModule> notStarted = List.of();
         if (!deferred.isEmpty()) {
             if (connectsAll(running, cards)) {
                 deferred.forEach(m -> unavailable.put(m.name(), NOT_NEEDED));
+                notStarted = deferred;
             } else { // every rank sees the same cards, so all take this branch together
                 for (CommModule module : deferred) {
                     startModule(module, config, hostName, parameters, context, running, unavailable, met);
@@ -128,14 +136,14 @@ public final class MultimethodDevice implements Device {
                 cards = exchange(bootstrap, here, context, running, unavailable);
             }
         }
-        Locality[] localities = new Locality[cards.length];
+        Locality[] localities = new Locality[firstRank + cards.length];
         DescriptorTable[] tables = new DescriptorTable[cards.length];
         for (int r = 0; r < cards.length; r++) {
             tables[r] = cards[r].table();
-            localities[r] = cards[r].locality();
+            localities[firstRank + r] = cards[r].locality();
         }
         met.set(localities);
-        context.meet(tables, mpi.id());
+        context.meet(tables, firstRank, mpi.id());
         int localRanks = parameters.get(DeviceParameters.LOCAL_SIZE);
         localRanks = localRanks > 0 ? localRanks : config.size();
         String idleName = parameters.get(IdleStrategies.IDLE_STRATEGY);
@@ -143,11 +151,33 @@ public final class MultimethodDevice implements Device {
         waiters.alsoWake(parker::ringAll);
         ProgressEngine progress = new ProgressEngine(context, running, parameters, waiters,
                 IdleStrategies.named(idleName, localRanks, cores, parker));
-        return new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint, progress, unavailable,
-                IdleStrategies.resolve(idleName, localRanks, cores), parameters.get(DeviceParameters.REPORT) != 0,
-                localities, parker, ProcessStart.ofThisJvm(parameters.get(DeviceParameters.APPNUM),
+        MultimethodDevice device = new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint,
+                progress, unavailable, IdleStrategies.resolve(idleName, localRanks, cores),
+                parameters.get(DeviceParameters.REPORT) != 0, met, parker,
+                ProcessStart.ofThisJvm(parameters.get(DeviceParameters.APPNUM),
                         parameters.get(DeviceParameters.UNIVERSE_SIZE), parameters.get(DeviceParameters.MAXPROCS),
                         config.size()));
+        device.growth = new WorldGrowth(context, bootstrap, here, firstRank, parameters.get(DeviceParameters.PARENT),
+                config.jobId(), met, notStarted, (module, started) -> {
+                    startModule(module, config, hostName, parameters, context, started, unavailable, met);
+                    if (started.contains(module)) {
+                        unavailable.remove(module.name());
+                        return true;
+                    }
+                    return false;
+                }, module -> {
+                    progress.add(module);
+                    parker.add(module);
+                });
+        return device;
+    }
+
+    /** Methods that serve one world only: a spawned world runs without them and meets other worlds over tcp. */
+    private static final java.util.Set<String> WORLD_ONLY = java.util.Set.of("shm", "nativempi");
+
+    @Override
+    public DynamicProcesses dynamic() {
+        return growth;
     }
 
     /** Why an on-demand module did not start (the report lists it with the unavailable ones). */
@@ -248,7 +278,9 @@ public final class MultimethodDevice implements Device {
 
     @Override
     public Locality locality(int worldRank) {
-        return localities[worldRank];
+        Locality[] known = localities.get();
+        return worldRank < known.length && known[worldRank] != null ? known[worldRank]
+                : new Locality("", processorName());
     }
 
     @Override
@@ -401,7 +433,7 @@ public final class MultimethodDevice implements Device {
     @Override
     public DeviceReport report() {
         List<String> methods = new ArrayList<>(context.size());
-        for (int r = 0; r < context.size(); r++) {
+        for (int r = growth.worldFirstRank(); r < growth.worldFirstRank() + context.size(); r++) {
             Link link = context.startpoint(r).selectedLink();
             methods.add(link == null ? null : link.module().name());
         }
@@ -417,8 +449,9 @@ public final class MultimethodDevice implements Device {
     }
 
     private void checkRank(int rank, boolean anyAllowed) {
-        if ((rank < 0 || rank >= size()) && !(anyAllowed && rank == Ranks.ANY_SOURCE)) {
-            throw new DeviceException(ErrorClass.ERR_RANK, "invalid rank " + rank + " (world size " + size() + ")");
+        if (!context.knows(rank) && !(anyAllowed && rank == Ranks.ANY_SOURCE)) {
+            throw new DeviceException(ErrorClass.ERR_RANK, "invalid rank " + rank + " (world size " + size()
+                    + (growth.worldFirstRank() > 0 ? ", job ranks from " + growth.worldFirstRank() : "") + ")");
         }
     }
 
@@ -453,7 +486,8 @@ public final class MultimethodDevice implements Device {
         @Override
         public String siteOf(int rank) {
             Locality[] localities = met.get();
-            return localities == null ? site() : localities[rank].site();
+            return localities == null || rank >= localities.length || localities[rank] == null ? site()
+                    : localities[rank].site();
         }
 
         @Override
@@ -464,6 +498,11 @@ public final class MultimethodDevice implements Device {
         @Override
         public int size() {
             return config.size();
+        }
+
+        @Override
+        public int rankLimit() {
+            return Context.JOB_RANK_LIMIT;
         }
 
         @Override

@@ -17,6 +17,29 @@ public interface Bootstrap extends AutoCloseable {
     /** Returns when every rank has called it ({@code MPI_Finalize} uses it). */
     void barrier() throws IOException;
 
+    /**
+     * Sends one of the {@link LauncherRequests} ({@code op} with its {@code body}) and waits for the answer's body;
+     * may be called by any thread at any time, also while a collective is in flight.
+     *
+     * @throws RefusedRequestException when the launcher answers with an MPI error class
+     */
+    default byte[] request(byte op, byte[] body) throws IOException {
+        throw new RefusedRequestException(op == LauncherRequests.SPAWN ? org.weft.adi.ErrorClass.ERR_SPAWN
+                : op == LauncherRequests.LOOKUP ? org.weft.adi.ErrorClass.ERR_NAME
+                : org.weft.adi.ErrorClass.ERR_SERVICE,
+                "a process started without weftrun has no launcher to ask (spawn, names, other jobs' processes)");
+    }
+
+    /** The business cards of these job ranks (of any world of the job), once each has published one. */
+    default byte[][] cards(int[] ranks) throws IOException {
+        return BootstrapProtocol.cardsOf(request(LauncherRequests.CARDS, LauncherRequests.ranks(ranks)));
+    }
+
+    /** Replaces this rank's business card (a module started after the exchange). */
+    default void putCard(byte[] card) throws IOException {
+        request(LauncherRequests.PUT_CARD, card);
+    }
+
     /** Asks the launcher to end the whole job with {@code code}, naming this rank and {@code message}. */
     void abort(int code, String message);
 

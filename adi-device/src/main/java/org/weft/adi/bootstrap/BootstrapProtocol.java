@@ -36,7 +36,10 @@ import javax.crypto.spec.SecretKeySpec;
  *  C-&gt;S ABORT          | code (int32) | message (UTF-8) |
  *  C-&gt;S BYE            (empty)          -- the rank leaves cleanly (after the finalize barrier)
  *  S-&gt;C JOB_END        | code (int32) | message (UTF-8) |   -- the job is over: the rank must stop
+ *  C-&gt;S REQUEST        | id (int32) | op (int8) | body |      -- dynamic processes: {@link LauncherRequests}
+ *  S-&gt;C RESPONSE       | id (int32) | status (int32) | body |
  * </pre>
+ * A process of a spawned world says its job rank and its world's size in its HELLO; the service knows its world.
  * Collectives (ALLGATHER, BARRIER) are called in the same order by every rank, so at most one is in flight:
  * a rank sends its contribution and waits for the answer before it sends anything else but ABORT or BYE.
  * The secret itself never travels; a connection that fails the proof is closed before any other frame is read.
@@ -62,6 +65,8 @@ public final class BootstrapProtocol {
     public static final byte ABORT = 0x20;
     public static final byte BYE = 0x21;
     public static final byte JOB_END = 0x30;
+    public static final byte REQUEST = 0x40;
+    public static final byte RESPONSE = 0x41;
 
     private BootstrapProtocol() {
     }

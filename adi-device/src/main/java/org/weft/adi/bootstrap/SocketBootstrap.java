@@ -8,12 +8,19 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.BootstrapProtocol.Frame;
@@ -51,6 +58,10 @@ public final class SocketBootstrap implements Bootstrap {
     private final DataOutputStream out;
     private final Consumer<String> onJobEnd;
     private final BlockingQueue<Frame> replies = new LinkedBlockingQueue<>();
+    /** Requests waiting for their RESPONSE, by id; failed all at once when the job ends. */
+    private final Map<Integer, CompletableFuture<byte[]>> pending =
+            new ConcurrentHashMap<>();
+    private final AtomicInteger nextRequest = new AtomicInteger();
     private final AtomicBoolean ended = new AtomicBoolean();
     private final CountDownLatch endedLatch = new CountDownLatch(1);
     private volatile boolean closing;
@@ -196,6 +207,7 @@ public final class SocketBootstrap implements Bootstrap {
                 Frame frame = BootstrapProtocol.read(in, BootstrapProtocol.MAX_FRAME);
                 switch (frame.type()) {
                     case BootstrapProtocol.GATHERED, BootstrapProtocol.RELEASED -> replies.add(frame);
+                    case BootstrapProtocol.RESPONSE -> answer(frame.body());
                     case BootstrapProtocol.JOB_END -> {
                         endJob("the launcher ended the job: " + BootstrapProtocol.messageOf(frame.body()), true);
                         return;
@@ -232,6 +244,7 @@ public final class SocketBootstrap implements Bootstrap {
                 onJobEnd.accept(reason);
             } finally {
                 replies.add(JOB_OVER);
+                pending.values().forEach(f -> f.completeExceptionally(new IOException("the job has ended: " + reason)));
                 endedLatch.countDown();
             }
         }
@@ -241,6 +254,46 @@ public final class SocketBootstrap implements Bootstrap {
     public byte[][] allGather(byte[] card) throws IOException {
         send(BootstrapProtocol.ALLGATHER, card);
         return BootstrapProtocol.cardsOf(awaitReply(BootstrapProtocol.GATHERED).body());
+    }
+
+    @Override
+    public byte[] request(byte op, byte[] body) throws IOException {
+        int id = nextRequest.incrementAndGet();
+        CompletableFuture<byte[]> answer = new CompletableFuture<>();
+        pending.put(id, answer);
+        try {
+            send(BootstrapProtocol.REQUEST, LauncherRequests.framed(id, op, true, body));
+            if (ended.get()) {
+                throw new IOException("the job has ended: " + endReason);
+            }
+            return answer.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting for the launcher");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } finally {
+            pending.remove(id);
+        }
+    }
+
+    /** A RESPONSE: completes its request with the body, or with the error class the launcher answered. */
+    private void answer(byte[] body) throws IOException {
+        if (body.length < 8) {
+            throw new IOException("RESPONSE frame too short");
+        }
+        CompletableFuture<byte[]> request = pending.get(BootstrapProtocol.getInt(body, 0));
+        if (request == null) {
+            return; // its caller gave up (interrupted)
+        }
+        int status = BootstrapProtocol.getInt(body, 4);
+        byte[] rest = Arrays.copyOfRange(body, 8, body.length);
+        if (status == 0) {
+            request.complete(rest);
+        } else {
+            request.completeExceptionally(new RefusedRequestException(status,
+                    new String(rest, StandardCharsets.UTF_8)));
+        }
     }
 
     @Override

@@ -35,8 +35,11 @@ public final class BootstrapServer implements AutoCloseable {
     private final Consumer<BootstrapEvent> listener;
     /** One per address listened on; the first is loopback's in a job on this host only. */
     private final List<ServerSocket> serverSockets = new ArrayList<>();
-    private final RankConnection[] ranks;
-    private final CollectiveRound round;
+    /** The connection of each job rank that registered, by rank (spawned worlds add ranks). */
+    private final List<RankConnection> ranks = new ArrayList<>();
+    private final Worlds worlds;
+    private final CardRegistry cards = new CardRegistry();
+    private final LauncherRequestHandler requests;
     private final List<RankConnection> all = new ArrayList<>();
     private volatile boolean closed;
     private volatile byte[] jobEnd;
@@ -45,8 +48,8 @@ public final class BootstrapServer implements AutoCloseable {
         this.size = size;
         this.secret = secret;
         this.listener = listener;
-        this.ranks = new RankConnection[size];
-        this.round = new CollectiveRound(size);
+        this.worlds = new Worlds(size);
+        this.requests = new LauncherRequestHandler(worlds, cards);
     }
 
     /** Starts a service for a job of {@code size} ranks on this host whose events nobody watches. */
@@ -155,13 +158,56 @@ public final class BootstrapServer implements AutoCloseable {
         all.remove(connection);
     }
 
+    /**
+     * Why {@code rank} of a world of {@code size} cannot register, or {@code null} when it may: the job must have
+     * that rank (the first world's, or a spawned world's) in a world of that size.
+     */
+    String refusal(int rank, int size) {
+        Worlds.World world = worlds.of(rank);
+        if (world == null) {
+            return "claims rank " + rank + " of a job of " + worlds.ranks();
+        }
+        if (world.size() != size) {
+            return "claims a world of " + size + " ranks, rank " + rank + "'s has " + world.size();
+        }
+        return null;
+    }
+
     /** Claims {@code rank} for this connection; false if another connection has it. */
     synchronized boolean register(int rank, RankConnection connection) {
-        if (ranks[rank] != null) {
+        while (ranks.size() <= rank) {
+            ranks.add(null);
+        }
+        if (ranks.get(rank) != null) {
             return false;
         }
-        ranks[rank] = connection;
+        ranks.set(rank, connection);
         return true;
+    }
+
+    /** Starts the processes of spawns ({@link Spawner}); without one, spawns are refused. */
+    public void spawner(Spawner spawner) {
+        requests.spawner(spawner);
+    }
+
+    /** The processes of job ranks {@code first ..} died before they met: a spawn waiting for them fails. */
+    public void spawnedDied(int first, int count, String reason) {
+        requests.failed(first, count, reason);
+    }
+
+    /** Whether job rank {@code rank} belongs to a spawned world. */
+    public boolean isSpawned(int rank) {
+        Worlds.World world = worlds.of(rank);
+        return world != null && world.first() > 0;
+    }
+
+    /** Serves a request of a registered rank. */
+    void request(int rank, byte[] body, RankConnection connection) throws IOException {
+        if (body.length < 5) {
+            throw new IOException("REQUEST frame too short");
+        }
+        requests.handle(rank, BootstrapProtocol.getInt(body, 0), body[4],
+                java.util.Arrays.copyOfRange(body, 5, body.length), connection);
     }
 
     /** A rank that registers after the job ended is told so at once. */
@@ -173,16 +219,22 @@ public final class BootstrapServer implements AutoCloseable {
     }
 
     void contribute(int rank, byte type, byte[] body) {
+        Worlds.World world = worlds.of(rank);
         CollectiveRound.Answer answer;
         try {
-            answer = round.contribute(rank, type, body);
+            answer = world.round().contribute(rank - world.first(), type, body);
         } catch (CollectiveRound.Mismatch e) {
             report(new BootstrapEvent.Violation(rank, e.getMessage()));
             return;
         }
+        if (type == BootstrapProtocol.ALLGATHER) {
+            cards.put(rank, body); // the latest exchange's card is the one other worlds get
+        }
         if (answer != null) {
             for (RankConnection connection : registered()) {
-                connection.sendQuietly(answer.type(), answer.body());
+                if (world.contains(connection.rank())) {
+                    connection.sendQuietly(answer.type(), answer.body());
+                }
             }
         }
     }
@@ -192,7 +244,7 @@ public final class BootstrapServer implements AutoCloseable {
     }
 
     private synchronized List<RankConnection> registered() {
-        List<RankConnection> list = new ArrayList<>(size);
+        List<RankConnection> list = new ArrayList<>(ranks.size());
         for (RankConnection connection : ranks) {
             if (connection != null) {
                 list.add(connection);
@@ -214,7 +266,7 @@ public final class BootstrapServer implements AutoCloseable {
 
     /** Whether {@code rank} has registered (proved the secret). */
     public synchronized boolean isRegistered(int rank) {
-        return ranks[rank] != null;
+        return rank < ranks.size() && ranks.get(rank) != null;
     }
 
     /**
@@ -224,7 +276,7 @@ public final class BootstrapServer implements AutoCloseable {
     public boolean awaitLeft(int rank, Duration timeout) throws InterruptedException {
         RankConnection connection;
         synchronized (this) {
-            connection = ranks[rank];
+            connection = rank < ranks.size() ? ranks.get(rank) : null;
         }
         if (connection == null) {
             return false;

@@ -85,11 +85,9 @@ final class RankConnection implements Runnable {
         }
         int claimedRank = BootstrapProtocol.getInt(body, 0);
         int claimedSize = BootstrapProtocol.getInt(body, 4);
-        if (claimedSize != server.size()) {
-            return "claims a world of " + claimedSize + " ranks, the job has " + server.size();
-        }
-        if (claimedRank < 0 || claimedRank >= server.size()) {
-            return "claims rank " + claimedRank + " of " + server.size();
+        String refusal = server.refusal(claimedRank, claimedSize);
+        if (refusal != null) {
+            return refusal;
         }
         if (!server.register(claimedRank, this)) {
             return "rank " + claimedRank + " is already registered";
@@ -108,6 +106,7 @@ final class RankConnection implements Runnable {
             switch (frame.type()) {
                 case BootstrapProtocol.ALLGATHER, BootstrapProtocol.BARRIER ->
                         server.contribute(rank, frame.type(), frame.body());
+                case BootstrapProtocol.REQUEST -> server.request(rank, frame.body(), this);
                 case BootstrapProtocol.ABORT -> server.report(new BootstrapEvent.Aborted(rank,
                         BootstrapProtocol.codeOf(frame.body()), BootstrapProtocol.messageOf(frame.body())));
                 case BootstrapProtocol.BYE -> {

@@ -79,15 +79,24 @@ public final class Job {
     /** Strangers' connections: anyone who reaches the bootstrap port can make one. */
     private final ThrottledLog refusals;
     private final BlockingQueue<JobEvent> events = new LinkedBlockingQueue<>();
-    /** The process of each rank; the ranks of a native site share their mpirun. */
-    private final RankProcess[] ranks;
+    /** The process of each job rank (spawned ones too); the ranks of a native site share their mpirun. */
+    private RankProcess[] ranks;
     /** Read by the shutdown hook while the main thread may still be adding to it. */
     private final List<RankProcess> processes = new CopyOnWriteArrayList<>();
     /** Ranks whose bootstrap connection dropped without a BYE, first first: in a site's mpirun, the culprit. */
     private final List<Integer> dropped = new ArrayList<>();
     private final List<Thread> forwarders = new ArrayList<>();
     private final List<Integer> exitedUnregistered = new ArrayList<>();
-    private final boolean[] exited;
+    private boolean[] exited;
+    /** The job's identity, for the processes it spawns. */
+    private JobIdentity identity;
+    /** The app context and host of each spawned rank, and the first rank and size of its world, by job rank. */
+    private final java.util.Map<Integer, SpawnedRank> spawned = new java.util.HashMap<>();
+    /** Processes started but not yet exited: the supervisor's count, which spawns raise. */
+    private int live;
+
+    private record SpawnedRank(org.weft.launcher.plan.AppContext app, String host, int worldFirst, int worldSize) {
+    }
     private BootstrapServer server;
     private Failure failure;
     /** Where the ranks' shared-memory files live; null when it could not be made (shm is then off). */
@@ -136,8 +145,8 @@ public final class Job {
         try (BootstrapServer bootstrap = BootstrapServer.start(plan.np(), secret,
                 event -> events.add(new JobEvent.Bootstrap(event)), plan.spansHosts())) {
             server = bootstrap;
-            JobIdentity identity = new JobIdentity(JobIdentity.newJobId(), secret,
-                    bootstrap.address());
+            identity = new JobIdentity(JobIdentity.newJobId(), secret, bootstrap.address());
+            bootstrap.spawner(this::requestSpawn);
             StartupTrace.mark("weftrun", "bootstrap service listening");
             Thread hook = new Thread(this::killOnShutdown, "weftrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook); // before anything it must clean up exists
@@ -146,7 +155,7 @@ public final class Job {
                 StartupTrace.mark("weftrun", "job directory made");
                 int started = startRanks(identity);
                 StartupTrace.mark("weftrun", started + " processes started");
-                supervise(started);
+                supervise();
                 StartupTrace.mark("weftrun", "every process exited");
                 return failure == null ? 0 : failure.status();
             } finally {
@@ -173,19 +182,12 @@ public final class Job {
         }
         for (RankLaunch launch : launches) {
             try {
-                RankProcess process = agent.start(launch);
-                synchronized (cleanUpLock) {
-                    if (cleanedUp) { // the shutdown hook has been and gone over the processes
-                        process.kill();
-                        break;
-                    }
-                    processes.add(process);
-                }
-                Arrays.fill(ranks, launch.rank(), launch.rank() + launch.count(), process);
-                forward(process, launch);
-                process.onExit().thenAccept(end -> events.add(new JobEvent.ProcessExited(process, end)));
+                start(launch);
             } catch (IOException e) {
-                fail(FAILURE_STATUS, "cannot start " + launch.describe() + ": " + e.getMessage() + "; aborting the job");
+                if (!cleanedUpQuietly()) { // else the shutdown hook has been and gone over the processes
+                    fail(FAILURE_STATUS, "cannot start " + launch.describe() + ": " + e.getMessage()
+                            + "; aborting the job");
+                }
                 break;
             }
         }
@@ -310,8 +312,100 @@ public final class Job {
         return thread;
     }
 
+    /**
+     * A spawn's processes, started by the supervisor (which counts and watches every process); waits until they
+     * are started, not until they meet (the bootstrap service waits for that).
+     */
+    private void requestSpawn(org.weft.adi.bootstrap.LauncherRequests.SpawnSpec spec, int firstRank)
+            throws org.weft.adi.bootstrap.RefusedRequestException {
+        java.util.concurrent.CompletableFuture<String> started = new java.util.concurrent.CompletableFuture<>();
+        events.add(new JobEvent.Spawn(spec, firstRank, started));
+        String refusal;
+        try {
+            refusal = started.get();
+        } catch (InterruptedException | ExecutionException e) {
+            refusal = "the launcher stopped: " + e;
+        }
+        if (refusal != null) {
+            throw new org.weft.adi.bootstrap.RefusedRequestException(org.weft.adi.ErrorClass.ERR_SPAWN, refusal);
+        }
+    }
+
+    /** Starts a spawn's processes on the supervisor's thread; returns why not, or {@code null}. */
+    private String spawn(JobEvent.Spawn request) {
+        if (failure != null || cleanedUpQuietly()) {
+            return "the job is ending";
+        }
+        org.weft.adi.bootstrap.LauncherRequests.SpawnSpec spec = request.spec();
+        int root = spec.root();
+        SpawnedRank parent = spawned.get(root);
+        org.weft.launcher.plan.AppContext rootApp = parent != null ? parent.app() : plan.appOf(root);
+        String rootHost = parent != null ? parent.host() : plan.hostOf(root);
+        List<RankLaunch> launches;
+        try {
+            launches = org.weft.launcher.plan.SpawnPlan.launches(plan, rootApp, rootHost, commands, identity,
+                    jobDirectory == null ? null : jobDirectory.path(), spec, request.firstRank());
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        int end = request.firstRank() + launches.size();
+        if (ranks.length < end) {
+            ranks = Arrays.copyOf(ranks, end);
+            exited = Arrays.copyOf(exited, end);
+        }
+        int appNum = 0;
+        int inApp = 0;
+        for (RankLaunch launch : launches) {
+            while (inApp == spec.commands().get(appNum).maxprocs()) {
+                appNum++;
+                inApp = 0;
+            }
+            inApp++;
+            spawned.put(launch.rank(), new SpawnedRank(org.weft.launcher.plan.SpawnPlan.appContext(
+                    spec.commands().get(appNum), rootApp), launch.host(), request.firstRank(), launches.size()));
+            try {
+                start(launch);
+            } catch (IOException e) {
+                killWorld(request.firstRank(), launches.size());
+                return "cannot start " + launch.describe() + ": " + e.getMessage();
+            }
+        }
+        return null;
+    }
+
+    /** Starts one process of the job, watched like every other. */
+    private void start(RankLaunch launch) throws IOException {
+        RankProcess process = agent.start(launch);
+        synchronized (cleanUpLock) {
+            if (cleanedUp) { // the shutdown hook has been and gone over the processes
+                process.kill();
+                throw new IOException("the job is being cleaned up");
+            }
+            processes.add(process);
+        }
+        live++;
+        Arrays.fill(ranks, launch.rank(), launch.rank() + launch.count(), process);
+        forward(process, launch);
+        process.onExit().thenAccept(end -> events.add(new JobEvent.ProcessExited(process, end)));
+    }
+
+    private boolean cleanedUpQuietly() {
+        synchronized (cleanUpLock) {
+            return cleanedUp;
+        }
+    }
+
+    /** Kills the processes of a spawned world that cannot meet (one of them is gone). */
+    private void killWorld(int first, int count) {
+        for (int rank = first; rank < first + count && rank < ranks.length; rank++) {
+            if (ranks[rank] != null && !exited[rank]) {
+                ranks[rank].kill();
+            }
+        }
+    }
+
     /** The event loop: returns when every started rank has exited (or refused to die after SIGKILL). */
-    private void supervise(int live) throws InterruptedException {
+    private void supervise() throws InterruptedException {
         long timeoutAt = plan.timeout() == null ? Long.MAX_VALUE : System.nanoTime() + plan.timeout().toNanos();
         Ending ending = Ending.RUNNING;
         long nextStepAt = Long.MAX_VALUE;
@@ -349,6 +443,8 @@ public final class Job {
                 onExit(exit);
             } else if (event instanceof JobEvent.Bootstrap(BootstrapEvent bootstrapEvent)) {
                 onBootstrap(bootstrapEvent);
+            } else if (event instanceof JobEvent.Spawn request) {
+                request.started().complete(spawn(request));
             } else if (event instanceof JobEvent.LostContact(int rank) && !exited[rank]) {
                 fail(FAILURE_STATUS, who(rank) + " lost its connection to the launcher; aborting the job");
             }
@@ -363,6 +459,14 @@ public final class Job {
         Arrays.fill(exited, first, end, true);
         if (failure != null || process.endedByLauncher()) {
             return; // the launcher's own doing (after Ctrl-C, its shutdown hook), not a cause
+        }
+        SpawnedRank child = spawned.get(first);
+        if (child != null && !server.isRegistered(first)) {
+            // a spawned process that never met: its spawn fails with ERR_SPAWN (the parents decide), not the job
+            server.spawnedDied(child.worldFirst(), child.worldSize(), process.describe() + " "
+                    + exit.end().describe(process.isLocalJvm()) + " before MPI_Init");
+            killWorld(child.worldFirst(), child.worldSize());
+            return;
         }
         if (exit.end().status() != 0) {
             fail(exit.end().status(), process.describe() + " " + exit.end().describe(process.isLocalJvm())

@@ -15,6 +15,11 @@ sealed interface JobEvent {
     record Bootstrap(BootstrapEvent event) implements JobEvent {
     }
 
+    /** A rank spawned processes: start them (the supervisor does, so it counts and watches them) and say so. */
+    record Spawn(org.weft.adi.bootstrap.LauncherRequests.SpawnSpec spec, int firstRank,
+                 java.util.concurrent.CompletableFuture<String> started) implements JobEvent {
+    }
+
     /** A rank lost its bootstrap connection and its process did not end within the grace period. */
     record LostContact(int rank) implements JobEvent {
     }

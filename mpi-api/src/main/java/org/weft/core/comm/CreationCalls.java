@@ -50,7 +50,7 @@ public final class CreationCalls {
     }
 
     /** {@code values} of {@code root} on every rank of {@code comm}. */
-    static void bcast(Communicator comm, int[] values, int root) {
+    public static void bcast(Communicator comm, int[] values, int root) {
         Collectives.bcast(comm, values, values.length, INT, root).run();
     }
 

@@ -24,9 +24,10 @@ public final class DoorbellParker implements Parker, AutoCloseable {
     /** Parks shorter than this do not use the doorbells. */
     static final long MIN_DOORBELL_NANOS = 1_000_000;
 
-    private final Doorbell[] doorbells;
+    /** Replaced whole when a module starts late ({@link #add}). */
+    private volatile Doorbell[] doorbells;
     /** {@code null} when no module has a doorbell. */
-    private final Selector selector;
+    private volatile Selector selector;
     private final ReentrantLock sleeper = new ReentrantLock();
     /** True from just before a sleeper asks its doorbells until it woke: a ring then calls {@code wakeup}. */
     private volatile boolean sleeping;
@@ -43,16 +44,36 @@ public final class DoorbellParker implements Parker, AutoCloseable {
         }
     }
 
+    /** Lets {@code module}'s doorbell end sleeps too (a module started after the others); nothing if it has none. */
+    public synchronized void add(CommModule module) {
+        Doorbell doorbell = module.doorbell();
+        if (doorbell == null) {
+            return;
+        }
+        try {
+            if (selector == null) {
+                selector = Selector.open();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the wake selector", e);
+        }
+        doorbell.attach(selector);
+        Doorbell[] grown = java.util.Arrays.copyOf(doorbells, doorbells.length + 1);
+        grown[doorbells.length] = doorbell;
+        doorbells = grown;
+    }
+
     @Override
     public void park(long nanos) {
         if (nanos < MIN_DOORBELL_NANOS || !anyArmed() || !sleeper.tryLock()) {
             LockSupport.parkNanos(nanos);
             return;
         }
+        Doorbell[] bells = doorbells;
         try {
             sleeping = true;
             boolean quiet = true;
-            for (Doorbell doorbell : doorbells) {
+            for (Doorbell doorbell : bells) {
                 quiet &= doorbell.beforeSleep();
             }
             if (quiet) {
@@ -63,7 +84,7 @@ public final class DoorbellParker implements Parker, AutoCloseable {
             LockSupport.parkNanos(nanos); // closing: sleep as a park would
         } finally {
             sleeping = false;
-            for (Doorbell doorbell : doorbells) {
+            for (Doorbell doorbell : bells) {
                 doorbell.afterSleep();
             }
             sleeper.unlock();
@@ -82,13 +103,13 @@ public final class DoorbellParker implements Parker, AutoCloseable {
     /** Ends a sleep in progress (a completion that the sleeping waiter may be waiting for); else nothing. */
     public void ringAll() {
         if (sleeping) {
-            selector.wakeup();
+            selector.wakeup(); // a sleeper had one
         }
     }
 
     /** Closes the wake selector; a sleep in progress ends. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (selector != null) {
             try {
                 selector.close();

@@ -30,7 +30,8 @@ public final class ProgressEngine {
     static final long FOLLOWER_PARK_NANOS = 1_000_000;
 
     private final Context context;
-    private final PolledModule[] polled;
+    /** The modules polled, replaced whole when one starts late ({@link #add}): a pass reads it once. */
+    private volatile Polling polling;
     private final Waiters waiters;
     private final long followerParkNanos;
     /** Which waiting thread polls for all waiters now; see {@link #await}. */
@@ -44,9 +45,7 @@ public final class ProgressEngine {
      * Plain: written by whichever thread polls, and a race only shifts when a module idles.
      */
     private int busy;
-    /** Bits of every module (the {@link #IDLE_PERIOD}-th pass), and of those whose skip_poll is above 1. */
-    private final int all;
-    private final int skipping;
+    private final Parameters parameters;
 
     /**
      * Empty polls after which a method that carries no link of this process is polled only every
@@ -56,6 +55,29 @@ public final class ProgressEngine {
      */
     static final int IDLE_AFTER = 1024;
     static final int IDLE_PERIOD = 16;
+
+    /**
+     * The modules with the bits of every module (polled on the {@link #IDLE_PERIOD}-th pass) and of those whose
+     * skip_poll is above 1: one immutable object, so that a pass never sees a module's bit without the module.
+     */
+    private static final class Polling {
+        final PolledModule[] polled;
+        final int all;
+        final int skipping;
+
+        Polling(PolledModule[] polled) {
+            if (polled.length > Integer.SIZE) {
+                throw new IllegalArgumentException("at most " + Integer.SIZE + " modules, not " + polled.length);
+            }
+            int skip = 0;
+            for (int i = 0; i < polled.length; i++) {
+                skip |= polled[i].skipPoll != 1 ? 1 << i : 0;
+            }
+            this.polled = polled;
+            this.all = polled.length == Integer.SIZE ? -1 : (1 << polled.length) - 1;
+            this.skipping = skip;
+        }
+    }
 
     /** A module with its polling period and counters. */
     private static final class PolledModule {
@@ -88,22 +110,27 @@ public final class ProgressEngine {
                    Supplier<IdleStrategy> idleStrategy, long followerParkNanos) {
         this.followerParkNanos = followerParkNanos;
         this.context = context;
-        this.polled = modules.stream()
-                .map(m -> new PolledModule(m, Math.max(1, parameters.get(skipPoll(m.name()))),
-                        context.counters(m.name())))
-                .toArray(PolledModule[]::new);
+        this.parameters = parameters;
+        this.polling = new Polling(modules.stream().map(this::polled).toArray(PolledModule[]::new));
         this.waiters = waiters;
         this.idleStrategies = ThreadLocal.withInitial(idleStrategy);
-        if (polled.length > Integer.SIZE) {
-            throw new IllegalArgumentException("at most " + Integer.SIZE + " modules, not " + polled.length);
-        }
-        int skip = 0;
-        for (int i = 0; i < polled.length; i++) {
-            skip |= polled[i].skipPoll != 1 ? 1 << i : 0;
-        }
-        this.all = polled.length == Integer.SIZE ? -1 : (1 << polled.length) - 1;
-        this.skipping = skip;
-        this.busy = all;
+        this.busy = polling.all;
+    }
+
+    private PolledModule polled(CommModule m) {
+        return new PolledModule(m, Math.max(1, parameters.get(skipPoll(m.name()))), context.counters(m.name()));
+    }
+
+    /**
+     * Polls {@code module} too from now on: a method started after the others (tcp, once a world grows to
+     * processes the methods running do not reach).
+     */
+    public synchronized void add(CommModule module) {
+        PolledModule[] old = polling.polled;
+        PolledModule[] grown = java.util.Arrays.copyOf(old, old.length + 1);
+        grown[old.length] = polled(module);
+        polling = new Polling(grown);
+        busy |= 1 << old.length;
     }
 
     /**
@@ -118,46 +145,47 @@ public final class ProgressEngine {
         int work = context.flushBacklog();
         // racy across threads, harmless: it only spaces out skipped and idle methods
         int p = pass++ & Integer.MAX_VALUE;
-        int due = (p & (IDLE_PERIOD - 1)) == 0 ? wakeIdle() : busy;
-        if ((due & skipping) != 0) {
-            due = skipped(due, p);
+        Polling s = polling;
+        int due = (p & (IDLE_PERIOD - 1)) == 0 ? wakeIdle(s) : busy & s.all;
+        if ((due & s.skipping) != 0) {
+            due = skipped(s, due, p);
         }
-        PolledModule[] m = polled;
+        PolledModule[] m = s.polled;
         if ((due & 1) != 0) {
-            work += counted(0, m[0].module.poll());
+            work += counted(m[0], 0, m[0].module.poll());
         }
         if ((due & 2) != 0) {
-            work += counted(1, m[1].module.poll());
+            work += counted(m[1], 1, m[1].module.poll());
         }
         if ((due & 4) != 0) {
-            work += counted(2, m[2].module.poll());
+            work += counted(m[2], 2, m[2].module.poll());
         }
         if ((due & 8) != 0) {
-            work += counted(3, m[3].module.poll());
+            work += counted(m[3], 3, m[3].module.poll());
         }
         for (int i = 4; (due >>> i) != 0; i++) {
             if ((due & (1 << i)) != 0) {
-                work += counted(i, m[i].module.poll());
+                work += counted(m[i], i, m[i].module.poll());
             }
         }
         return work;
     }
 
     /** Every module is due on this pass; those that gained a link since go back to being polled on every pass. */
-    private int wakeIdle() {
-        int idle = all & ~busy;
+    private int wakeIdle(Polling s) {
+        int idle = s.all & ~busy;
         for (int i = 0; (idle >>> i) != 0; i++) {
-            if ((idle & (1 << i)) != 0 && polled[i].counters.isLinked()) {
+            if ((idle & (1 << i)) != 0 && s.polled[i].counters.isLinked()) {
                 busy |= 1 << i;
             }
         }
-        return all;
+        return s.all;
     }
 
     /** {@code due} without the modules whose skip_poll leaves out pass {@code p}. */
-    private int skipped(int due, int p) {
-        for (int i = 0; ((due & skipping) >>> i) != 0; i++) {
-            if ((skipping & (1 << i)) != 0 && p % polled[i].skipPoll != 0) {
+    private int skipped(Polling s, int due, int p) {
+        for (int i = 0; ((due & s.skipping) >>> i) != 0; i++) {
+            if ((s.skipping & (1 << i)) != 0 && p % s.polled[i].skipPoll != 0) {
                 due &= ~(1 << i);
             }
         }
@@ -168,8 +196,7 @@ public final class ProgressEngine {
      * Counts a poll of module {@code i} that did {@code work}; returns it. A module idle for {@link #IDLE_AFTER}
      * polls without a link of this process leaves {@link #busy}; one that finds work joins it again.
      */
-    private int counted(int i, int work) {
-        PolledModule pm = polled[i];
+    private int counted(PolledModule pm, int i, int work) {
         pm.counters.polled(work);
         if (work > 0) {
             pm.emptyPolls = 0;

@@ -11,6 +11,14 @@ public interface ModuleContext {
 
     int size();
 
+    /**
+     * One more than the highest job rank a peer may have: the world's size, or more in a device whose world may
+     * grow (spawned worlds' ranks follow the first world's). Arrays by peer rank are this long.
+     */
+    default int rankLimit() {
+        return size();
+    }
+
     /** The job's id: peers of another job are never applicable. */
     String jobId();
 

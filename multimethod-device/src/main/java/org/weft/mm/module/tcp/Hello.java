@@ -109,7 +109,7 @@ record Hello(int version, int rank, int target, int flags, String jobId, byte[] 
             throw new RejectedHelloException("HELLO meant for rank " + target + " (replayed?)");
         }
         if (rank < 0 || rank >= worldSize) {
-            throw new RejectedHelloException("rank " + rank + " outside world of size " + worldSize);
+            throw new RejectedHelloException("rank " + rank + " outside a job of at most " + worldSize + " ranks");
         }
         if (!seenNonces.add(HexFormat.of().formatHex(nonce))) {
             throw new RejectedHelloException("replayed HELLO (nonce seen before)");

@@ -181,7 +181,7 @@ public final class TcpModule implements CommModule {
         }
         this.context = context;
         this.config = TcpConfig.from(context.parameters());
-        this.moves = new AtomicIntegerArray(context.size());
+        this.moves = new AtomicIntegerArray(context.rankLimit());
         DaemonGlobalExecutor.install();
         this.strangers = new ThrottledLog(logSink, STRANGERS_BURST, STRANGERS_INTERVAL, (count, interval, last) ->
                 "weft " + name + " (rank " + context.rank() + "): closed " + count
