@@ -35,7 +35,8 @@ class MpmdJobTest {
         });
         command.addAll(List.of("-cp", cp, "-x", "ROLE=none", ShowApp.class.getName(), "ocean", ":", "-np", "3",
                 "-cp", cp, "-x", "ROLE=air", ShowApp.class.getName(), "atmosphere"));
-        WeftrunJob.Result result = WeftrunJob.of(command.toArray(String[]::new)).timeout(Duration.ofSeconds(120)).start();
+        WeftrunJob.Result result = WeftrunJob.of(command.toArray(String[]::new)).timeout(Duration.ofSeconds(120))
+                .start();
         assertEquals(0, result.exitCode(), result.output());
         Matcher m = APP.matcher(result.stdout());
         int seen = 0;
