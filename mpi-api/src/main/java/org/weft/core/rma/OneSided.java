@@ -151,9 +151,9 @@ public final class OneSided {
 
     /** Both sides are made of one predefined type on which the operation is defined: else ERR_TYPE or ERR_OP. */
     private static void checkAccumulable(Window w, AccumulateOp op, TypeDescriptor type, TypeDescriptor targetType) {
-        if (type.pairLayout() != null || targetType.pairLayout() != null) {
-            throw MpiErrors.error(ErrorClass.ERR_UNSUPPORTED_OPERATION,
-                    "one-sided accumulates on pair types (MINLOC/MAXLOC) are not implemented in Weft yet");
+        if (type.pairLayout() != null || targetType.pairLayout() != null || op.onPairs()) {
+            checkPairs(w, op, type, targetType);
+            return;
         }
         if (type.base() != targetType.base()) {
             throw MpiErrors.error(ErrorClass.ERR_TYPE, "an accumulate's origin (" + type + ") and target ("
@@ -168,6 +168,24 @@ public final class OneSided {
             if (origin.elementBytes(r) != runs.elementBytes(0)) {
                 throw MpiErrors.error(ErrorClass.ERR_TYPE, "an accumulate's origin and target elements differ");
             }
+        }
+    }
+
+    /**
+     * MINLOC and MAXLOC (and REPLACE, NO_OP) on pairs: origin and target of one predefined pair type, so that the
+     * target's records, gathered run after run, are the packed records the origin sends.
+     */
+    private static void checkPairs(Window w, AccumulateOp op, TypeDescriptor type, TypeDescriptor targetType) {
+        if (type.pairLayout() == null || targetType.pairLayout() == null) {
+            throw MpiErrors.error(ErrorClass.ERR_OP, "MPI_" + op + " is defined on the pair types only (MPI.INT2,"
+                    + " SHORT_INT, LONG_INT, FLOAT_INT, DOUBLE_INT), not " + type + " and " + targetType);
+        }
+        if (type.pairLayout().value() != targetType.pairLayout().value()) {
+            throw MpiErrors.error(ErrorClass.ERR_TYPE, "an accumulate's origin (" + type + ") and target ("
+                    + targetType + ") must be the same pair type");
+        }
+        if (op != AccumulateOp.NO_OP) {
+            w.combiners().combiner(op, AccumulateOp.baseCode(targetType), targetType.byteSize());
         }
     }
 

@@ -81,7 +81,7 @@ final class OriginRequests {
         long dataBytes = data == null ? 0 : (long) dataCount * dataType.byteSize() * (compare == null ? 1 : 2);
         long bodyBytes = (long) runs.runs() * RmaFrame.RUN + dataBytes;
         boolean inline = RmaFrame.HEADER + bodyBytes <= RmaFrame.REQUEST_LIMIT;
-        RmaFrame.header(request, kind, replyTag, offset, count, op, type.base().ordinal(), runs.runs(),
+        RmaFrame.header(request, kind, replyTag, offset, count, op, AccumulateOp.baseCode(type), runs.runs(),
                 type.extent(), Math.toIntExact(dataBytes), inline);
         MemorySegment out = inline ? request.asSlice(RmaFrame.HEADER, bodyBytes) : bodyStaging(bodyBytes);
         for (int r = 0; r < runs.runs(); r++) {

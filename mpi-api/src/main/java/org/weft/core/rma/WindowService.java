@@ -147,6 +147,10 @@ final class WindowService implements Runnable {
             return; // no origin data: a get-accumulate that only reads
         }
         int baseType = RmaFrame.baseType(frame);
+        if (baseType >= AccumulateOp.PAIR_CODE) {
+            accumulatePairs(op, baseType, region, data);
+            return;
+        }
         long position = 0;
         for (int item = 0; item < region.count; item++) {
             for (int r = 0; r < region.runs; r++) {
@@ -160,6 +164,43 @@ final class WindowService implements Runnable {
         }
     }
 
+    /**
+     * MINLOC or MAXLOC on pairs: the target's records gathered run after run are packed records (value, then
+     * index), as the origin sent them; combined so, and put back.
+     */
+    private void accumulatePairs(AccumulateOp op, int baseType, Region region, MemorySegment data) {
+        long bytes = region.bytes();
+        MemorySegment packed = pairStaging(bytes);
+        long position = 0;
+        for (int item = 0; item < region.count; item++) {
+            for (int r = 0; r < region.runs; r++) {
+                long length = RmaFrame.runLength(region.body, r);
+                MemorySegment.copy(memory, region.at(item, r), packed, position, length);
+                position += length;
+            }
+        }
+        Combiner combiner = combiners.combiner(op, baseType, 0);
+        int recordBytes = org.weft.core.datatype.BaseType.values()[baseType - AccumulateOp.PAIR_CODE].bytes()
+                + Integer.BYTES; // a packed record: the value, then the int index
+
+        combiner.combine(data.asSlice(0, bytes), packed, Math.toIntExact(bytes / recordBytes));
+        position = 0;
+        for (int item = 0; item < region.count; item++) {
+            for (int r = 0; r < region.runs; r++) {
+                long length = RmaFrame.runLength(region.body, r);
+                MemorySegment.copy(packed, position, memory, region.at(item, r), length);
+                position += length;
+            }
+        }
+    }
+
+    private MemorySegment pairStaging(long bytes) {
+        if (pairStaging == null || pairStaging.byteSize() < bytes) {
+            pairStaging = MemorySegment.ofArray(new byte[Math.toIntExact(Math.max(bytes, 256))]);
+        }
+        return pairStaging.asSlice(0, bytes);
+    }
+
     /** The data holds the new value then the value to compare with; one element of one run. */
     private void compareAndSwap(int origin, int replyTag, Region region, MemorySegment data) {
         long bytes = region.bytes();
@@ -171,6 +212,9 @@ final class WindowService implements Runnable {
         }
         send(old, origin, replyTag);
     }
+
+    /** Where pairs are gathered for MINLOC and MAXLOC; grown as needed, used by the service thread only. */
+    private MemorySegment pairStaging;
 
     private MemorySegment replyStaging(long bytes) {
         // The reply's bytes are read by the send, which completes before the next request is served.

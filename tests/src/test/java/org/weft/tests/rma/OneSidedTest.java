@@ -42,6 +42,7 @@ class OneSidedTest {
             fencedPutsAndGets(world, rank, size);
             derivedTargetTypes(world, rank, size);
             everyAccumulateOperation(world, rank, size);
+            locationAccumulates(world, rank, size);
             atomicCounters(world, rank, size);
             passiveTarget(world, rank, size);
             postStartCompleteWait(world, rank, size);
@@ -213,6 +214,47 @@ class OneSidedTest {
             }
         }
         win.free();
+    }
+
+    /**
+     * MAXLOC and MINLOC accumulates on MPI.DOUBLE_INT records (C layout: the double, the int at 8, 16 bytes) at rank
+     * 0, and a fetch of the pair with getAccumulate: the best value wins, on a tie the lowest index.
+     */
+    private static void locationAccumulates(Intracomm world, int rank, int size) throws MPIException {
+        ByteBuffer memory = ByteBuffer.allocateDirect(32).order(ByteOrder.nativeOrder());
+        memory.putDouble(0, -1e9).putInt(8, -1).putDouble(16, 1e9).putInt(24, -1);
+        Win win = new Win(memory, 32, 16, MPI.INFO_NULL, world);
+        win.fence(0);
+        ByteBuffer mine = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+        mine.putDouble(0, locValue(rank, size)).putInt(8, rank);
+        win.accumulate(mine, 1, MPI.DOUBLE_INT, 0, 0, 1, MPI.DOUBLE_INT, MPI.MAXLOC);
+        win.accumulate(mine, 1, MPI.DOUBLE_INT, 0, 1, 1, MPI.DOUBLE_INT, MPI.MINLOC);
+        win.fence(0);
+        int best = 0;
+        int least = 0;
+        for (int r = 1; r < size; r++) {
+            best = locValue(r, size) > locValue(best, size) ? r : best;
+            least = locValue(r, size) < locValue(least, size) ? r : least;
+        }
+        ByteBuffer fetched = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+        win.lock(MPI.LOCK_SHARED, 0, 0);
+        win.getAccumulate(mine, 1, MPI.DOUBLE_INT, fetched, 1, MPI.DOUBLE_INT, 0, 0, 1, MPI.DOUBLE_INT, MPI.NO_OP);
+        win.unlock(0);
+        assertEquals(locValue(best, size), fetched.getDouble(0), "MAXLOC's value, fetched");
+        assertEquals(best, fetched.getInt(8), "MAXLOC's index, fetched");
+        world.barrier();
+        if (rank == 0) {
+            assertEquals(locValue(least, size), memory.getDouble(16), "MINLOC's value");
+            assertEquals(least, memory.getInt(24), "MINLOC's index: on a tie the lowest");
+        }
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        expect(MPI.ERR_OP, () -> win.accumulate(mine, 1, MPI.DOUBLE_INT, 0, 0, 1, MPI.DOUBLE_INT, MPI.SUM));
+        win.free();
+    }
+
+    /** Values with ties once there are more than three ranks. */
+    private static double locValue(int rank, int size) {
+        return (rank * 7) % 3 + 0.5;
     }
 
     private static int apply(int op, int in, int target) {
