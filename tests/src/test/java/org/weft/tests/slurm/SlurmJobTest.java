@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -43,6 +44,11 @@ class SlurmJobTest {
     static void stopTheCluster() throws Exception {
         if (cluster != null) {
             cluster.close();
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
         }
     }
 
@@ -88,7 +94,7 @@ class SlurmJobTest {
         } finally {
             assertEquals(0, cluster.command("scancel", jobId).status());
         }
-        awaitNoProcessMarked(marker, Duration.ofSeconds(30));
+        awaitNothingLeft(marker, Duration.ofSeconds(30));
         assertEquals(List.of(), processesMarked(marker), "a rank outlived its cancelled job");
         assertEquals(List.of(), cluster.sharedMemoryLeftovers("weft-"), "job directories outlived the job");
     }
@@ -114,7 +120,7 @@ class SlurmJobTest {
                 });
         assertEquals(2, running[0], "both ranks ran before the allocation was cancelled:\n" + result.output());
         assertTrue(result.exitCode() != 0 && result.stderr().contains("aborting the job"), result.output());
-        awaitNoProcessMarked(marker, Duration.ofSeconds(30));
+        awaitNothingLeft(marker, Duration.ofSeconds(30));
         assertEquals(List.of(), processesMarked(marker), "a rank outlived its cancelled allocation");
         assertEquals(List.of(), cluster.sharedMemoryLeftovers("weft-"), "job directories outlived the job");
     }
@@ -152,9 +158,14 @@ class SlurmJobTest {
         }
     }
 
-    private static void awaitNoProcessMarked(String marker, Duration limit) throws InterruptedException {
+    /**
+     * Waits (bounded) until no rank is left and no node holds a job directory: a node's directory goes a moment
+     * after its rank, when the remote line's watch, polling once a second, sees the rank gone or gets SIGTERM.
+     */
+    private static void awaitNothingLeft(String marker, Duration limit) throws InterruptedException, IOException {
         long deadline = System.nanoTime() + limit.toNanos();
-        while (!processesMarked(marker).isEmpty() && System.nanoTime() < deadline) {
+        while ((!processesMarked(marker).isEmpty() || !cluster.sharedMemoryLeftovers("weft-").isEmpty())
+                && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
     }
