@@ -22,7 +22,7 @@ for i in $(seq "$rounds"); do
         --methods tcp)
     fi
     bin/weftrun "${launch[@]}" -cp "$cp" Ocean "${opts[@]}" : -np "$np" -cp "$cp" Atmosphere "${opts[@]}" 2>&1 \
-      | awk -v l="$layout" -v i="$i" '$1=="BENCH"{print l, i, $2, $4, $6}'
+      | awk -v l="$layout" -v i="$i" '$1=="BENCH"{print l, i, $2, $4 " ms/step", $7 " s/day"}'
   done
   uptime
 done
