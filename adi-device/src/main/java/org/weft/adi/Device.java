@@ -37,6 +37,14 @@ public interface Device {
     /** {@code MPI_Get_processor_name}: the host this rank runs on. */
     String processorName();
 
+    /**
+     * The info hints of the communicator whose point-to-point context is {@code context} ({@code MPI_Comm_set_info},
+     * and a duplicate's inherited ones); a device acts on those it knows (the multimethod device:
+     * {@code weft_streams}) and ignores the rest. By default it ignores them all.
+     */
+    default void hint(int context, java.util.Map<String, String> hints) {
+    }
+
     /** Where world rank {@code worldRank} runs; by default every rank shares this process's host and no site. */
     default Locality locality(int worldRank) {
         return new Locality("", processorName());

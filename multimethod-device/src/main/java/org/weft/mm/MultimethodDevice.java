@@ -277,6 +277,11 @@ public final class MultimethodDevice implements Device {
     }
 
     @Override
+    public void hint(int context, Map<String, String> hints) {
+        pointToPoint.hint(context, hints);
+    }
+
+    @Override
     public Locality locality(int worldRank) {
         Locality[] known = localities.get();
         return worldRank < known.length && known[worldRank] != null ? known[worldRank]

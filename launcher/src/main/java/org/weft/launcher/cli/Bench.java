@@ -90,6 +90,8 @@ final class Bench implements Callable<Integer> {
                     "how late a receive that waited (parked) sees its message"),
             new Benchmark("threads", "org.weft.bench.path.ThreadedRoundTrips",
                     "round trips from several threads at once (THREAD_MULTIPLE) against one"),
+            new Benchmark("streams", "org.weft.bench.wan.StreamsSweep",
+                    "MPWide's Fig. 2: throughput vs 1-64 streams, 8/64/512 MiB, and auto (two sites)"),
             new Benchmark("compress", "org.weft.bench.wan.CompressedTransfer",
                     "64 MiB compressible then random, one message (run with and without tcp_compress=lz4)"),
             new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",

@@ -178,9 +178,13 @@ public final class Communicator {
         return info;
     }
 
-    /** {@code MPI_Comm_set_info}: keeps a copy of {@code hints}; Weft acts on none yet. */
+    /**
+     * {@code MPI_Comm_set_info}: keeps a copy of {@code hints} and hands them to the device, which acts on those it
+     * knows (e.g. {@code weft_streams} for messages over a wide-area path).
+     */
     public void setInfo(Map<String, String> hints) {
         this.info = Map.copyOf(hints);
+        runtime.device().hint(context, info);
     }
 
     /**
@@ -192,6 +196,9 @@ public final class Communicator {
         if (duplicate) {
             this.attributes = parent.attributes.copyForDup();
             this.info = parent.info;
+            if (!info.isEmpty()) {
+                runtime.device().hint(context, info);
+            }
         }
     }
 

@@ -26,6 +26,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -50,6 +51,10 @@ public final class PointToPoint implements RsrHandler {
             "largest piece of rendezvous data sent in one RSR (the method's own limit may be lower)");
 
     private static final MemorySegment NO_PAYLOAD = MemorySegment.ofArray(new byte[0]);
+    /** The communicator info key that sets the streams of its messages over wide-area paths. */
+    public static final String STREAMS_HINT = "weft_streams";
+    /** Per point-to-point context, the streams its communicator's {@value #STREAMS_HINT} asks for. */
+    private final ConcurrentHashMap<Integer, Integer> streamHints = new ConcurrentHashMap<>();
 
     private final Context context;
     private final Waiters waiters;
@@ -179,6 +184,7 @@ public final class PointToPoint implements RsrHandler {
                     data, request.failureReporter());
         } else {
             long id = awaitReceiver(request);
+            request.streams = streamHints.isEmpty() ? 0 : streamHints.getOrDefault(ctx, 0);
             BulkTransfer bulk = peer.link().object().bulk();
             byte flags = bulk != null && bulk.carries(data) ? MessageHeader.FLAG_BULK : 0;
             peer.send(ENQUEUE_MESSAGE, header(MessageHeader.RTS, flags, ctx, tag, length, id, 0), NO_PAYLOAD,
@@ -211,6 +217,26 @@ public final class PointToPoint implements RsrHandler {
             }
         }
         return request;
+    }
+
+    /**
+     * A communicator's info hints: {@code weft_streams} ({@code auto} or a count) sets the streams its large
+     * messages take over a wide-area path; other keys are not this layer's.
+     */
+    public void hint(int ctx, Map<String, String> hints) {
+        String streams = hints.get(STREAMS_HINT);
+        if (streams == null || streams.equalsIgnoreCase("auto")) {
+            streamHints.remove(ctx);
+            return;
+        }
+        try {
+            int n = Integer.parseInt(streams.strip());
+            if (n > 0) {
+                streamHints.put(ctx, n);
+            }
+        } catch (NumberFormatException e) {
+            // an info value Weft cannot use is ignored, as MPI wants of hints
+        }
     }
 
     public ProbeResult iprobe(int source, int tag, int ctx) {
@@ -345,7 +371,8 @@ public final class PointToPoint implements RsrHandler {
                         + "-byte send over " + link.module().name());
             }
             send.expectFragments(1);
-            bulk.send(receiverRequest, send.data.asSlice(0, wanted), send.bulkListener(link.counters(), wanted));
+            bulk.send(receiverRequest, send.data.asSlice(0, wanted), send.streams,
+                    send.bulkListener(link.counters(), wanted));
             return;
         }
         long fragment = Math.max(1, Math.min(fragmentSize, link.maxRsrLength() - MessageHeader.LENGTH));

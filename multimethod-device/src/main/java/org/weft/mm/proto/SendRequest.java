@@ -19,6 +19,8 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
     MemorySegment data;
     int dest;
     int tag;
+    /** Streams this send's communicator asks for over a wide-area path ({@code weft_streams}); 0: the path's. */
+    int streams;
     private final Waiters waiters;
     /**
      * Data fragments the method has still to take before the send succeeds; 0 while the send is eager or waits for

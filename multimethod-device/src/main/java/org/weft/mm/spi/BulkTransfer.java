@@ -29,6 +29,14 @@ public interface BulkTransfer {
     /** Starts sending the whole of {@code from} as transfer {@code id}; {@code listener} hears the end. */
     void send(long id, MemorySegment from, Listener listener);
 
+    /**
+     * {@link #send} with the count of streams the sender's communicator asks for ({@code weft_streams}; 0: the
+     * link's own choice); a link without streams ignores it.
+     */
+    default void send(long id, MemorySegment from, int streams, Listener listener) {
+        send(id, from, listener);
+    }
+
     /** What a side of a transfer hears once: its memory is free again, or the transfer failed. */
     interface Listener {
         void done();

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.StreamsHint;
 import org.weft.tests.programs.StripeDies;
 import org.weft.tests.programs.StripedWildcards;
 
@@ -53,6 +54,17 @@ class StripedPathsJobTest {
         assertTrue(result.stdout().matches("(?s).*rank 0: path a:b: auto, round trip [0-9.]+ ms, one stream [0-9.]+"
                 + " Mbit/s, 4 streams [0-9.]+ Mbit/s, probe bytes [1-9][0-9]*\n.*rank 0: path a:b 8MiB-16MiB: [1-4]"
                 + " streams, 1 messages, 8388608 bytes\n.*"), result.output());
+    }
+
+    /** A communicator's info key {@code weft_streams} sets the streams of its messages, over the path's choice. */
+    @Test
+    void aCommunicatorsInfoSetsItsStreams() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:1", "--site", "b:1", "--path", "a:b", "streams=2",
+                "--report", "-cp", WeftrunJob.classPath(), StreamsHint.class.getName(), "3").start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("HINTED OK"), result.output());
+        assertTrue(result.stdout().contains("rank 0: path a:b 4MiB-8MiB: 3 streams, 1 messages, 4194304 bytes"),
+                result.output());
     }
 
     /** One site: no path, no measurement, no stream (the report would list them). */

@@ -70,9 +70,10 @@ package org.weft.mm.module.tcp;
  * of a striped message; pieces of one message come in any order over any of the sender's stripes.
  * PING (handlerId 8), PONG (handlerId 9), on the connection the pair shares: u64 the pinger's clock; a PONG echoes
  * the PING's body at once (the path's round trip).
- * PROBE (handlerId 10), on a stripe: u64 the probe's duration in ns, then bytes to be counted and dropped; PROBE_END
- * (handlerId 11, empty) ends it; the receiver answers PROBE_RESULT (handlerId 12) on the shared connection: u64
- * bytes per second it received over the second half of the probe (one stream's throughput after slow start).
+ * PROBE (handlerId 10), on a stripe: u64 phase, u64 the phase's duration in ns, then bytes to be counted and
+ * dropped; once the receiver has seen the phase's bytes for its duration (from the first) it answers PROBE_RESULT
+ * (handlerId 12) on the shared connection: u64 phase, u64 bytes per second it received over the second half (the
+ * streams past slow start); the sender then stops the phase. (handlerId 11 is not used.)
  * </pre>
  *
  * A frame whose total size (length field included) exceeds {@code tcp_max_frame} closes the connection.
@@ -107,7 +108,6 @@ final class FrameLayout {
     static final int PING_HANDLER = 8;
     static final int PONG_HANDLER = 9;
     static final int PROBE_HANDLER = 10;
-    static final int PROBE_END_HANDLER = 11;
     static final int PROBE_RESULT_HANDLER = 12;
     /** Bytes of a CHUNK's body before its data: transfer id, offset. */
     static final int CHUNK_HEAD = 16;

@@ -121,7 +121,7 @@ final class Frames {
         return frame;
     }
 
-    /** A control frame with a body (PING, PONG, PROBE_END, PROBE_RESULT), as bytes. */
+    /** A control frame with a body (PING, PONG, PROBE_RESULT), as bytes. */
     static byte[] controlBytes(int handlerId, byte[] body) {
         ByteBuf frame = UnpooledByteBufAllocator.DEFAULT.buffer(HEADER_LENGTH + body.length);
         frame.writeIntLE(IDS_LENGTH + body.length);

@@ -10,15 +10,21 @@ import org.weft.mm.spi.SendStatus;
 /**
  * The measurement of a wide-area path, run by the first striped message this process sends over it (an auto-tuned
  * path only; a path of a job that sends no large message across is never measured, and a job on one site has no
- * such path): a PING for the round trip, then one stream for a while and then {@code max} streams for as long,
- * each ended by a PROBE_END that the receiver answers with the rate it saw over the second half (past slow start).
- * The two rates — what one TCP stream gets on this path, and what the path gives many — are what
- * {@link StreamChoice} chooses from. A step never blocks; an answer that does not come in time ends the
- * measurement as failed (the path then uses {@link StreamChoice}'s guess).
+ * such path): {@value #PINGS} PINGs for the round trip (the least), then one stream for a while and then
+ * {@code max} streams for as long. The receiver times each phase from its first byte and answers with the rate it
+ * saw over the second half, past slow start ({@link ProbeMeter}); the phase ends at the answer. The two rates — what
+ * one TCP stream gets on this path, and what the path gives many — are what {@link StreamChoice} chooses from. A
+ * step never blocks; an answer that does not come in time ends the measurement as failed (the path then uses
+ * {@link StreamChoice}'s guess).
  */
 final class PathProbe {
-    private enum Step { PING, OPENING, PHASE, AWAIT_RATE, DONE }
+    private enum Step { PING, OPENING, PHASE, DONE }
 
+    /** What {@link #answered} gets for a PONG (a PROBE_RESULT gives its phase, 0 or more). */
+    static final long PONG = -1;
+    /** Bytes of a PROBE's body before its data: phase, duration. */
+    static final int HEAD = 16;
+    static final int PINGS = 3;
     /** Zeros that PROBE frames carry, shared by every probe of the process (never written). */
     private static final MemorySegment ZEROS = Arena.global().allocate(PathSettings.DEFAULT.chunk());
     private static final long MIN_PHASE = TimeUnit.MILLISECONDS.toNanos(400);
@@ -29,16 +35,17 @@ final class PathProbe {
 
     private final StripedTransfer transfer;
     private final WidePath path;
-    private final ByteBuffer head = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+    private final ByteBuffer head = ByteBuffer.allocate(HEAD).order(ByteOrder.LITTLE_ENDIAN);
+    private final int[] phaseStreams;
+    private final long[] rates;
     private Step step = Step.PING;
     private long since = System.nanoTime();
-    private boolean pinged;
-    private long rtt = -1;
+    private int pingsSent;
+    private int pongs;
+    private long rtt = Long.MAX_VALUE;
     private long rate = -1;
     private long phaseLength;
     private int phase;
-    private final int[] phaseStreams;
-    private final long[] rates;
 
     PathProbe(StripedTransfer transfer, WidePath path) {
         this.transfer = transfer;
@@ -52,11 +59,12 @@ final class PathProbe {
         return step == Step.DONE;
     }
 
-    /** A PONG (value: the round trip in ns) or a PROBE_RESULT (value: bytes per second) came. */
-    void answered(int handlerId, long value) {
-        if (handlerId == FrameLayout.PONG_HANDLER && rtt < 0) {
-            rtt = value;
-        } else if (handlerId == FrameLayout.PROBE_RESULT_HANDLER && step == Step.AWAIT_RATE) {
+    /** A PONG ({@code what} {@link #PONG}, value: the round trip in ns) or phase {@code what}'s rate came. */
+    void answered(long what, long value) {
+        if (what == PONG) {
+            rtt = Math.min(rtt, value);
+            pongs++;
+        } else if (what == phase && step == Step.PHASE) {
             rate = value;
         }
     }
@@ -68,28 +76,31 @@ final class PathProbe {
             case PING -> ping(now);
             case OPENING -> opening(now);
             case PHASE -> feed(now);
-            case AWAIT_RATE -> awaitRate(now);
             case DONE -> 0;
         };
     }
 
+    /** One PING at a time: the next when the last is answered (a round trip apart, not queued behind each other). */
     private int ping(long now) {
-        if (rtt >= 0) {
+        if (pongs >= PINGS) {
             phaseLength = Math.clamp(PHASE_ROUND_TRIPS * rtt, MIN_PHASE, MAX_PHASE);
             transfer.ensureStripes(phaseStreams[phaseStreams.length - 1]);
             startPhase(now);
             return 1;
         }
-        if (!pinged) {
-            pinged = transfer.sendControl(FrameLayout.PING_HANDLER, longBytes(now));
+        if (pingsSent == pongs) {
+            if (!transfer.sendControl(FrameLayout.PING_HANDLER, longBytes(now))) {
+                return fail("the shared connection is closed");
+            }
+            pingsSent++;
             since = now;
-            return pinged ? 1 : 0;
+            return 1;
         }
         return now - since > ANSWER_WAIT ? fail("no answer to a ping in "
                 + TimeUnit.NANOSECONDS.toSeconds(ANSWER_WAIT) + " s") : 0;
     }
 
-    /** The phase's streams connect (and finish a TLS handshake) before its clock starts. */
+    /** The phase's streams connect (and finish a TLS handshake) before it starts. */
     private void startPhase(long now) {
         step = Step.OPENING;
         since = now;
@@ -108,28 +119,8 @@ final class PathProbe {
         return 1;
     }
 
+    /** Keeps the phase's streams busy until the receiver answers. */
     private int feed(long now) {
-        if (now - since >= phaseLength) {
-            step = Step.AWAIT_RATE;
-            since = now;
-            transfer.sendControl(FrameLayout.PROBE_END_HANDLER, new byte[0]);
-            return 1;
-        }
-        int sent = 0;
-        head.clear();
-        head.putLong(0, phaseLength);
-        for (int i = 0; i < phaseStreams[phase]; i++) {
-            TcpLink stripe = transfer.stripe(i);
-            if (stripe.isIdle() && transfer.sendChunk(stripe, FrameLayout.PROBE_HANDLER, head.clear(), ZEROS)
-                    == SendStatus.SENT) {
-                path.probeSent(ZEROS.byteSize());
-                sent++;
-            }
-        }
-        return sent > 0 ? 1 : 0;
-    }
-
-    private int awaitRate(long now) {
         if (rate >= 0) {
             rates[phase] = rate;
             if (++phase < phaseStreams.length) {
@@ -140,7 +131,21 @@ final class PathProbe {
             path.measured(rtt, rates[0], rates[rates.length - 1], phaseStreams[phaseStreams.length - 1]);
             return 1;
         }
-        return now - since > ANSWER_WAIT + phaseLength ? fail("no probe result in time") : 0;
+        if (now - since > ANSWER_WAIT + phaseLength) {
+            return fail("no probe result in time");
+        }
+        int sent = 0;
+        for (int i = 0; i < phaseStreams[phase]; i++) {
+            TcpLink stripe = transfer.stripe(i);
+            head.clear();
+            head.putLong(0, phase).putLong(8, phaseLength);
+            if (stripe.isIdle() && transfer.sendChunk(stripe, FrameLayout.PROBE_HANDLER, head, ZEROS)
+                    == SendStatus.SENT) {
+                path.probeSent(ZEROS.byteSize());
+                sent++;
+            }
+        }
+        return sent > 0 ? 1 : 0;
     }
 
     private int fail(String why) {

@@ -6,51 +6,55 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The receiving end of path probes ({@link PathProbe}): counts the PROBE bytes each sender's stripes bring and, at
- * its PROBE_END, answers with the rate over the second half of the probe, when the streams are past slow start.
- * Rare traffic, so one lock.
+ * The receiving end of path probes ({@link PathProbe}), timed here, where the bytes arrive: from the first PROBE
+ * byte of a sender's phase it counts for the phase's duration, then answers with the rate over the second half (the
+ * streams past slow start) in a PROBE_RESULT. Bytes of a phase already answered (still in flight when the sender
+ * heard the answer) are dropped. Rare traffic, so one lock.
  */
 final class ProbeMeter {
-    /** One sender's probe phase: when it began, the bytes and time at its middle, the bytes and time so far. */
+    /** One sender's probe phase: when it began, its duration, the bytes and time at its middle, the bytes so far. */
     private static final class Phase {
+        long number = -1;
         long start;
-        long halfway;
         long duration;
         long bytes;
         long bytesAtMiddle = -1;
         long middle;
-        long last;
+        boolean answered;
     }
 
     private final Map<Integer, Phase> phases = new HashMap<>();
 
-    /** A PROBE from {@code source}: u64 duration (ns), then bytes. */
-    synchronized void probe(int source, ByteBuffer body) {
+    /**
+     * A PROBE from {@code source}: u64 phase, u64 duration (ns), then bytes. Returns the PROBE_RESULT body to send
+     * (u64 phase, u64 bytes per second) once the phase has lasted its duration, else null.
+     */
+    synchronized byte[] probe(int source, ByteBuffer body) {
         long now = System.nanoTime();
-        long duration = body.getLong(body.position());
+        long number = body.getLong(body.position());
+        long duration = body.getLong(body.position() + 8);
         Phase p = phases.computeIfAbsent(source, s -> new Phase());
-        if (p.bytes == 0) {
+        if (number < p.number || number == p.number && p.answered) {
+            return null; // late bytes of a phase already answered
+        }
+        if (number > p.number) {
+            p.number = number;
             p.start = now;
             p.duration = duration;
-            p.halfway = now + duration / 2;
+            p.bytes = 0;
+            p.bytesAtMiddle = -1;
+            p.answered = false;
         }
-        if (p.bytesAtMiddle < 0 && now - p.halfway >= 0) {
+        if (p.bytesAtMiddle < 0 && now - p.start >= p.duration / 2) {
             p.bytesAtMiddle = p.bytes;
             p.middle = now;
         }
-        p.bytes += body.remaining() - 8;
-        p.last = now;
-    }
-
-    /** PROBE_END from {@code source}: the PROBE_RESULT body to answer, bytes per second (0: too little came). */
-    synchronized byte[] end(int source) {
-        Phase p = phases.remove(source);
-        long rate = 0;
-        if (p != null && p.bytesAtMiddle >= 0 && p.last - p.middle > 0) {
-            rate = (long) ((p.bytes - p.bytesAtMiddle) * 1e9 / (p.last - p.middle));
-        } else if (p != null && p.last - p.start > 0) {
-            rate = (long) (p.bytes * 1e9 / (p.last - p.start));
+        p.bytes += body.remaining() - PathProbe.HEAD;
+        if (now - p.start < p.duration || p.bytesAtMiddle < 0 || now - p.middle <= 0) {
+            return null;
         }
-        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(rate).array();
+        p.answered = true;
+        long rate = (long) ((p.bytes - p.bytesAtMiddle) * 1e9 / (now - p.middle));
+        return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(number).putLong(rate).array();
     }
 }

@@ -31,6 +31,7 @@ final class StripedTransfer implements BulkTransfer {
         final MemorySegment data;
         final Listener listener;
         int streams;
+        boolean started;
         long next;
 
         Outgoing(long id, MemorySegment data, Listener listener) {
@@ -92,10 +93,18 @@ final class StripedTransfer implements BulkTransfer {
 
     @Override
     public void send(long id, MemorySegment from, Listener listener) {
+        send(id, from, 0, listener);
+    }
+
+    /** {@code streams}: what the sender's communicator asks for ({@code weft_streams}), 0 for the path's choice. */
+    @Override
+    public void send(long id, MemorySegment from, int streams, Listener listener) {
         lock.lock();
         try {
             if (failure == null) {
-                queue.add(new Outgoing(id, from, listener));
+                Outgoing m = new Outgoing(id, from, listener);
+                m.streams = Math.min(streams, PathSettings.MOST_STREAMS);
+                queue.add(m);
                 active = true;
                 progress0();
                 return;
@@ -122,12 +131,12 @@ final class StripedTransfer implements BulkTransfer {
         }
     }
 
-    /** The probe of this side heard the peer (a PONG or a PROBE_RESULT). */
-    void answered(int handlerId, long value) {
+    /** The probe of this side heard the peer: a PONG, or the PROBE_RESULT of a phase ({@link PathProbe#answered}). */
+    void answered(long what, long value) {
         lock.lock();
         try {
             if (probe != null) {
-                probe.answered(handlerId, value);
+                probe.answered(what, value);
             }
         } finally {
             lock.unlock();
@@ -154,16 +163,18 @@ final class StripedTransfer implements BulkTransfer {
         }
         while (!queue.isEmpty()) {
             Outgoing head = queue.peek();
-            if (path.awaitsMeasurement()) {
+            if (head.streams == 0 && path.awaitsMeasurement()) {
                 if (path.startMeasuring()) {
                     probe = new PathProbe(this, path);
                     return work + probe.step();
                 }
                 return work; // another link to the site measures it
             }
-            if (head.streams == 0) {
-                head.streams = path.streamsFor(head.data.byteSize());
-                path.carried(head.data.byteSize(), head.streams);
+            if (!head.started) {
+                head.started = true;
+                boolean hinted = head.streams > 0;
+                head.streams = hinted ? head.streams : path.streamsFor(head.data.byteSize());
+                path.carried(head.data.byteSize(), head.streams, !hinted);
             }
             work += feed(head);
             if (head.next < head.data.byteSize()) {
@@ -236,7 +247,7 @@ final class StripedTransfer implements BulkTransfer {
         return stripes.get(i);
     }
 
-    /** The connection the pair shares, for control frames (PING, PROBE_END). */
+    /** The connection the pair shares, for control frames (PING). */
     boolean sendControl(int handlerId, byte[] body) {
         TcpLink primary = module.linkTo(peer);
         return primary != null && primary.sendControl(handlerId, body);

@@ -319,7 +319,7 @@ public final class TcpLink implements CommObject {
         }
     }
 
-    /** Queues and writes a control frame with {@code body} (PING, PONG, PROBE_END, PROBE_RESULT); rare. */
+    /** Queues and writes a control frame with {@code body} (PING, PONG, PROBE_RESULT); rare. */
     boolean sendControl(int handlerId, byte[] body) {
         lock.lock();
         try {

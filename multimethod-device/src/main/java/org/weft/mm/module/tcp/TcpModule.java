@@ -632,14 +632,17 @@ public final class TcpModule implements CommModule {
     void control(int source, int handlerId, ByteBuffer body) {
         switch (handlerId) {
             case FrameLayout.CHUNK_HANDLER -> stripeReceives.chunk(source, requireLength(body, FrameLayout.CHUNK_HEAD));
-            case FrameLayout.PROBE_HANDLER -> probeMeter.probe(source, requireLength(body, 8));
+            case FrameLayout.PROBE_HANDLER -> {
+                byte[] result = probeMeter.probe(source, requireLength(body, PathProbe.HEAD));
+                if (result != null) {
+                    answer(source, FrameLayout.PROBE_RESULT_HANDLER, result);
+                }
+            }
             case FrameLayout.PING_HANDLER -> answer(source, FrameLayout.PONG_HANDLER, copy(requireLength(body, 8)));
-            case FrameLayout.PROBE_END_HANDLER -> answer(source, FrameLayout.PROBE_RESULT_HANDLER,
-                    probeMeter.end(source));
-            case FrameLayout.PONG_HANDLER -> answered(source, handlerId,
+            case FrameLayout.PONG_HANDLER -> answered(source, PathProbe.PONG,
                     System.nanoTime() - requireLength(body, 8).getLong(body.position()));
-            case FrameLayout.PROBE_RESULT_HANDLER -> answered(source, handlerId,
-                    requireLength(body, 8).getLong(body.position()));
+            case FrameLayout.PROBE_RESULT_HANDLER -> answered(source, requireLength(body, 16).getLong(body.position()),
+                    body.getLong(body.position() + 8));
             default -> throw new IllegalArgumentException("unexpected control frame " + handlerId);
         }
     }
@@ -665,11 +668,12 @@ public final class TcpModule implements CommModule {
         }
     }
 
-    private void answered(int source, int handlerId, long value) {
+    /** A PONG ({@code what} {@link PathProbe#PONG}) or a PROBE_RESULT ({@code what}: its phase) came. */
+    private void answered(int source, long what, long value) {
         TcpLink link = links.get(source);
         StripedTransfer transfer = link == null ? null : link.bulk();
         if (transfer != null) {
-            transfer.answered(handlerId, value);
+            transfer.answered(what, value);
         }
     }
 

@@ -89,10 +89,15 @@ final class WidePath {
         return Math.max(1, Math.min(n, settings.mostStreams()));
     }
 
-    /** Counts a striped message of {@code size} bytes sent over {@code streams} streams. */
-    void carried(long size, int streams) {
+    /**
+     * Counts a striped message of {@code size} bytes sent over {@code streams} streams; {@code chosenHere}: the path
+     * chose them (not the sender's communicator), so the report shows them as the choice for the size class.
+     */
+    void carried(long size, int streams, boolean chosenHere) {
         int k = sizeClass(size);
-        chosen.set(k, streams);
+        if (chosenHere || chosen.get(k) == 0) {
+            chosen.set(k, streams);
+        }
         messages.incrementAndGet(k);
         bytes.addAndGet(k, size);
     }

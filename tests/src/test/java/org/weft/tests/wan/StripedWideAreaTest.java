@@ -1,0 +1,56 @@
+package org.weft.tests.wan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.StripedWildcards;
+
+/**
+ * Two sites over the emulated link ({@code bin/weft-wan}, 20 ms round trip, 100 Mbit/s): large and small messages
+ * mixed, striped over an auto-tuned path, keep each sender's order under wildcards and probes, and the path reports
+ * the round trip it measured through the link. Needs root, /dev/net/tun and iproute2 (CI has them).
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class StripedWideAreaTest {
+    private static final WideArea WAN = new WideArea("wss-", "10.92");
+    private static boolean made;
+
+    @BeforeAll
+    static void twoSites() throws Exception {
+        WideArea.assumeItCanBeMade();
+        made = true;
+        WAN.up("--sites", "2", "--hosts", "1", "--rtt", "20ms", "--rate", "100mbit");
+    }
+
+    @AfterAll
+    static void removeThem() throws Exception {
+        if (made) {
+            WAN.down();
+        }
+    }
+
+    @Test
+    void stripedMessagesOverTheEmulatedPathKeepOrderAndTheMeasuredRoundTripIsTheLinks() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", WideArea.SCRIPT + " exec", "--site", "a:1:" + WAN.host("a1"),
+                "--site", "b:1:" + WAN.host("b1"), "--path", "a:b", "max=4", "--report", "-cp",
+                WeftrunJob.classPath(), StripedWildcards.class.getName()).timeout(Duration.ofSeconds(120)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("STRIPED OK 18 messages"), result.output());
+        Matcher m = Pattern.compile("rank 1: path b:a: auto, round trip ([0-9.]+) ms, one stream ([0-9.]+) Mbit/s,"
+                + " 4 streams ([0-9.]+) Mbit/s").matcher(result.stdout());
+        assertTrue(m.find(), result.output());
+        double rtt = Double.parseDouble(m.group(1));
+        assertTrue(rtt >= 20 && rtt < 60, "measured round trip " + rtt + " ms on a 20 ms link:\n" + result.output());
+        assertTrue(Double.parseDouble(m.group(3)) <= 100 * 1.05, "faster than the link:\n" + result.output());
+        assertTrue(result.stdout().contains("rank 1: path b:a 4MiB-8MiB: "), result.output());
+    }
+}
