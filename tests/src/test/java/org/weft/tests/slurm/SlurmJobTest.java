@@ -22,6 +22,7 @@ import org.weft.tests.harness.SlurmCluster;
 import org.weft.tests.harness.ThreadDumps;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.SelfAndRing;
+import org.weft.tests.programs.ShowBinding;
 import org.weft.tests.programs.WaitAfterInit;
 
 /**
@@ -76,6 +77,20 @@ class SlurmJobTest {
         assertTrue(result.stdout().contains("rank 0 on sl-n1\n  rank 1 on sl-n1\n  rank 2 on sl-n2"),
                 result.stdout());
         assertTrue(result.stdout().contains("weft report: 3 ranks"), result.stdout());
+    }
+
+    /**
+     * The cluster binds tasks to cores (task/affinity, TaskPluginParam=cores, as many do): each rank's one-task srun
+     * step would be bound to the node's first core, both ranks to the same one, unless srun is told not to bind.
+     */
+    @Test
+    void ranksStartedWithSrunAreNotAllBoundToTheNodesFirstCore() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of(ShowBinding.class.getName()).wrappedIn("salloc", "-N1", "-n2")
+                .environment(cluster.environment()).timeout(Duration.ofSeconds(90)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("RANK 0 CPUS 0-1\n") && result.stdout().contains("RANK 1 CPUS 0-1\n"),
+                "each rank may run on both CPUs of its node: " + result.stdout());
+        assertTrue(!result.stderr().contains("cpu binding"), result.stderr());
     }
 
     /** scancel ends the batch script, weftrun and the srun steps; no rank's JVM is left on either node. */
