@@ -31,6 +31,8 @@ public final class Startpoint {
      * while false, a send skips the monitor (two locked instructions per RSR).
      */
     private volatile boolean hasPending;
+    /** Why no method reaches the peer, once every one that applied turned out unreachable. */
+    private volatile String unreachable;
 
     private record Pending(int handlerId, ByteBuffer header, MemorySegment payload, SendCompletion completion) {
     }
@@ -94,7 +96,32 @@ public final class Startpoint {
             enqueue(handlerId, header, payload, completion);
             return;
         }
+        if (status == SendStatus.FAILED && reselect(l)) {
+            send(handlerId, header, payload, completion);
+            return;
+        }
         report(l, status, completion);
+    }
+
+    /**
+     * After {@code failed} answered FAILED: when it never reached the peer (and so took nothing), the next method
+     * that applies replaces it; returns whether one did. The RSRs waiting here go there in order.
+     */
+    private boolean reselect(Link failed) {
+        if (failed.object().unreachableBecause() == null) {
+            return false;
+        }
+        synchronized (this) {
+            if (link == failed) {
+                try {
+                    link = policy.select(rank, table);
+                } catch (IllegalStateException e) {
+                    unreachable = e.getMessage();
+                    return false;
+                }
+            }
+            return link != failed;
+        }
     }
 
     private synchronized void enqueue(int handlerId, ByteBuffer header, MemorySegment payload,
@@ -122,6 +149,10 @@ public final class Startpoint {
                     return sent;
                 }
                 status = l.object().send(endpointId, next.handlerId, next.header.duplicate(), next.payload);
+                if (status == SendStatus.FAILED && reselect(l)) {
+                    l = link;
+                    continue;
+                }
                 if (status == SendStatus.BACK_PRESSURED) {
                     backlog.add(this);
                     return sent;
@@ -137,7 +168,9 @@ public final class Startpoint {
         if (status == SendStatus.SENT) {
             completion.sent();
         } else {
-            completion.failed("rank " + rank + " cannot be reached by " + l.module().name() + " (" + status + ")");
+            String why = unreachable;
+            completion.failed(why != null ? why
+                    : "rank " + rank + " cannot be reached by " + l.module().name() + " (" + status + ")");
         }
     }
 }

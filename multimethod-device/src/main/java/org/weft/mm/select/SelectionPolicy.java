@@ -12,8 +12,9 @@ import java.util.function.Function;
 
 /**
  * Picks the method for a peer (STYLE.md #4): walk this process's modules in the user's order, skip those the
- * peer's table does not offer, and take the first whose {@code connect} says it applies. The caller caches the
- * result per peer.
+ * peer's table does not offer, and take the first whose {@code connect} says it applies and whose link has not
+ * turned out {@linkplain CommObject#unreachableBecause() unreachable}. The caller caches the result per peer and
+ * asks again when its link turns out unreachable.
  */
 public final class SelectionPolicy {
     private final List<CommModule> modulesInOrder;
@@ -34,6 +35,11 @@ public final class SelectionPolicy {
                 continue;
             }
             CommObject object = module.connect(peer, descriptor);
+            String unreachable = object == null ? null : object.unreachableBecause();
+            if (unreachable != null) {
+                tried.add(module.name() + ": " + unreachable);
+                continue;
+            }
             if (object != null) {
                 MethodCounters methodCounters = counters.apply(module);
                 methodCounters.markLinked();

@@ -21,6 +21,16 @@ public interface CommObject {
         return null;
     }
 
+    /**
+     * Why this link never reached its peer, when it did not (tcp: no address of the peer answered), else
+     * {@code null}. Such a link took no RSR and answers {@link SendStatus#FAILED}: the selection policy passes over
+     * it to the next method in the user's order, and the startpoint sends its waiting RSRs there (direct tcp first,
+     * a relay when direct cannot connect).
+     */
+    default String unreachableBecause() {
+        return null;
+    }
+
     /** The name of the method this object belongs to. */
     String methodName();
 }

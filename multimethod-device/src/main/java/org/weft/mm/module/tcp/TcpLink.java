@@ -29,7 +29,9 @@ import org.weft.mm.stats.MethodCounters;
  * so nothing can precede it on the wire.
  *
  * <p>A write that fails, or a close the reading side notices, marks the link dead: sends answer
- * {@link SendStatus#FAILED} from then on.
+ * {@link SendStatus#FAILED} from then on. Until the connection is up a send takes nothing
+ * ({@link SendStatus#BACK_PRESSURED}): should no address of the peer answer, the link is
+ * {@linkplain #unreachableBecause() unreachable} and the device sends everything by the next method instead (a relay).
  *
  * <p>Back-pressure: once {@code tcp_send_queue} bytes wait for the socket, {@code send} answers
  * {@link SendStatus#BACK_PRESSURED} without taking the RSR, and the device keeps it in the peer's pending queue until
@@ -83,6 +85,8 @@ public final class TcpLink implements CommObject {
     private String pathName = "";
     /** The striping of large messages when the peer is of another site, else null (set once, by the module). */
     private volatile StripedTransfer striped;
+    /** Set when every address failed before the connection opened: see {@link #unreachableBecause()}. */
+    private volatile String unreachableBecause;
     /** What arrives on this connection; made when a dialled connection opens. */
     private volatile InboundStream replies;
 
@@ -165,8 +169,15 @@ public final class TcpLink implements CommObject {
                 dialFailed(InboundConnection.describe(e));
             }
         }
-        fail("cannot connect to rank " + peerRank + via(" ") + " at " + (dialFailures.size() == 1 ? "" : "any of its "
-                + dialFailures.size() + " addresses: ") + String.join("; ", dialFailures));
+        unreachableBecause = "cannot connect to rank " + peerRank + via(" ") + " at " + (dialFailures.size() == 1 ? ""
+                : "any of its " + dialFailures.size() + " addresses: ") + String.join("; ", dialFailures);
+        fail(null); // the device says it, should no other method reach the peer
+    }
+
+    /** Why no address of the peer answered, when none did (the link never opened and took no RSR), else null. */
+    @Override
+    public String unreachableBecause() {
+        return unreachableBecause;
     }
 
     /** Under the lock: the address being dialled failed with {@code why}; the socket goes. */
@@ -228,6 +239,14 @@ public final class TcpLink implements CommObject {
         try {
             if (state == State.CLOSED) {
                 return SendStatus.FAILED;
+            }
+            if (state == State.CONNECTING) {
+                // Nothing is taken before the connection is up: should no address answer, the device can still
+                // send every RSR by another method (unreachableBecause).
+                progress0();
+                if (state != State.OPEN) {
+                    return state == State.CLOSED ? SendStatus.FAILED : SendStatus.BACK_PRESSURED;
+                }
             }
             if (out.pendingBytes() >= queueLimit) {
                 progress0();
