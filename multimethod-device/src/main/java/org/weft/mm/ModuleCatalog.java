@@ -3,6 +3,8 @@ package org.weft.mm;
 import org.weft.adi.param.Parameter;
 import org.weft.mm.module.nativempi.NativeMpiModule;
 import org.weft.mm.module.nativempi.NativeMpiParameters;
+import org.weft.mm.module.relay.RelayModule;
+import org.weft.mm.module.relay.RelayParameters;
 import org.weft.mm.module.self.SelfModule;
 import org.weft.mm.module.shm.ShmModule;
 import org.weft.mm.module.shm.ShmParameters;
@@ -28,10 +30,12 @@ public final class ModuleCatalog {
         MODULES.put(ShmModule.NAME, ShmModule::new);
         MODULES.put(NativeMpiModule.NAME, NativeMpiModule::new);
         MODULES.put(TcpModule.NAME, TcpModule::new);
+        MODULES.put(RelayModule.NAME, RelayModule::new);
         PARAMETERS.addAll(SelfModule.PARAMETERS);
         PARAMETERS.addAll(ShmParameters.ALL);
         PARAMETERS.addAll(NativeMpiParameters.ALL);
         PARAMETERS.addAll(TcpParameters.ALL);
+        PARAMETERS.addAll(RelayParameters.ALL);
     }
 
     private ModuleCatalog() {

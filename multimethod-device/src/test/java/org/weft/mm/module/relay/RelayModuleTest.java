@@ -1,0 +1,220 @@
+package org.weft.mm.module.relay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.weft.adi.param.Parameters;
+import org.weft.mm.module.ModuleTestJob;
+import org.weft.mm.module.RecordingSink;
+import org.weft.mm.module.TestModuleContext;
+import org.weft.mm.module.tcp.TcpAddress;
+import org.weft.mm.relay.RelayServer;
+import org.weft.mm.spi.CommObject;
+import org.weft.mm.spi.Descriptor;
+import org.weft.mm.spi.SendStatus;
+
+/**
+ * The relay method on loopback with real relay servers (threads of this JVM): ranks of sites {@code a} and
+ * {@code b}, each site with its relay (two hops) or only {@code b} with one (one hop), carry RSRs both ways in order
+ * over paths no rank dialled directly; a stranger's connection to a relay is refused; a receiver that reads nothing
+ * stops the sender (back-pressure) instead of the relay taking everything.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RelayModuleTest {
+    private static final int HANDLER = 9;
+    private final ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+    private final List<RelayServer> relays = new ArrayList<>();
+    private final List<RelayModule> modules = new ArrayList<>();
+    private final List<RecordingSink> sinks = new ArrayList<>();
+    private final List<Descriptor> descriptors = new ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        modules.forEach(RelayModule::shutdown);
+        relays.forEach(RelayServer::close);
+    }
+
+    @Test
+    void ranksOfTwoSitesMeetThroughTheirTwoRelaysInOrderBothWays() throws Exception {
+        String relaysParameter = relay("a", 64 * 1024) + ";" + relay("b", 64 * 1024);
+        start(relaysParameter, "a", "b");
+        exchange(0, 1, 200);
+        assertTrue(modules.get(0).routeTo(1).startsWith("through relay a (127.0.0.1:"), modules.get(0).routeTo(1));
+        assertTrue(modules.get(0).routeTo(1).contains(" and relay b (127.0.0.1:"), modules.get(0).routeTo(1));
+        assertEquals(List.of(), List.copyOf(log));
+    }
+
+    @Test
+    void aRankOfASiteWithoutRelayDialsThePeersRelay() throws Exception {
+        start(relay("b", 64 * 1024), "a", "b");
+        exchange(0, 1, 50);
+        assertTrue(modules.get(0).routeTo(1).matches("through relay b \\(127.0.0.1:\\d+\\)"), modules.get(0)
+                .routeTo(1));
+        assertEquals(List.of(), List.copyOf(log));
+    }
+
+    @Test
+    void aStrangerIsRefusedAndTheRelayGoesOn() throws Exception {
+        String relaysParameter = relay("b", 64 * 1024);
+        RelayAddress address = RelayAddress.parse(relaysParameter);
+        try (Socket stranger = new Socket("127.0.0.1", address.address().port())) {
+            stranger.getOutputStream().write(RelayRequest.signed(RelayRequest.Kind.REGISTER, 0, -1, 0,
+                    ModuleTestJob.JOB_ID, "", "not the secret").encode());
+            assertEquals(-1, stranger.getInputStream().read(), "the relay closes a stranger's connection");
+        }
+        try (Socket garbage = new Socket("127.0.0.1", address.address().port())) {
+            garbage.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes());
+            assertEquals(-1, garbage.getInputStream().read(), "the relay closes a connection that sends garbage");
+        }
+        awaitLog("weft relay b: refused a connection from /127.0.0.1:", "wrong job secret");
+        awaitLog("weft relay b: refused a connection from /127.0.0.1:", "not a relay request");
+        start(relaysParameter, "a", "b");
+        exchange(0, 1, 10);
+    }
+
+    @Test
+    void aReceiverThatReadsNothingStopsTheSenderInsteadOfFillingTheRelay() throws Exception {
+        start(relay("a", 64 * 1024) + ";" + relay("b", 64 * 1024), "a", "b");
+        CommObject link = modules.get(0).connect(1, descriptors.get(1));
+        MemorySegment chunk = MemorySegment.ofArray(new byte[64 * 1024]);
+        long sent = 0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        SendStatus status = SendStatus.SENT;
+        int pushedBack = 0;
+        // rank 1 never polls: everything stays between the two ranks
+        while (pushedBack < 200 && System.nanoTime() < deadline) {
+            status = link.send(0, HANDLER, ByteBuffer.allocate(0), chunk);
+            assertTrue(status != SendStatus.FAILED, "the link failed");
+            if (status == SendStatus.SENT) {
+                sent += chunk.byteSize();
+                pushedBack = 0;
+            } else {
+                pushedBack++;
+                modules.get(0).poll();
+                LockSupport.parkNanos(1_000_000);
+            }
+        }
+        assertEquals(SendStatus.BACK_PRESSURED, status, "the sender was never held back");
+        // the tcp send queue (4 MiB), socket buffers on four connections and two relays' pipes, nothing more
+        assertTrue(sent < 64L << 20, "the sender got " + sent + " bytes out towards a receiver that reads nothing");
+    }
+
+    /** Starts a relay server for {@code site} on loopback; returns its {@code SITE@HOSTS:PORT}. */
+    private String relay(String site, int buffer) throws IOException {
+        RelayServer server = new RelayServer(site, ModuleTestJob.JOB_ID, ModuleTestJob.SECRET, buffer, 0, log::add);
+        TcpAddress where = server.bind(List.of("127.0.0.1"));
+        relays.add(server);
+        Thread.ofPlatform().daemon().name("relay-" + site).start(() -> {
+            try {
+                server.run();
+            } catch (IOException e) {
+                log.add("relay " + site + " ended: " + e);
+            } finally {
+                server.release();
+            }
+        });
+        return new RelayAddress(site, where).toString();
+    }
+
+    /** One relay module per site given, rank by rank. */
+    private void start(String relaysParameter, String... sites) throws Exception {
+        for (int rank = 0; rank < sites.length; rank++) {
+            RecordingSink sink = new RecordingSink();
+            RelayModule module = new RelayModule(log::add);
+            var context = new TestModuleContext(rank, sites.length, ModuleTestJob.JOB_ID, ModuleTestJob.SECRET,
+                    "localhost", new Parameters(Map.of("relays", relaysParameter, "site", sites[rank]), Map.of()),
+                    sink);
+            assertEquals(null, module.unavailabilityCause(context));
+            module.init(context);
+            modules.add(module);
+            sinks.add(sink);
+            descriptors.add(module.localDescriptor());
+        }
+    }
+
+    /**
+     * {@code count} RSRs each way, small and large mixed, and checks they came in order. {@code other} answers on
+     * the connection {@code one} made (a rank of a site without relay is reached only so).
+     */
+    private void exchange(int one, int other, int count) throws InterruptedException {
+        CommObject there = modules.get(one).connect(other, descriptors.get(other));
+        send(there, 0, 300_000);
+        awaitDelivered(other, 1);
+        CommObject back = modules.get(other).connect(one, descriptors.get(one));
+        for (int i = 0; i < count; i++) {
+            if (i > 0) {
+                send(there, i, i % 10 == 0 ? 300_000 : 16);
+            }
+            send(back, i, i % 7 == 0 ? 200_000 : 0);
+        }
+        awaitDelivered(other, count);
+        awaitDelivered(one, count);
+        for (int rank : new int[] {one, other}) {
+            List<RecordingSink.Rsr> got = sinks.get(rank).received();
+            for (int i = 0; i < count; i++) {
+                assertEquals(i, got.get(i).firstInt(), "rank " + rank + "'s RSR " + i);
+            }
+        }
+    }
+
+    private void send(CommObject link, int sequence, int payload) throws InterruptedException {
+        ByteBuffer header = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, sequence);
+        MemorySegment body = MemorySegment.ofArray(new byte[payload]);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        SendStatus status;
+        while ((status = link.send(0, HANDLER, header, body)) != SendStatus.SENT) {
+            assertEquals(SendStatus.BACK_PRESSURED, status, "the link failed: " + log);
+            if (System.nanoTime() > deadline) {
+                fail("still back-pressured: " + log);
+            }
+            pollAll();
+            Thread.sleep(0, 100_000);
+        }
+    }
+
+    private void awaitDelivered(int rank, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (sinks.get(rank).count() < count) {
+            if (System.nanoTime() > deadline) {
+                fail("rank " + rank + " got " + sinks.get(rank).count() + " of " + count + ": " + log);
+            }
+            if (pollAll() == 0) {
+                Thread.sleep(1);
+            }
+        }
+    }
+
+    private int pollAll() {
+        int work = 0;
+        for (RelayModule module : modules) {
+            work += module.poll();
+        }
+        return work;
+    }
+
+    private void awaitLog(String start, String reason) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (log.stream().noneMatch(line -> line.startsWith(start) && line.contains(reason))) {
+            if (System.nanoTime() > deadline) {
+                fail("no line '" + start + "... " + reason + "' in " + log);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+}
