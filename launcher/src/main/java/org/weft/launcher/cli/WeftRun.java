@@ -33,6 +33,7 @@ import org.weft.launcher.plan.HostPlacement;
 import org.weft.launcher.plan.Hostfile;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
+import org.weft.launcher.plan.RelayPlacement;
 import org.weft.launcher.plan.Site;
 import org.weft.launcher.plan.SiteLayout;
 import org.weft.launcher.slurm.SlurmAllocation;
@@ -123,6 +124,12 @@ public final class WeftRun implements Callable<Integer> {
             description = "Who starts site NAME: the mpirun on the PATH, Weft's agent, auto (mpirun if on the PATH),"
                     + " or the mpirun at PATH (Open MPI's or MPICH's Hydra, e.g. /usr/bin/mpirun.mpich).")
     private List<String> siteLaunchers = new ArrayList<>();
+
+    @Option(names = "--relay", paramLabel = "SITE=HOST",
+            description = {"Run a relay for site SITE on HOST (its gateway; this host without =HOST): ranks of other "
+                    + "sites reach SITE's ranks through it when direct tcp cannot connect (also: HOST gateway=SITE in "
+                    + "a hostfile)."})
+    private List<String> relays = new ArrayList<>();
 
     @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>:.")
     private boolean tagOutput;
@@ -221,7 +228,8 @@ public final class WeftRun implements Callable<Integer> {
                 .withSiteRemoteShell(named != null ? RemoteShell.words(named) : List.of())
                 .withAotCache(AotCache.of(launcherEnvironment));
         return new Job(plan, commands, new HostAgent(new LocalAgent(), remote), new OutputSink(out),
-                new OutputSink(err), in).withOutput(outputFiles, mpirun.quiet).run();
+                new OutputSink(err), in).withOutput(outputFiles, mpirun.quiet).withRelays(relayPlacements(plan))
+                .run();
     }
 
     /** The agent for other hosts: the one named, else srun inside a SLURM allocation, else ssh. */
@@ -318,6 +326,21 @@ public final class WeftRun implements Callable<Integer> {
         List<String> rankHosts = layout.isEmpty() ? HostPlacement.bySlot(slots, total)
                 : HostPlacement.ofSites(layout);
         return new JobPlan(apps, environment(), jvmArgs, tagOutput, timeout, layout, rankHosts);
+    }
+
+    /** The relays of {@code --relay} and of the hostfile's {@code gateway=} lines, checked against the sites. */
+    private List<RelayPlacement> relayPlacements(JobPlan plan) {
+        try {
+            List<RelayPlacement> placements = new ArrayList<>();
+            relays.forEach(relay -> placements.add(RelayPlacement.parse(relay)));
+            Hostfile file = readHostfile();
+            if (file != null) {
+                placements.addAll(file.gateways());
+            }
+            return RelayPlacement.checked(placements, plan.sites());
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
     }
 
     /** The app contexts of {@code --app FILE}, which then gives every program of the job. */

@@ -29,6 +29,8 @@ import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.RankLaunch;
+import org.weft.launcher.plan.RelayPlacement;
+import org.weft.mm.module.relay.RelayParameters;
 
 /**
  * Runs one job to its end: starts the bootstrap service and the ranks, forwards their output, and decides the
@@ -59,6 +61,8 @@ public final class Job {
     static final Duration BYE_WAIT = Duration.ofSeconds(2);
     /** After a rank's connection dropped, how long its process may take to end before that is a failure. */
     static final Duration DISCONNECT_GRACE = Duration.ofSeconds(2);
+    /** How long a relay may take to start and listen (a JVM, maybe through a remote shell). */
+    static final Duration RELAY_READY_WAIT = Duration.ofSeconds(60);
     /** The exit status of a job killed by {@code --timeout} (as {@code timeout(1)}). */
     public static final int TIMEOUT_STATUS = 124;
     /** The exit status of a failure that has no status of its own. */
@@ -97,6 +101,8 @@ public final class Job {
 
     private record SpawnedRank(org.weft.launcher.plan.AppContext app, String host, int worldFirst, int worldSize) {
     }
+    /** The relays to start before the ranks ({@code --relay}). */
+    private List<RelayPlacement> relays = List.of();
     private BootstrapServer server;
     private Failure failure;
     /** Where the ranks' shared-memory files live; null when it could not be made (shm is then off). */
@@ -139,6 +145,12 @@ public final class Job {
         this.exited = new boolean[plan.np()];
     }
 
+    /** This job with relay processes, started before the ranks, which learn where they listen. */
+    public Job withRelays(List<RelayPlacement> placements) {
+        this.relays = List.copyOf(placements);
+        return this;
+    }
+
     /** Runs the job and returns the launcher's exit status. */
     public int run() throws IOException, InterruptedException {
         String secret = JobIdentity.newSecret();
@@ -153,7 +165,8 @@ public final class Job {
             try {
                 createJobDirectory(identity.jobId());
                 StartupTrace.mark("weftrun", "job directory made");
-                int started = startRanks(identity);
+                JobPlan ranksPlan = startRelays(identity);
+                int started = ranksPlan == null ? 0 : startRanks(identity, ranksPlan);
                 StartupTrace.mark("weftrun", started + " processes started");
                 supervise();
                 StartupTrace.mark("weftrun", "every process exited");
@@ -172,10 +185,10 @@ public final class Job {
     }
 
     /** Starts every process of the job (a rank's JVM, or a native site's mpirun); returns how many started. */
-    private int startRanks(JobIdentity identity) {
+    private int startRanks(JobIdentity identity, JobPlan ranksPlan) {
         List<RankLaunch> launches;
         try {
-            launches = commands.launches(plan, identity, jobDirectory == null ? null : jobDirectory.path());
+            launches = commands.launches(ranksPlan, identity, jobDirectory == null ? null : jobDirectory.path());
         } catch (IllegalArgumentException e) { // a launch that cannot be expressed (e.g. Hydra's remote shell)
             fail(FAILURE_STATUS, e.getMessage() + "; nothing started");
             return 0;
@@ -191,7 +204,61 @@ public final class Job {
                 break;
             }
         }
-        return processes.size();
+        return (int) processes.stream().filter(process -> !process.launch().isRelay()).count();
+    }
+
+    /**
+     * Starts the relays, each on its host, and waits until each says where it listens; returns the plan of the ranks,
+     * which tells them (the {@code relays} parameter), or {@code null} when a relay failed (the job has failed).
+     * A relay's exit while the job runs fails the job: the paths through it are gone.
+     */
+    private JobPlan startRelays(JobIdentity identity) throws InterruptedException {
+        if (relays.isEmpty()) {
+            return plan;
+        }
+        List<String> addresses = new ArrayList<>();
+        for (RelayPlacement placement : relays) {
+            RankLaunch launch = commands.launchRelay(plan, identity, placement);
+            try {
+                RankProcess relay = agent.start(launch);
+                synchronized (cleanUpLock) {
+                    processes.add(relay);
+                    if (cleanedUp) {
+                        relay.kill();
+                        return null;
+                    }
+                }
+                forwarders.add(startDaemon(new LineForwarder(relay.stderr(), err, LineTag.none()),
+                        "weftrun-relay-err-" + placement.site()));
+                addresses.add(RelayReady.await(relay, err, RELAY_READY_WAIT));
+                relay.onExit().thenAccept(end -> events.add(new JobEvent.RelayExited(relay, end)));
+            } catch (IOException e) {
+                fail(FAILURE_STATUS, "cannot start " + launch.describe() + ": " + e.getMessage()
+                        + "; no rank started");
+                return null;
+            }
+        }
+        StartupTrace.mark("weftrun", relays.size() + " relays listening");
+        return plan.withVariable(RelayParameters.RELAYS.environmentName(), String.join(";", addresses));
+    }
+
+    /**
+     * A relay ended while the job ran: the paths between its site and the others are gone, so the job is. When a
+     * rank failed first (its send through the relay broke as the relay died), the relay's end is still told: it is
+     * the cause.
+     */
+    private void onRelayExit(JobEvent.RelayExited exit) {
+        RankProcess relay = exit.process();
+        if (relay.endedByLauncher()) {
+            return;
+        }
+        String what = relay.describe() + " " + exit.end().describe(relay.isLocalJvm()) + ": the paths between site "
+                + relay.launch().site() + " and the other sites through it are lost";
+        if (failure == null) {
+            fail(FAILURE_STATUS, what + "; aborting the job");
+        } else {
+            err.println("weftrun: " + what);
+        }
     }
 
     /**
@@ -445,6 +512,8 @@ public final class Job {
                 onBootstrap(bootstrapEvent);
             } else if (event instanceof JobEvent.Spawn request) {
                 request.started().complete(spawn(request));
+            } else if (event instanceof JobEvent.RelayExited exit) {
+                onRelayExit(exit);
             } else if (event instanceof JobEvent.LostContact(int rank) && !exited[rank]) {
                 fail(FAILURE_STATUS, who(rank) + " lost its connection to the launcher; aborting the job");
             }

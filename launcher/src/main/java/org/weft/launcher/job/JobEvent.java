@@ -11,6 +11,10 @@ sealed interface JobEvent {
     record ProcessExited(RankProcess process, ProcessEnd end) implements JobEvent {
     }
 
+    /** A relay process of the job ended so. */
+    record RelayExited(RankProcess process, ProcessEnd end) implements JobEvent {
+    }
+
     /** The bootstrap service saw something. */
     record Bootstrap(BootstrapEvent event) implements JobEvent {
     }

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * A hostfile as {@code mpirun} reads it: lines {@code HOST [slots=N] [site=NAME]}, {@code #} starting a comment,
  * slots defaulting to 1. Either every line names a site (the file then stands for {@code --site} options) or none
- * does (the file then gives the job's slots, as {@code --host}).
+ * does (the file then gives the job's slots, as {@code --host}). A line {@code HOST gateway=SITE} runs no ranks: it
+ * places the relay of site {@code SITE} on {@code HOST} (as {@code --relay SITE=HOST}).
  */
 public final class Hostfile {
     private record Line(String host, int slots, String site) {
@@ -20,14 +21,22 @@ public final class Hostfile {
     }
 
     private final List<Line> lines;
+    private final List<RelayPlacement> gateways;
 
-    private Hostfile(List<Line> lines) {
+    private Hostfile(List<Line> lines, List<RelayPlacement> gateways) {
         this.lines = lines;
+        this.gateways = List.copyOf(gateways);
+    }
+
+    /** The relays the file places ({@code HOST gateway=SITE} lines), in file order. */
+    public List<RelayPlacement> gateways() {
+        return gateways;
     }
 
     /** Reads the lines of a hostfile; a mistake is an {@link IllegalArgumentException} naming its line. */
     public static Hostfile parse(List<String> text) {
         List<Line> lines = new ArrayList<>();
+        List<RelayPlacement> gateways = new ArrayList<>();
         Boolean withSites = null;
         for (int n = 0; n < text.size(); n++) {
             String line = text.get(n).replaceFirst("#.*", "").trim();
@@ -35,6 +44,10 @@ public final class Hostfile {
                 continue;
             }
             String[] words = line.split("\\s+");
+            if (words.length == 2 && words[1].startsWith("gateway=")) {
+                gateways.add(new RelayPlacement(words[1].substring("gateway=".length()), words[0]));
+                continue;
+            }
             String site = null;
             int slots = 1;
             for (int w = 1; w < words.length; w++) {
@@ -51,7 +64,7 @@ public final class Hostfile {
             withSites = site != null;
             lines.add(new Line(words[0], slots, site));
         }
-        return new Hostfile(lines);
+        return new Hostfile(lines, gateways);
     }
 
     /** Whether the lines name sites. */

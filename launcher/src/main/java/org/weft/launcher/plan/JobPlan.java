@@ -110,6 +110,13 @@ public record JobPlan(List<AppContext> apps, Map<String, String> environment, Li
         return apps.getFirst().programArgs();
     }
 
+    /** This plan with one more variable in every rank's environment (set by the launcher, e.g. the relays). */
+    public JobPlan withVariable(String name, String value) {
+        Map<String, String> more = new java.util.LinkedHashMap<>(environment);
+        more.put(name, value);
+        return new JobPlan(apps, more, jvmArgs, tagOutput, timeout, sites, rankHosts);
+    }
+
     /** The host {@code rank} runs on: {@code ""} for this host. */
     public String hostOf(int rank) {
         return rankHosts.isEmpty() ? "" : rankHosts.get(rank);

@@ -12,6 +12,7 @@ import org.weft.adi.WorldConfig;
 import org.weft.core.JitHints;
 import org.weft.mm.DeviceParameters;
 import org.weft.mm.module.shm.ShmParameters;
+import org.weft.mm.relay.RelayMain;
 
 /**
  * Builds each rank's command line and environment: the launcher's own {@code java}, native access enabled
@@ -169,6 +170,22 @@ public final class RankCommands {
         }
         command.addAll(segments);
         return new RankLaunch(site.firstRank(), site.np(), site.name(), flavour, host, command, environment);
+    }
+
+    /**
+     * A relay process for {@code relay.site()} on {@code relay.host()}: Weft's runtime class path, the job's id and
+     * secret (the secret through the remote shell's standard input, as a rank's), its site, and the user's exports
+     * (its {@code relay_*} parameters). It listens on loopback when the whole job runs on this host.
+     */
+    public RankLaunch launchRelay(JobPlan plan, JobIdentity job, RelayPlacement relay) {
+        Map<String, String> environment = new LinkedHashMap<>(plan.environment());
+        environment.put(WorldConfig.ENV_JOB_ID, job.jobId());
+        environment.put(WorldConfig.ENV_SECRET, job.secret());
+        environment.put(DeviceParameters.SITE.environmentName(), relay.site());
+        environment.put(RelayMain.ENV_LISTEN, relay.host().isEmpty() && !plan.spansHosts() ? "127.0.0.1" : "auto");
+        List<String> command = new ArrayList<>(List.of(java, "-XX:+UseSerialGC", "-cp",
+                String.join(File.pathSeparator, runtimeClassPath), RelayMain.class.getName()));
+        return new RankLaunch(-1, 0, relay.site(), null, relay.host(), command, environment);
     }
 
     /** Hydra's options for {@code site}; {@code hostList} is {@code null} for a site on one host. */

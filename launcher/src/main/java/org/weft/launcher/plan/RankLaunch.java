@@ -46,8 +46,19 @@ public record RankLaunch(int rank, int count, String site, MpirunFlavour mpirun,
         return host.isEmpty() ? "" : " on " + host;
     }
 
-    /** How messages name the process: {@code rank 3}, {@code rank 3 of site b}, or {@code the mpirun of site b}. */
+    /** Whether the process is a relay (it carries no rank: {@code count} 0). */
+    public boolean isRelay() {
+        return count == 0;
+    }
+
+    /**
+     * How messages name the process: {@code rank 3}, {@code rank 3 of site b}, {@code the mpirun of site b}, or
+     * {@code the relay of site b}.
+     */
     public String describe() {
+        if (isRelay()) {
+            return "the relay of site " + site + onHost();
+        }
         if (viaMpirun()) {
             return "the mpirun of site " + site + ", ranks " + rank + "-" + (rank + count - 1) + onHost();
         }

@@ -25,11 +25,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 import org.weft.launcher.plan.AotCache;
+import org.weft.launcher.plan.Hostfile;
 import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
 import org.weft.launcher.plan.MpirunFlavour;
 import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.RankLaunch;
+import org.weft.launcher.plan.RelayPlacement;
 import org.weft.launcher.plan.Site;
 import picocli.CommandLine;
 
@@ -516,6 +518,30 @@ class WeftRunCommandLineTest {
         assertEquals(3, plan.np());
         assertEquals(List.of("a", "b"), plan.sites().stream().map(Site::name).toList());
         assertEquals(2, refuse(new ByteArrayOutputStream(), "--hostfile", dir.resolve("none").toString(), "Main"));
+    }
+
+    @Test
+    void relaysServeTheJobsSitesFromTheCommandLineOrAHostfilesGatewayLines(@TempDir Path dir) throws IOException {
+        Hostfile file = Hostfile.parse(List.of("n1 slots=2 site=a", "gw-a gateway=a", "n2 site=b"));
+        assertEquals(List.of(new RelayPlacement("a", "gw-a")), file.gateways());
+        assertEquals(List.of("a:2:n1,n1", "b:1:n2"), file.siteOptions());
+        JobPlan plan = plan("--site", "a:1", "--site", "b:1", "Main");
+        assertEquals(List.of(new RelayPlacement("b", "")), RelayPlacement.checked(List.of(RelayPlacement.parse("b")),
+                plan.sites()));
+        RankLaunch relay = RankCommands.ofThisJvm().launchRelay(plan, new JobIdentity("job", "s3cret", "127.0.0.1:1"),
+                RelayPlacement.parse("b=gw-b"));
+        assertEquals("the relay of site b on gw-b", relay.describe());
+        assertEquals("org.weft.mm.relay.RelayMain", relay.command().getLast());
+        assertEquals("s3cret", relay.environment().get("WEFT_SECRET"));
+        assertEquals("b", relay.environment().get("WEFT_SITE"));
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        assertEquals(2, refuse(stderr, "--site", "a:1", "--relay", "c=gw", "Main"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("--relay c: the job has no site c"),
+                stderr.toString());
+        stderr.reset();
+        Path hostfile = Files.writeString(dir.resolve("hosts"), "gw gateway=a\nlocalhost site=a\n");
+        assertEquals(2, refuse(stderr, "--hostfile", hostfile.toString(), "--relay", "a=gw2", "Main"));
+        assertTrue(stderr.toString(StandardCharsets.UTF_8).contains("site a has two relays"), stderr.toString());
     }
 
     @Test

@@ -73,11 +73,20 @@ public final class WeftrunJob {
     }
 
     public Result start() throws IOException, InterruptedException {
-        return run(null);
+        return run((java.util.function.Consumer<Process>) null);
     }
 
     /** Runs the job; {@code whileRunning} is called (with the weftrun process) once it has started. */
     public Result run(java.util.function.Consumer<Process> whileRunning) throws IOException, InterruptedException {
+        return run(whileRunning == null ? null : (process, output) -> whileRunning.accept(process));
+    }
+
+    /**
+     * Runs the job; {@code whileRunning} is called once it has started with the weftrun process and what it has
+     * printed on standard output so far (asked again, it tells more), e.g. to act when a rank says it is running.
+     */
+    public Result run(java.util.function.BiConsumer<Process, java.util.function.Supplier<String>> whileRunning)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(wrapper);
         command.addAll(command());
         ProcessBuilder builder = new ProcessBuilder(command);
@@ -86,7 +95,7 @@ public final class WeftrunJob {
         Drain out = new Drain(process.getInputStream());
         Drain err = new Drain(process.getErrorStream());
         if (whileRunning != null) {
-            whileRunning.accept(process);
+            whileRunning.accept(process, out::soFar);
         }
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             StringBuilder dumps = new StringBuilder();
@@ -123,7 +132,7 @@ public final class WeftrunJob {
     private static boolean takesValue(String option) {
         return List.of("-np", "-n", "--timeout", "-x", "--param", "-J", "--jvm-arg", "--methods", "--site",
                 "--site-launcher", "--host", "-H", "--rsh", "--hostfile", "--bind-to", "--map-by", "--output-filename",
-                "--app", "-npernode", "-N").contains(option);
+                "--app", "-npernode", "-N", "--relay").contains(option);
     }
 
     /** Reads a stream to the end on a thread of its own, so that a chatty job never blocks on a full pipe. */
@@ -139,6 +148,13 @@ public final class WeftrunJob {
                     throw new UncheckedIOException(e);
                 }
             });
+        }
+
+        /** What came so far, while the job runs. */
+        String soFar() {
+            synchronized (bytes) {
+                return bytes.toString(StandardCharsets.UTF_8);
+            }
         }
 
         String text() throws InterruptedException {

@@ -104,7 +104,7 @@ final class RelayControl implements AutoCloseable {
                 while (request.hasRemaining()) {
                     back.write(request);
                 }
-                connections.admit(back);
+                connections.admit(back, "through " + relay.describe());
             } catch (IOException | RuntimeException e) {
                 back.close();
                 throw e;

@@ -1,6 +1,9 @@
 package org.weft.mm.module.relay;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.weft.adi.param.Parameters;
@@ -120,6 +123,18 @@ public final class RelayModule implements CommModule {
                 context.jobId(), twoHops ? theirs.toString() : "", context.secret());
         routes.put(peerRank, via);
         return new TcpRoute(first.address(), request.encode(), via);
+    }
+
+    /**
+     * One line per peer this rank dialled through relays: the relays in order and how many hops ({@code --report};
+     * the bytes they carried are the method's in the counters' table).
+     */
+    @Override
+    public List<String> reportLines() {
+        List<String> lines = new ArrayList<>();
+        new TreeMap<>(routes).forEach((peer, via) -> lines.add("relay to rank " + peer + " " + via + " ("
+                + (via.contains(" and ") ? 2 : 1) + (via.contains(" and ") ? " hops)" : " hop)")));
+        return lines;
     }
 
     /** How this rank reaches {@code peerRank} by relays ({@code through relay a (...) and relay b (...)}), or null. */

@@ -36,8 +36,21 @@ final class AcceptedChannels {
 
     /** An accepted connection whose underlying non-blocking socket is reachable from this package. */
     static final class Accepted extends NioSocketChannel {
+        /** How messages name the way the peer comes by when not straight to this process's listener, else empty. */
+        private final String via;
+
         Accepted(Channel parent, SocketChannel socket) {
+            this(parent, socket, "");
+        }
+
+        Accepted(Channel parent, SocketChannel socket, String via) {
             super(parent, socket);
+            this.via = via;
+        }
+
+        /** The peer's address as messages name it, with the way it comes by ({@code , through relay b (...)}). */
+        String describeRemote() {
+            return remoteAddress() + (via.isEmpty() ? "" : ", " + via);
         }
 
         /** The socket itself; read it only after Netty stopped reading ({@code autoRead} off). */

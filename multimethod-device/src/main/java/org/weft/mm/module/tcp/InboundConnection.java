@@ -114,7 +114,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         int sourceRank = hello.rank();
         handshakeDeadline.cancel(false);
         ctx.channel().config().setAutoRead(false);
-        String remote = String.valueOf(channel.remoteAddress());
+        String remote = ((AcceptedChannels.Accepted) channel).describeRemote();
         stream = new InboundStream(module, sourceRank, wire, remote, channel::close);
         if (stripe) {
             module.applyStripeWindow(((AcceptedChannels.Accepted) channel).socket(), sourceRank);

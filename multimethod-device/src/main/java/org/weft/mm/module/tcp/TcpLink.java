@@ -499,7 +499,7 @@ public final class TcpLink implements CommObject {
                 writePreamble(wire.socket());
                 state = State.OPEN;
                 module.counted(tlsHello != null);
-                InboundStream in = new InboundStream(module, peerRank, wire, remote, closer);
+                InboundStream in = new InboundStream(module, peerRank, wire, remote + via(", "), closer);
                 replies = in;
                 module.addInbound(in);
             } else if (System.nanoTime() - connectDeadline > 0) {

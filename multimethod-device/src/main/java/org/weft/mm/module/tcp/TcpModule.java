@@ -315,13 +315,14 @@ public final class TcpModule implements CommModule {
      * Takes {@code socket}, a connection this process made but that a peer's link reaches it by (the relay method's
      * reverse connection: the relay asked this process to dial it, and splices the peer's connection onto it), as if
      * the listener had accepted it: the peer's HELLO must come first and prove the job's secret; then the pair
-     * shares it as any accepted connection ({@link #adopt}). Any thread.
+     * shares it as any accepted connection ({@link #adopt}). {@code via} names the way in messages
+     * ({@code through relay b (...)}). Any thread.
      */
-    public void admit(SocketChannel socket) throws IOException {
+    public void admit(SocketChannel socket, String via) throws IOException {
         requireInitialised();
         socket.configureBlocking(false);
         TcpLink.applySocketOptions(socket, config);
-        AcceptedChannels.Accepted channel = new AcceptedChannels.Accepted(null, socket);
+        AcceptedChannels.Accepted channel = new AcceptedChannels.Accepted(null, socket, via);
         channel.config().setAllocator(alloc);
         awaitHello(channel);
         group.register(channel).addListener(registered -> {

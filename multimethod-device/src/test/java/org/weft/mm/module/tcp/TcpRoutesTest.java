@@ -47,7 +47,7 @@ class TcpRoutesTest {
                 SocketChannel dialledByRank1 = SocketChannel.open(new InetSocketAddress("127.0.0.1",
                         reverse.getLocalPort()));
                 Socket toRank1 = reverse.accept();
-                ((TcpModule) job.module(1)).admit(dialledByRank1);
+                ((TcpModule) job.module(1)).admit(dialledByRank1, "");
                 pump(fromRank0, toRank1);
                 pump(toRank1, fromRank0);
                 job.awaitDelivered(1, 1, WAIT);
