@@ -119,10 +119,10 @@ public final class RelayModule implements CommModule {
         boolean twoHops = mine != null && !mine.equals(theirs);
         RelayAddress first = mine != null ? mine : theirs;
         String via = "through " + first.describe() + (twoHops ? " and " + theirs.describe() : "");
-        RelayRequest request = RelayRequest.signed(RelayRequest.Kind.CONNECT, context.rank(), peerRank, 0,
-                context.jobId(), twoHops ? theirs.toString() : "", context.secret());
+        String next = twoHops ? theirs.toString() : "";
         routes.put(peerRank, via);
-        return new TcpRoute(first.address(), request.encode(), via);
+        return new TcpRoute(first.address(), () -> RelayRequest.signed(RelayRequest.Kind.CONNECT, context.rank(),
+                peerRank, 0, context.jobId(), next, context.secret()).encode(), via);
     }
 
     /**

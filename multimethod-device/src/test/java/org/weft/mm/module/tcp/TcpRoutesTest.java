@@ -38,7 +38,8 @@ class TcpRoutesTest {
         try (ServerSocket forwarder = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
              ServerSocket reverse = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             TcpAddress forwarderAddress = new TcpAddress("127.0.0.1", forwarder.getLocalPort());
-            TcpRoutes throughForwarder = (peer, remote) -> new TcpRoute(forwarderAddress, PREAMBLE, "via the test");
+            TcpRoutes throughForwarder = (peer, remote) -> new TcpRoute(forwarderAddress, () -> PREAMBLE,
+                    "via the test");
             try (ModuleTestJob job = ModuleTestJob.start(2, rank -> rank == 0
                     ? new TcpModule("routed", log::add, throughForwarder) : new TcpModule(log::add), Map.of())) {
                 job.send(job.link(0, 1), 1, 7, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[] {1, 2}));
