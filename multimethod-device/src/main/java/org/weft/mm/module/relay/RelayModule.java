@@ -126,12 +126,13 @@ public final class RelayModule implements CommModule {
     }
 
     /**
-     * One line per peer this rank dialled through relays: the relays in order and how many hops ({@code --report};
-     * the bytes they carried are the method's in the counters' table).
+     * What the tcp machinery says of its connections (TLS, the paths' frame policies and stripes), then one line per
+     * peer this rank dialled through relays: the relays in order and how many hops ({@code --report}; the bytes they
+     * carried are the method's in the counters' table).
      */
     @Override
     public List<String> reportLines() {
-        List<String> lines = new ArrayList<>();
+        List<String> lines = new ArrayList<>(connections == null ? List.of() : connections.reportLines());
         new TreeMap<>(routes).forEach((peer, via) -> lines.add("relay to rank " + peer + " " + via + " ("
                 + (via.contains(" and ") ? 2 : 1) + (via.contains(" and ") ? " hops)" : " hop)")));
         return lines;
@@ -176,6 +177,14 @@ public final class RelayModule implements CommModule {
     @Override
     public int poll() {
         return connections.poll();
+    }
+
+    /** A thread is about to wait: what the links hold back (aggregation) goes now, as tcp's does. */
+    @Override
+    public void flush() {
+        if (connections != null) {
+            connections.flush();
+        }
     }
 
     @Override

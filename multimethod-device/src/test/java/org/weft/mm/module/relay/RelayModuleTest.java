@@ -114,6 +114,27 @@ class RelayModuleTest {
         assertTrue(sent < 64L << 20, "the sender got " + sent + " bytes out towards a receiver that reads nothing");
     }
 
+    /**
+     * What the tcp machinery under the relay holds back to send several RSRs at once goes when a thread is about to
+     * wait ({@code flush}), as tcp's does: a held message whose sender then waits would never leave.
+     */
+    @Test
+    void aFlushWritesWhatTheRelayedLinksHoldBack() throws Exception {
+        start(relay("a", 64 * 1024) + ";" + relay("b", 64 * 1024), Map.of("tcp_aggregate", "all:fixed",
+                "tcp_aggregate_window", "60000000", "tcp_tls", "none"), "a", "b");
+        CommObject link = modules.get(0).connect(1, descriptors.get(1));
+        send(link, 0, 300_000); // a large one goes at once, and the connection is up
+        awaitDelivered(1, 1);
+        send(link, 1, 8); // held: the window is a minute
+        modules.get(0).flush();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (sinks.get(1).count() < 2 && System.nanoTime() < deadline) {
+            modules.get(1).poll(); // rank 0 is not polled: only its flush can have written it
+            Thread.sleep(1);
+        }
+        assertEquals(2, sinks.get(1).count(), "the held RSR did not leave at the flush");
+    }
+
     /** Starts a relay server for {@code site} on loopback; returns its {@code SITE@HOSTS:PORT}. */
     private String relay(String site, int buffer) throws IOException {
         RelayServer server = new RelayServer(site, ModuleTestJob.JOB_ID, ModuleTestJob.SECRET, buffer, 0, log::add);
@@ -133,12 +154,18 @@ class RelayModuleTest {
 
     /** One relay module per site given, rank by rank. */
     private void start(String relaysParameter, String... sites) throws Exception {
+        start(relaysParameter, Map.of(), sites);
+    }
+
+    /** One relay module per site given, rank by rank, with {@code more} parameters. */
+    private void start(String relaysParameter, Map<String, String> more, String... sites) throws Exception {
         for (int rank = 0; rank < sites.length; rank++) {
+            Map<String, String> parameters = new java.util.HashMap<>(more);
+            parameters.putAll(Map.of("relays", relaysParameter, "site", sites[rank]));
             RecordingSink sink = new RecordingSink();
             RelayModule module = new RelayModule(log::add);
             var context = new TestModuleContext(rank, sites.length, ModuleTestJob.JOB_ID, ModuleTestJob.SECRET,
-                    "localhost", new Parameters(Map.of("relays", relaysParameter, "site", sites[rank]), Map.of()),
-                    sink);
+                    "localhost", new Parameters(parameters, Map.of()), sink);
             assertEquals(null, module.unavailabilityCause(context));
             module.init(context);
             modules.add(module);
