@@ -8,6 +8,9 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
+import org.weft.adi.jfr.Collective;
+import org.weft.adi.jfr.Jfr;
+import org.weft.adi.jfr.WeftEvents;
 import org.weft.core.JitHints;
 import org.weft.core.RuntimeBinding;
 import org.weft.core.coll.Collectives;
@@ -700,7 +703,7 @@ public class Comm implements Freeable, Cloneable {
     public final void barrier() throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.barrier(c, true));
+            runBlocking("MPI_Barrier", c, Collectives.barrier(c, true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Barrier", e);
         }
@@ -740,7 +743,7 @@ public class Comm implements Freeable, Cloneable {
     public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.bcast(c, buf, count, descriptor(type), root, true));
+            runBlocking("MPI_Bcast", c, Collectives.bcast(c, buf, count, descriptor(type), root, true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Bcast", e);
         }
@@ -755,7 +758,7 @@ public class Comm implements Freeable, Cloneable {
     public final void gather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.gather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+            runBlocking("MPI_Gather", c, Collectives.gather(c, sendbuf, count, descriptor(type), recvbuf, count2,
                     descriptor(type2), root, true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Gather", e);
@@ -818,7 +821,7 @@ public class Comm implements Freeable, Cloneable {
     public final void scatter(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2, int root) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.scatter(c, sendbuf, count, descriptor(type), recvbuf, count2,
+            runBlocking("MPI_Scatter", c, Collectives.scatter(c, sendbuf, count, descriptor(type), recvbuf, count2,
                     descriptor(type2), root, true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Scatter", e);
@@ -881,7 +884,7 @@ public class Comm implements Freeable, Cloneable {
     public final void allGather(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.allGather(c, sendbuf, count, descriptor(type), recvbuf, count2,
+            runBlocking("MPI_Allgather", c, Collectives.allGather(c, sendbuf, count, descriptor(type), recvbuf, count2,
                     descriptor(type2), true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Allgather", e);
@@ -892,7 +895,8 @@ public class Comm implements Freeable, Cloneable {
     public final void allGather(Object buf, int count, Datatype type) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.allGather(c, null, count, descriptor(type), buf, count, descriptor(type), true));
+            runBlocking("MPI_Allgather", c,
+                    Collectives.allGather(c, null, count, descriptor(type), buf, count, descriptor(type), true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Allgather", e);
         }
@@ -938,7 +942,7 @@ public class Comm implements Freeable, Cloneable {
     public final void allToAll(Object sendbuf, int count, Datatype type, Object recvbuf, int count2, Datatype type2) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.allToAll(c, sendbuf, count, descriptor(type), recvbuf, count2,
+            runBlocking("MPI_Alltoall", c, Collectives.allToAll(c, sendbuf, count, descriptor(type), recvbuf, count2,
                     descriptor(type2), true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Alltoall", e);
@@ -1027,7 +1031,8 @@ public class Comm implements Freeable, Cloneable {
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type, sendbuf),
+            runBlocking("MPI_Reduce", c,
+                    Collectives.reduce(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type, sendbuf),
                     root, true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Reduce", e);
@@ -1038,7 +1043,7 @@ public class Comm implements Freeable, Cloneable {
     public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, reduceInPlace(c, buf, count, type, op, root, true));
+            runBlocking("MPI_Reduce", c, reduceInPlace(c, buf, count, type, op, root, true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Reduce", e);
         }
@@ -1059,7 +1064,7 @@ public class Comm implements Freeable, Cloneable {
     public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
+            runBlocking("MPI_Allreduce", c, Collectives.allReduce(c, sendbuf, recvbuf, count, descriptor(type),
                     Op.bind(op, type, sendbuf), true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Allreduce", e);
@@ -1070,7 +1075,8 @@ public class Comm implements Freeable, Cloneable {
     public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op, type, buf), true));
+            runBlocking("MPI_Allreduce", c,
+                    Collectives.allReduce(c, null, buf, count, descriptor(type), Op.bind(op, type, buf), true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Allreduce", e);
         }
@@ -1130,7 +1136,8 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count, descriptor(type),
+            runBlocking("MPI_Reduce_scatter_block", c,
+                    Collectives.reduceScatterBlock(c, sendbuf, recvbuf, count, descriptor(type),
                     Op.bind(op, type, sendbuf != null ? sendbuf : recvbuf), true));
         } catch (DeviceException e) {
             throw Errors.raise(c, "MPI_Reduce_scatter_block", e);
@@ -1158,7 +1165,7 @@ public class Comm implements Freeable, Cloneable {
     /** Runs a blocking collective; errors go through the communicator's error handler. */
     final void blocking(String call, CollectivePlan plan) throws MPIException {
         guarded(call, c -> {
-            runBlocking(c, plan.plan(c));
+            runBlocking(call, c, plan.plan(c));
             return null;
         });
     }
@@ -1166,12 +1173,16 @@ public class Comm implements Freeable, Cloneable {
     /**
      * Runs {@code schedule} on {@code c} to its end. The collectives that keep their schedules (those of
      * {@code ReusableSchedules.Kind}) call this straight, without {@link #blocking}'s lambdas, so that a call that
-     * runs a kept schedule allocates nothing.
+     * runs a kept schedule allocates nothing. {@code call} names the MPI call (Flight Recorder's Collective event).
      */
-    static void runBlocking(Communicator c, Schedule schedule) {
+    static void runBlocking(String call, Communicator c, Schedule schedule) {
+        Collective event = Jfr.ON ? WeftEvents.collectiveBegins(call, c.name(), c.rank(), c.size()) : null;
         try {
             schedule.run(c.collectives());
         } finally {
+            if (Jfr.ON) {
+                WeftEvents.ends(event);
+            }
             c.collectives().finished(schedule); // a kept schedule may serve the next call with these arguments
         }
     }

@@ -157,7 +157,7 @@ public class Intracomm extends Comm {
                           boolean exclusive) throws MPIException {
         Communicator c = core();
         try {
-            runBlocking(c, Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
+            runBlocking(call, c, Collectives.scan(c, sendbuf, recvbuf, count, descriptor(type), Op.bind(op, type,
                     sendbuf != null ? sendbuf : recvbuf), exclusive, true));
         } catch (DeviceException e) {
             throw Errors.raise(c, call, e);

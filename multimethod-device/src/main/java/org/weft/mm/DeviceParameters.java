@@ -2,6 +2,7 @@ package org.weft.mm;
 
 import org.weft.adi.idle.IdleStrategies;
 import org.weft.adi.param.Parameter;
+import org.weft.adi.jfr.Jfr;
 import org.weft.adi.trace.StartupTrace;
 import org.weft.mm.affinity.CpuBinding;
 import org.weft.mm.proto.PointToPoint;
@@ -36,9 +37,9 @@ public final class DeviceParameters {
             "the job rank of the root that spawned this process's world (MPI_Comm_get_parent); set by weftrun");
 
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
-            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, APPNUM,
-            UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS, CpuBinding.LOCAL_RANK,
-            WORLD_FIRST_RANK, PARENT);
+            LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, Jfr.JFR,
+            Jfr.JFR_DIR, APPNUM, UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS,
+            CpuBinding.LOCAL_RANK, WORLD_FIRST_RANK, PARENT);
 
     private DeviceParameters() {
     }

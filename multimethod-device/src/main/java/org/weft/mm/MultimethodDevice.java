@@ -1,5 +1,7 @@
 package org.weft.mm;
 
+import org.weft.adi.jfr.Jfr;
+import org.weft.adi.jfr.RankRecording;
 import org.weft.adi.Device;
 import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceMessage;
@@ -427,6 +429,9 @@ public final class MultimethodDevice implements Device {
             }
             bootstrap.close();
             StartupTrace.mark(who(config), "bootstrap closed");
+            if (Jfr.ON) {
+                RankRecording.stop();
+            }
         }
     }
 

@@ -8,6 +8,8 @@ import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.Bootstrap;
 import org.weft.adi.bootstrap.SingletonBootstrap;
 import org.weft.adi.bootstrap.SocketBootstrap;
+import org.weft.adi.jfr.Jfr;
+import org.weft.adi.jfr.RankRecording;
 import org.weft.adi.trace.StartupTrace;
 
 import java.io.IOException;
@@ -22,6 +24,9 @@ public final class MultimethodProvider implements DeviceProvider {
     @Override
     public Device open(WorldConfig config) {
         StartupTrace.mark("rank " + config.rank(), "MPI_Init entered the device");
+        if (Jfr.ON) {
+            RankRecording.start(config.rank()); // weftrun --jfr
+        }
         Bootstrap bootstrap = bootstrapFor(config);
         StartupTrace.mark("rank " + config.rank(), "bootstrap connected");
         Device device = MultimethodDevice.open(config, bootstrap);

@@ -1,5 +1,8 @@
 package org.weft.mm;
 
+import org.weft.adi.jfr.BackPressureWait;
+import org.weft.adi.jfr.Jfr;
+import org.weft.adi.jfr.WeftEvents;
 import org.weft.mm.select.Link;
 import org.weft.mm.select.SelectionPolicy;
 import org.weft.mm.spi.SendStatus;
@@ -33,6 +36,8 @@ public final class Startpoint {
     private volatile boolean hasPending;
     /** Why no method reaches the peer, once every one that applied turned out unreachable. */
     private volatile String unreachable;
+    /** The wait the queue stands for while it is not empty (Flight Recorder events on only; under the monitor). */
+    private BackPressureWait backPressure;
 
     private record Pending(int handlerId, ByteBuffer header, MemorySegment payload, SendCompletion completion) {
     }
@@ -130,6 +135,12 @@ public final class Startpoint {
         copy.put(header.duplicate()).flip();
         if (pending.isEmpty()) {
             backlog.add(this);
+            if (Jfr.ON) {
+                backPressure = WeftEvents.backPressureBegins(rank, link().module().name());
+            }
+        }
+        if (Jfr.ON && backPressure != null) {
+            backPressure.queued++;
         }
         pending.add(new Pending(handlerId, copy, payload, completion));
         hasPending = true;
@@ -146,6 +157,10 @@ public final class Startpoint {
                 next = pending.peek();
                 if (next == null) {
                     hasPending = false;
+                    if (Jfr.ON) {
+                        WeftEvents.ends(backPressure);
+                        backPressure = null;
+                    }
                     return sent;
                 }
                 status = l.object().send(endpointId, next.handlerId, next.header.duplicate(), next.payload);

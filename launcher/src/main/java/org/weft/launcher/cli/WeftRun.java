@@ -111,6 +111,9 @@ public final class WeftRun implements Callable<Integer> {
     @CommandLine.Mixin
     private MpirunOptions mpirun = new MpirunOptions();
 
+    @CommandLine.Mixin
+    private JfrOption jfr = new JfrOption();
+
     @Option(names = "--oversubscribe",
             description = "More ranks than the slots of --host or --hostfile: placed round-robin (else refused).")
     private boolean oversubscribe;
@@ -227,9 +230,11 @@ public final class WeftRun implements Callable<Integer> {
         RankCommands commands = RankCommands.ofThisJvm()
                 .withSiteRemoteShell(named != null ? RemoteShell.words(named) : List.of())
                 .withAotCache(AotCache.of(launcherEnvironment));
-        return new Job(plan, commands, new HostAgent(new LocalAgent(), remote), new OutputSink(out),
+        int status = new Job(plan, commands, new HostAgent(new LocalAgent(), remote), new OutputSink(out),
                 new OutputSink(err), in).withOutput(outputFiles, mpirun.quiet).withRelays(relayPlacements(plan))
                 .run();
+        jfr.listRecordings(err);
+        return status;
     }
 
     /** The agent for other hosts: the one named, else srun inside a SLURM allocation, else ssh. */
@@ -436,6 +441,7 @@ public final class WeftRun implements Callable<Integer> {
         }
         Map<String, String> weft = weftParameters();
         weft.forEach((name, value) -> environment.put(environmentName(name), value));
+        environment.putAll(jfr.environment());
         return environment;
     }
 

@@ -1,5 +1,6 @@
 package org.weft.mm.match;
 
+import org.weft.adi.jfr.Rendezvous;
 import org.weft.adi.DeviceRequest;
 import org.weft.mm.progress.Waiters;
 
@@ -19,6 +20,8 @@ public final class RecvRequest extends DeviceRequest {
 
     /** The thread whose blocking receives this request serves, or {@code null} when any thread may wait for it. */
     private final Thread owner;
+    /** The receiver's side of this receive's rendezvous until its data is in (Flight Recorder events on only). */
+    public Rendezvous rendezvous;
 
     /** A request to be {@link #prepare prepared} for each receive it serves. */
     public RecvRequest(Waiters waiters) {

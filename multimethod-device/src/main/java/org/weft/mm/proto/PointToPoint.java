@@ -6,6 +6,8 @@ import org.weft.adi.ErrorClass;
 import org.weft.adi.ProbeResult;
 import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
+import org.weft.adi.jfr.Jfr;
+import org.weft.adi.jfr.WeftEvents;
 import org.weft.adi.param.Parameter;
 import org.weft.mm.Context;
 import org.weft.mm.RsrHandler;
@@ -176,6 +178,11 @@ public final class PointToPoint implements RsrHandler {
         boolean eager = length <= eagerLimit(peer.link());
         boolean sync = mode == SendMode.SYNCHRONOUS;
         request.prepare(data, dest, tag, eager && !sync);
+        if (Jfr.ON) {
+            String method = peer.link().module().name();
+            WeftEvents.sent(dest, tag, ctx, length, method, eager ? sync ? "synchronous" : "eager" : "rendezvous");
+            request.rendezvous = eager ? null : WeftEvents.rendezvousBegins("sender", dest, length, method);
+        }
         if (eager && !sync) {
             peer.send(ENQUEUE_MESSAGE, header(MessageHeader.EAGER, (byte) 0, ctx, tag, length, 0, 0), data, request);
         } else if (eager) {
@@ -191,6 +198,11 @@ public final class PointToPoint implements RsrHandler {
                     request.failureReporter());
         }
         return request;
+    }
+
+    /** The method this process sends to {@code source} by (the one that carried its message, as a rule). */
+    private String methodFrom(int source) {
+        return context.startpoint(source).link().module().name();
     }
 
     /** Matches a receive against the unexpected messages, or posts it. */
@@ -315,6 +327,10 @@ public final class PointToPoint implements RsrHandler {
         } finally {
             engineLock.unlock();
         }
+        if (Jfr.ON) {
+            WeftEvents.received(source, tag, ctx, length, methodFrom(source), sync ? "synchronous" : "eager",
+                    receive != null);
+        }
         if (receive == null) {
             waiters.wakeWatchers(); // a probe may wait for it
         } else {
@@ -347,6 +363,9 @@ public final class PointToPoint implements RsrHandler {
         } finally {
             engineLock.unlock();
         }
+        if (Jfr.ON) {
+            WeftEvents.received(source, tag, ctx, length, methodFrom(source), "rendezvous", receive != null);
+        }
         if (receive == null) {
             waiters.wakeWatchers();
         } else {
@@ -360,6 +379,10 @@ public final class PointToPoint implements RsrHandler {
      */
     private void onClearToSend(ByteBuffer body) {
         SendRequest send = takeAwaitingSend(MessageHeader.senderRequest(body));
+        if (Jfr.ON) {
+            WeftEvents.ends(send.rendezvous);
+            send.rendezvous = null;
+        }
         long receiverRequest = MessageHeader.receiverRequest(body);
         Startpoint peer = context.startpoint(send.dest);
         Link link = peer.link();
@@ -401,6 +424,10 @@ public final class PointToPoint implements RsrHandler {
         }
         if (receive.arrived(fragment)) {
             receivesAwaitingData.remove(id);
+            if (Jfr.ON) {
+                WeftEvents.ends(receive.rendezvous);
+                receive.rendezvous = null;
+            }
             long length = receive.matchedLength();
             receive.complete(receive.matchedSource(), receive.matchedTag(), Math.min(length, capacity),
                     length > capacity ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
@@ -428,6 +455,9 @@ public final class PointToPoint implements RsrHandler {
                              boolean bulkOffered) {
         long id = requestIds.incrementAndGet();
         receive.matched(source, tag, length);
+        if (Jfr.ON) {
+            receive.rendezvous = WeftEvents.rendezvousBegins("receiver", source, length, methodFrom(source));
+        }
         long capacity = receive.buffer().byteSize();
         long accepted = Math.min(length, capacity);
         Link link = bulkOffered && accepted > 0 ? context.startpoint(source).link() : null;
@@ -438,6 +468,10 @@ public final class PointToPoint implements RsrHandler {
                 @Override
                 public void done() {
                     link.counters().deliveredInPlace(accepted);
+                    if (Jfr.ON) {
+                        WeftEvents.ends(receive.rendezvous);
+                        receive.rendezvous = null;
+                    }
                     receive.complete(source, tag, accepted, error);
                 }
 

@@ -1,5 +1,6 @@
 package org.weft.mm.proto;
 
+import org.weft.adi.jfr.Rendezvous;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
 import org.weft.mm.SendCompletion;
@@ -42,6 +43,8 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
 
     /** The thread whose blocking sends this request serves, or {@code null} when any thread may wait for it. */
     private final Thread owner;
+    /** The sender's side of this send's rendezvous while it waits for the CTS (Flight Recorder events on only). */
+    Rendezvous rendezvous;
 
     /** A request to be {@link #prepare prepared} for each send it serves. */
     SendRequest(Waiters waiters) {
