@@ -5,6 +5,7 @@ import org.weft.adi.param.Parameter;
 import org.weft.adi.jfr.Jfr;
 import org.weft.adi.trace.StartupTrace;
 import org.weft.mm.affinity.CpuBinding;
+import org.weft.mm.progress.ProgressEngine;
 import org.weft.mm.proto.PointToPoint;
 import org.weft.mm.select.MethodOrder;
 
@@ -39,7 +40,8 @@ public final class DeviceParameters {
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
             LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, Jfr.JFR,
             Jfr.JFR_DIR, APPNUM, UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS,
-            CpuBinding.LOCAL_RANK, WORLD_FIRST_RANK, PARENT);
+            CpuBinding.LOCAL_RANK, WORLD_FIRST_RANK, PARENT,
+            ProgressEngine.POLL_HAND_OFF);
 
     private DeviceParameters() {
     }

@@ -104,7 +104,7 @@ public final class RecvRequest extends DeviceRequest {
         if (owner != null) {
             waiters.wake(owner);
         } else {
-            waiters.wakeAll();
+            waiters.wakeWaitersOf(this);
         }
     }
 }

@@ -9,6 +9,7 @@ import org.weft.mm.spi.CommModule;
 import org.weft.mm.stats.MethodCounters;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -28,14 +29,35 @@ public final class ProgressEngine {
      * arrivals (for a waiter on a condition) and the poller's leaving wake it at once; this is a safety net.
      */
     static final long FOLLOWER_PARK_NANOS = 1_000_000;
+    /**
+     * How long a poller that handed the polling to the thread it woke sleeps before it polls again if that thread
+     * has not come back to wait: a few wake-ups' time (20–25 µs each on these VMs), enough for a thread to return to
+     * its program, send and wait again, short enough that a thread that went off to compute delays nobody for long.
+     */
+    static final long HAND_OFF_GRACE_NANOS = 100_000;
+    /** The hand-off grace of a poller that never hands off. */
+    static final long NO_HAND_OFF = -1;
+
+    /**
+     * {@code poll_hand_off}: whether a poller that completes another waiting thread's request hands the polling to
+     * that thread and sleeps (see {@link #await}).
+     */
+    public static final Parameter<String> POLL_HAND_OFF = Parameter.string("poll_hand_off", "auto",
+            "when a thread that polls for others completes another waiting thread's request, it sleeps and leaves the"
+                    + " polling to that thread: auto (when a rank has fewer than 2 cores), yes or no");
 
     private final Context context;
     /** The modules polled, replaced whole when one starts late ({@link #add}): a pass reads it once. */
     private volatile Polling polling;
     private final Waiters waiters;
     private final long followerParkNanos;
+    private final long handOffGraceNanos;
     /** Which waiting thread polls for all waiters now; see {@link #await}. */
     private final PollerToken token = new PollerToken();
+    /** Whether the poller hands the polling to a thread whose request it completed; see {@link #await}. */
+    private final boolean handOff;
+    /** The thread the poller last handed the polling to, until it leaves its wait (it need not wake a successor). */
+    private volatile Thread handedTo;
     private final ThreadLocal<IdleStrategy> idleStrategies;
     private int pass;
     /**
@@ -79,6 +101,19 @@ public final class ProgressEngine {
         }
     }
 
+    /**
+     * Whether the poller hands off ({@link #POLL_HAND_OFF} {@code value}): {@code auto} when the host has fewer than
+     * 2 cores per rank, so that a thread the poller woke would wait for the poller's core.
+     */
+    public static boolean handsOff(String value, int localRanks, int cores) {
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "auto" -> cores < 2 * localRanks;
+            case "yes" -> true;
+            case "no" -> false;
+            default -> throw new IllegalArgumentException("poll_hand_off: '" + value + "' is not auto, yes or no");
+        };
+    }
+
     /** A module with its polling period and counters. */
     private static final class PolledModule {
         final CommModule module;
@@ -102,13 +137,26 @@ public final class ProgressEngine {
 
     public ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
                           Supplier<IdleStrategy> idleStrategy) {
-        this(context, modules, parameters, waiters, idleStrategy, FOLLOWER_PARK_NANOS);
+        this(context, modules, parameters, waiters, idleStrategy, false);
     }
 
-    /** As above, with waiters that do not poll sleeping at most {@code followerParkNanos} between looks. */
+    /** As above; {@code handOff}: the poller hands the polling to a thread whose request it completed. */
+    public ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
+                          Supplier<IdleStrategy> idleStrategy, boolean handOff) {
+        this(context, modules, parameters, waiters, idleStrategy, FOLLOWER_PARK_NANOS,
+                handOff ? HAND_OFF_GRACE_NANOS : NO_HAND_OFF);
+    }
+
+    /**
+     * As above, with waiters that do not poll sleeping at most {@code followerParkNanos} between looks, and a poller
+     * that hands off sleeping {@code handOffGraceNanos} before it polls again ({@link #NO_HAND_OFF}: it never hands
+     * off).
+     */
     ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
-                   Supplier<IdleStrategy> idleStrategy, long followerParkNanos) {
+                   Supplier<IdleStrategy> idleStrategy, long followerParkNanos, long handOffGraceNanos) {
         this.followerParkNanos = followerParkNanos;
+        this.handOffGraceNanos = handOffGraceNanos;
+        this.handOff = handOffGraceNanos != NO_HAND_OFF;
         this.context = context;
         this.parameters = parameters;
         this.polling = new Polling(modules.stream().map(this::polled).toArray(PolledModule[]::new));
@@ -221,6 +269,13 @@ public final class ProgressEngine {
      * receive was waiting for — waited for a core behind pollers that found nothing (and each other's try-locks).
      * One poller per process keeps a ping-pong's cores as a single thread has them; the others need a wake-up per
      * completion, which several messages in flight overlap. (Open MPI's {@code wait_sync} does the same.)
+     *
+     * <p>Hand-off: when the poller completes the request of another waiting thread, that thread needs a core to run
+     * its program, and a poller that goes on spinning takes it (2 threads of round trips over tcp were 16–33 times
+     * slower than one). With {@code handOff} the poller therefore stops and sleeps, and the thread it woke polls when
+     * it next waits — as a one-threaded program's does; if it has not come back within {@link #HAND_OFF_GRACE_NANOS},
+     * the old poller polls again. Each message then costs one switch between threads of the process, not a switch
+     * plus a fight for the core.
      */
     public void await(BooleanSupplier done) {
         await(done, false);
@@ -253,45 +308,79 @@ public final class ProgressEngine {
         }
         Thread self = Thread.currentThread();
         boolean watching = !(done instanceof DeviceRequest); // a condition, not one request: may need an arrival
-        int slot = waiters.add(self, watching);
+        int slot = waiters.add(self, watching ? null : done);
         try {
             while (!done.getAsBoolean()) {
-                if (token.take(self, inBackground)) {
-                    try {
-                        if (pollUntil(done, self)) {
-                            return;
-                        }
-                    } finally {
-                        token.release(self);
-                    }
-                    // a background waiter gave way: it sleeps until the newcomer leaves and wakes it
-                } else {
+                if (!token.take(self, inBackground)) {
                     LockSupport.parkNanos(followerParkNanos);
+                    continue;
                 }
+                int outcome = pollHoldingToken(done, self);
+                if (outcome == DONE) {
+                    return;
+                }
+                if (outcome == HANDED_OFF) {
+                    LockSupport.parkNanos(handOffGraceNanos); // polls again unless the thread it woke came back
+                }
+                // else a background waiter gave way: it sleeps until the newcomer leaves and wakes it
             }
         } finally {
             waiters.remove(slot, watching);
-            if (token.isFree()) {
-                waiters.wakeOne(); // someone else polls now (the poller's hand-off, or one it woke and that is done)
-            }
+            leave(self);
         }
     }
 
     /**
-     * The poller's loop: polls until {@code done} (true) or until a thread that started waiting took the token
-     * from this background poller (false), handing zero-work passes to this thread's idle strategy.
+     * {@code self}'s wait ended: if nobody polls now, wakes a waiter to poll — unless a poller handed the polling to
+     * {@code self} and sleeps only briefly, expecting it back (waking one then would cost the switch the hand-off
+     * saves).
      */
-    private boolean pollUntil(BooleanSupplier done, Thread self) {
+    private void leave(Thread self) {
+        if (handedTo == self) {
+            handedTo = null;
+        } else if (token.isFree()) {
+            waiters.wakeOne(); // someone else polls now (the poller's leaving, or one it woke and that is done)
+        }
+    }
+
+    /** {@link #pollUntil}, by {@code self}, which has just taken the token; gives it back. */
+    private int pollHoldingToken(BooleanSupplier done, Thread self) {
+        if (handedTo != null) {
+            handedTo = null; // whoever it was for, this thread polls now
+        }
+        try {
+            return pollUntil(done, self);
+        } finally {
+            token.release(self);
+        }
+    }
+
+    /** How {@link #pollUntil} ended. */
+    private static final int DONE = 0;
+    private static final int GAVE_WAY = 1;
+    private static final int HANDED_OFF = 2;
+
+    /**
+     * The poller's loop: polls until {@code done} ({@link #DONE}), until a thread that started waiting took the
+     * token from this background poller ({@link #GAVE_WAY}), or, with {@link #handOff}, until a pass completed
+     * another waiting thread's request ({@link #HANDED_OFF}); hands zero-work passes to this thread's idle strategy.
+     */
+    private int pollUntil(BooleanSupplier done, Thread self) {
         IdleStrategy idle = idleStrategies.get();
         idle.reset();
         while (true) {
+            long handOffs = waiters.handOffs();
             int work = poll();
             context.flushHeld();
             if (done.getAsBoolean()) {
-                return true;
+                return DONE;
             }
             if (!token.heldBy(self)) {
-                return false;
+                return GAVE_WAY;
+            }
+            if (handOff && waiters.handOffs() != handOffs) {
+                handedTo = waiters.lastWoken();
+                return HANDED_OFF;
             }
             idle.idle(work);
         }

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The threads waiting for a completion. A completion on another thread unparks the waiters it may concern (the
- * owner of a thread's own request, else all), so that a waiter parked by its idle strategy, or sleeping while
+ * owner of a thread's own request; else the threads waiting for that request, and the watchers), so that a waiter parked by its idle strategy, or sleeping while
  * another thread polls, does not sleep out its whole park. Fixed slots rather than a concurrent set: registering and
  * leaving happen on every wait and must not allocate. A thread that finds every slot taken waits unregistered; its
  * bounded park still ends the wait.
@@ -17,19 +17,40 @@ import java.util.concurrent.locks.LockSupport;
 public final class Waiters {
     private static final int SLOTS = 64;
 
+    /** What a watcher's slot waits for: a condition, which any completion may make true. */
+    private static final Object CONDITION = new Object();
+
     private final AtomicReferenceArray<Thread> slots = new AtomicReferenceArray<>(SLOTS);
+    /**
+     * What the thread of each slot waits for: its request, or {@link #CONDITION}. Set after the slot is taken, so a
+     * completion may read the last occupant's value; the waiter looks at its condition after setting it (and before
+     * it parks), so a completion that missed it is seen by the waiter itself.
+     */
+    private final AtomicReferenceArray<Object> awaited = new AtomicReferenceArray<>(SLOTS);
     private final AtomicInteger count = new AtomicInteger();
     /** How many of the waiters are watchers. */
     private final AtomicInteger watchers = new AtomicInteger();
     /** Where {@link #wakeOne} looks first (plain: a race only changes who is woken). */
     private int next;
+    /**
+     * How many times a completion woke exactly one other thread, and the last such thread: the poller reads them
+     * around a pass to hand the polling to the thread it woke ({@link ProgressEngine}). Plain: written by the thread
+     * that completes (nearly always the poller), and a stale value only skips or adds one hand-off.
+     */
+    private long handOffs;
+    private Thread lastWoken;
     /** Ends sleeps that an unpark does not end (a waiter blocked in a module's doorbell). */
     private volatile Runnable sleepers = () -> { };
 
-    /** Registers {@code thread}, a watcher if {@code watching}; returns its slot, or -1 when all are taken. */
-    public int add(Thread thread, boolean watching) {
+    /**
+     * Registers {@code thread} waiting for {@code request}, or for a condition (a watcher) when {@code request} is
+     * {@code null}; returns its slot, or -1 when all are taken.
+     */
+    public int add(Thread thread, Object request) {
+        boolean watching = request == null;
         for (int i = 0; i < SLOTS; i++) {
             if (slots.get(i) == null && slots.compareAndSet(i, null, thread)) {
+                awaited.set(i, watching ? CONDITION : request);
                 if (watching) {
                     watchers.incrementAndGet();
                 }
@@ -52,26 +73,55 @@ public final class Waiters {
     }
 
     /**
-     * Wakes every waiter but the calling thread (which is not parked: it is running this); one volatile read when
-     * nobody waits. In a ping-pong the waiter itself usually completes its request during its own poll, and an
-     * unpark of oneself costs as much as the rest of the delivery.
+     * {@code request}, which any thread may wait for, completed: wakes the threads waiting for it and the watchers,
+     * but not the calling thread (which is not parked: it is running this); one volatile read when nobody waits. In
+     * a ping-pong the waiter itself usually completes its request during its own poll, and an unpark of oneself
+     * costs as much as the rest of the delivery. Waking every waiter instead made each completion of a
+     * nonblocking request cost every sleeping thread a wake-up (issue 20).
      */
-    public void wakeAll() {
-        if (count.get() == 0) {
-            return;
+    public void wakeWaitersOf(Object request) {
+        if (count.get() != 0) {
+            wakeMatching(request);
         }
+    }
+
+    /** Wakes the other threads waiting for {@code request} and the watchers. */
+    private void wakeMatching(Object request) {
         Thread self = Thread.currentThread();
-        boolean others = false;
+        Thread woken = null;
+        int others = 0;
         for (int i = 0; i < SLOTS; i++) {
             Thread thread = slots.get(i);
             if (thread != null && thread != self) {
-                LockSupport.unpark(thread);
-                others = true;
+                Object what = awaited.get(i);
+                if (what == request || what == CONDITION) {
+                    LockSupport.unpark(thread);
+                    woken = thread;
+                    others++;
+                }
             }
         }
-        if (others) {
+        if (others == 1) {
+            handedOff(woken);
+        }
+        if (others > 0) {
             sleepers.run();
         }
+    }
+
+    private void handedOff(Thread woken) {
+        lastWoken = woken;
+        handOffs++;
+    }
+
+    /** How many times a completion has woken exactly one other thread so far (see {@link #lastWoken}). */
+    long handOffs() {
+        return handOffs;
+    }
+
+    /** The thread the last such completion woke. */
+    Thread lastWoken() {
+        return lastWoken;
     }
 
     /**
@@ -83,6 +133,7 @@ public final class Waiters {
             return;
         }
         LockSupport.unpark(thread);
+        handedOff(thread);
         sleepers.run();
     }
 
@@ -104,12 +155,12 @@ public final class Waiters {
     }
 
     /**
-     * Something a watcher may wait for happened without a completion (a message arrived unexpected): wakes every
-     * waiter if a watcher is among them; else one volatile read.
+     * Something a watcher may wait for happened without a completion (a message arrived unexpected): wakes the
+     * watchers; else one volatile read.
      */
     public void wakeWatchers() {
         if (watchers.get() > 0) {
-            wakeAll();
+            wakeMatching(CONDITION);
         }
     }
 

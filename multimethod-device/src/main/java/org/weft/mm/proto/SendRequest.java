@@ -202,7 +202,7 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
         if (owner != null) {
             waiters.wake(owner);
         } else {
-            waiters.wakeAll();
+            waiters.wakeWaitersOf(this);
         }
     }
 }
