@@ -1,13 +1,18 @@
 package org.weft.tests.job;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.SelfAndRing;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -74,6 +79,28 @@ class MethodSelectionJobTest {
                     defaults);
         }
         assertTrue(defaults.lines().noneMatch(l -> l.matches("\\d+\\s+tcp\\s.*")), "no tcp counters:\n" + defaults);
+    }
+
+    /**
+     * Nor does it initialise Netty's pooled allocator: the tcp module, constructed in every rank even when it never
+     * starts, named it in a field, and its class's initialisation (arenas, Netty's logger probes, a leak detector)
+     * cost each rank a third of a singleton Hello's CPU (issue 20, item 12).
+     */
+    @Test
+    void aJobOnOneHostDoesNotInitialiseNetty(@TempDir Path logs) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", "-J",
+                "-Xlog:class+load:file=" + logs.resolve("rank-%p.log"), SelfAndRing.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        List<Path> rankLogs;
+        try (Stream<Path> files = Files.list(logs)) {
+            rankLogs = files.toList();
+        }
+        assertEquals(2, rankLogs.size(), rankLogs.toString());
+        for (Path log : rankLogs) {
+            String loaded = Files.readString(log);
+            assertTrue(loaded.contains("org.weft.mm.module.tcp.TcpModule "), "the tcp module is there: " + log);
+            assertFalse(loaded.contains("io.netty.buffer.PooledByteBufAllocator "), "Netty's allocator: " + log);
+        }
     }
 
     @Test

@@ -116,7 +116,6 @@ public final class TcpModule implements CommModule {
     /** Per peer, MOVEDs read and not yet matched by a SWITCHED (see {@link FrameLayout}); sized at init. */
     private AtomicIntegerArray moves;
     private final AtomicBoolean shutdown = new AtomicBoolean();
-    private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
     private volatile boolean initialised;
     private ModuleContext context;
     private TcpConfig config;
@@ -285,8 +284,8 @@ public final class TcpModule implements CommModule {
 
     private ServerBootstrap serverBootstrap() {
         ServerBootstrap b = new ServerBootstrap().group(group, group).channelFactory(AcceptedChannels.Server::new)
-                .option(ChannelOption.ALLOCATOR, alloc)
-                .childOption(ChannelOption.ALLOCATOR, alloc)
+                .option(ChannelOption.ALLOCATOR, alloc())
+                .childOption(ChannelOption.ALLOCATOR, alloc())
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
                 .childHandler(new ChannelInitializer<io.netty.channel.socket.SocketChannel>() {
@@ -323,7 +322,7 @@ public final class TcpModule implements CommModule {
         socket.configureBlocking(false);
         TcpLink.applySocketOptions(socket, config);
         AcceptedChannels.Accepted channel = new AcceptedChannels.Accepted(null, socket, via);
-        channel.config().setAllocator(alloc);
+        channel.config().setAllocator(alloc());
         awaitHello(channel);
         group.register(channel).addListener(registered -> {
             if (!registered.isSuccess()) {
@@ -558,7 +557,7 @@ public final class TcpModule implements CommModule {
                 if (adopted.contains(ch)) {
                     continue; // its link said BYE
                 }
-                ch.writeAndFlush(Frames.bye(alloc)).addListener(ChannelFutureListener.CLOSE);
+                ch.writeAndFlush(Frames.bye(alloc())).addListener(ChannelFutureListener.CLOSE);
                 closing.add(ch.closeFuture());
             }
         });
@@ -712,8 +711,13 @@ public final class TcpModule implements CommModule {
         return config;
     }
 
+    /**
+     * Netty's pooled allocator, named only once the module runs: its class's initialisation (arenas, Netty's logger
+     * probes, a leak detector) cost every rank start-up CPU when the module was merely constructed, as a one-host
+     * job's on-demand tcp is (issue 20, item 12).
+     */
     ByteBufAllocator alloc() {
-        return alloc;
+        return PooledByteBufAllocator.DEFAULT;
     }
 
     boolean isShuttingDown() {
