@@ -320,6 +320,11 @@ public final class ProgressEngine {
                     return;
                 }
                 if (outcome == HANDED_OFF) {
+                    Thread next = handedTo;
+                    if (next != null) {
+                        // it may have come back to wait while this thread still held the token, and sleeps
+                        LockSupport.unpark(next);
+                    }
                     LockSupport.parkNanos(handOffGraceNanos); // polls again unless the thread it woke came back
                 }
                 // else a background waiter gave way: it sleeps until the newcomer leaves and wakes it
