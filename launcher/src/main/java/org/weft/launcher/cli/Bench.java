@@ -91,7 +91,9 @@ final class Bench implements Callable<Integer> {
             new Benchmark("threads", "org.weft.bench.path.ThreadedRoundTrips",
                     "round trips from several threads at once (THREAD_MULTIPLE) against one"),
             new Benchmark("streams", "org.weft.bench.wan.StreamsSweep",
-                    "MPWide's Fig. 2: throughput vs 1-64 streams, 8/64/512 MiB, and auto (two sites)"),
+                    "MPWide's Fig. 2: throughput vs 1-64 streams, 8/64/512 MiB, and auto (two sites; --site to place)",
+                    List.of("--site", "a:1", "--site", "b:1", "--site-launcher", "a=weft", "--site-launcher",
+                            "b=weft")),
             new Benchmark("compress", "org.weft.bench.wan.CompressedTransfer",
                     "64 MiB compressible then random, one message (run with and without tcp_compress=lz4)"),
             new Benchmark("relay", "org.weft.bench.nexus.RelayVsDirect",
@@ -113,6 +115,18 @@ final class Bench implements Callable<Integer> {
     @Option(names = "--param", paramLabel = "NAME=VALUE",
             description = "Set Weft parameter NAME for the ranks, as weftrun --param (e.g. methods=tcp).")
     private List<String> params = new ArrayList<>();
+
+    @Option(names = "--site", paramLabel = "NAME:NP[:HOSTS]",
+            description = "Place the ranks in sites, as weftrun --site (replaces -np and a benchmark's own placement).")
+    private List<String> sites = new ArrayList<>();
+
+    @Option(names = "--rsh", paramLabel = "COMMAND", description = "The remote shell for the sites' hosts, as weftrun"
+            + " --rsh (e.g. \"bin/weft-wan exec\").")
+    private String rsh;
+
+    @Option(names = "--path", arity = "2", paramLabel = "SITES SETTINGS",
+            description = "A wide-area path's settings, as weftrun --path (e.g. --path a:b streams=auto).")
+    private List<String> paths = new ArrayList<>();
 
     @Option(names = {"-J", "--jvm-arg"}, paramLabel = "ARG", description = "An extra JVM option for the ranks.")
     private List<String> jvmArgs = new ArrayList<>();
@@ -316,8 +330,19 @@ final class Bench implements Callable<Integer> {
     List<String> weftRunArguments(Path jar) {
         Benchmark benchmark = BENCHMARKS.stream().filter(b -> b.name().equals(command.getFirst())).findFirst()
                 .orElseThrow(() -> usage("unknown benchmark '" + command.getFirst() + "': one of " + names()));
-        List<String> args = new ArrayList<>(benchmark.placement().isEmpty()
-                ? List.of("-np", Integer.toString(np)) : benchmark.placement());
+        List<String> args = new ArrayList<>();
+        if (rsh != null) {
+            args.addAll(List.of("--rsh", rsh));
+        }
+        if (!sites.isEmpty()) {
+            sites.forEach(site -> args.addAll(List.of("--site", site)));
+        } else {
+            args.addAll(benchmark.placement().isEmpty() ? List.of("-np", Integer.toString(np))
+                    : benchmark.placement());
+        }
+        for (int i = 0; i + 1 < paths.size(); i += 2) {
+            args.addAll(List.of("--path", paths.get(i), paths.get(i + 1)));
+        }
         params.forEach(param -> args.addAll(List.of("--param", param)));
         args.add("--jvm-arg=-D" + RESULTS_PROPERTY + "=true"); // the benchmark reports its table (Results)
         jvmArgs.forEach(arg -> args.add("--jvm-arg=" + arg));

@@ -83,7 +83,7 @@ final class WidePath {
     /** The streams for a message of {@code size} bytes: declared, or {@link StreamChoice chosen}. */
     int streamsFor(long size) {
         int n = settings.isAuto()
-                ? StreamChoice.streams(size, rttNanos, oneStreamRate, manyStreamRate, settings.max(),
+                ? StreamChoice.streams(size, settings.chunk(), oneStreamRate, manyStreamRate, settings.max(),
                         measurement == Measurement.DONE)
                 : settings.streams();
         return Math.max(1, Math.min(n, settings.mostStreams()));
