@@ -27,10 +27,10 @@ import org.weft.mm.Startpoint;
  */
 public final class RelayVsDirect {
     private static final int DIRECT_LANE = 1;
-    private static final int RELAY_LANE = 11;
-    private static final int BULK = 21;
-    private static final int BULK_ACK = 22;
-    private static final int HELLO = 23;
+    private static final int RELAY_LANE = 4;
+    private static final int BULK = 7;
+    private static final int BULK_ACK = 8;
+    private static final int HELLO = 9;
 
     private final RsrProcess process;
     private final IdleStrategy idle = new BackoffIdleStrategy(1_000, Long.MAX_VALUE, 0, 0);

@@ -140,9 +140,12 @@ final class Path {
         }
     }
 
-    /** The path broke: both sides close, and the relay says which path and why. */
+    /**
+     * The path broke: both sides close, and the relay says which path and why — unless a rank reset its connection,
+     * which a rank leaving at the end of the job does as well as one dying (the launcher tells of that).
+     */
     void fail(Exception e) {
-        if (!closed) {
+        if (!closed && !"Connection reset".equals(e.getMessage())) {
             log.accept("path " + name + " broke: " + e.getMessage());
         }
         close();
