@@ -3,7 +3,8 @@
 # on three paths: shm (2 ranks on this host; shm never aggregates, so its three rows measure the same code), tcp
 # loopback (2 ranks, --methods tcp) and two emulated sites (bin/weft-wan as root, one rank per site, RTT). ROUNDS
 # times, every configuration once per round (interleaved). Prints per path and policy the median events/s with every
-# round's figure and the medians of rollbacks and RSRs per frame; writes CSV to $CSV if set.
+# round's figure and the medians of rollbacks and RSRs per frame; writes CSV to $CSV if set. The order of the policies
+# rotates from round to round (use a multiple of 3 rounds).
 # WEFT_WAN_PREFIX / WEFT_WAN_NET choose the emulator's names (keep them your own); PATHS limits the paths.
 # Usage: [RTT=10ms PATHS="shm tcp wan" MODEL="lps=1024 end=10"] benchmarks/scripts/phold.sh [ROUNDS]
 set -euo pipefail
@@ -32,16 +33,21 @@ run() { # PATH POLICY
   grep -q VERIFIED <<<"$out" || { echo "$1 $2 not verified: $out" >&2; return; }
   awk -v p="$1" -v a="$2" '
     /^PHOLD committed/ { rate = $8; rb = $11 }
-    /: tcp to rank .* RSRs in/ { for (i = 1; i <= NF; i++) { if ($(i+1) == "RSRs" && $(i+2) == "in") { r += $i; f += $(i+3) } } }
+    /: tcp to rank .* RSRs in/ {
+      for (i = 1; i <= NF; i++) if ($(i + 1) == "RSRs" && $(i + 2) == "in") { r += $i; f += $(i + 3) }
+    }
     END { print p, a, rate, rb, (f > 0 ? r / f : 1) }' <<<"$out" >>"$work/all"
 }
+policies=(off fixed adaptive)
 for r in $(seq "$rounds"); do
   for p in $paths; do
-    for a in off fixed adaptive; do run "$p" "$a"; done
+    # each round starts with the next policy: a run's place in the round (the first was seen slower) rotates too
+    for i in 0 1 2; do run "$p" "${policies[$(((r - 1 + i) % 3))]}"; done
   done
   echo "round $r of $rounds done (load $(cut -d' ' -f1 /proc/loadavg))" >&2
 done
-[ -n "${CSV:-}" ] && { echo "path,aggregation,events_per_second,rollbacks,rsrs_per_frame"; tr ' ' ',' <"$work/all"; } >"$CSV"
+[ -n "${CSV:-}" ] && { echo "path,aggregation,events_per_second,rollbacks,rsrs_per_frame"; tr ' ' ',' <"$work/all"
+} >"$CSV"
 for p in $paths; do
   for a in off fixed adaptive; do
     printf '%-4s %-9s median %9.0f events/s  rollbacks %7.0f  RSRs/frame %5.2f  rounds: %s\n' "$p" "$a" \

@@ -27,6 +27,9 @@ final class Mailbox {
     private Request receive;
     final long[] sentTo;
     final long[] receivedFrom;
+    /** What the last message {@link #poll} returned was: an anti-message, and from which rank. */
+    boolean lastAnti;
+    int lastSource;
 
     Mailbox(int size) throws MPIException {
         for (int i = 0; i < POOL; i++) {
@@ -46,7 +49,8 @@ final class Mailbox {
             previous.waitFor(); // long done, but for a send the network pushed back on
         }
         LongBuffer b = buffers[slot];
-        b.put(0, e.ts()).put(1, (long) e.dst() << 32 | (e.src() & 0xFFFFFFFFL)).put(2, (long) e.seq() << 1 | (anti ? 1 : 0));
+        b.put(0, e.ts()).put(1, (long) e.dst() << 32 | (e.src() & 0xFFFFFFFFL))
+                .put(2, (long) e.seq() << 1 | (anti ? 1 : 0));
         sends[slot] = MPI.COMM_WORLD.iSend(b, 3, MPI.LONG, rank, TAG);
         sentTo[rank]++;
     }
@@ -66,9 +70,6 @@ final class Mailbox {
         receive = MPI.COMM_WORLD.iRecv(inbox, 3, MPI.LONG, MPI.ANY_SOURCE, TAG);
         return e;
     }
-
-    boolean lastAnti;
-    int lastSource;
 
     /** At the end: the posted receive goes (cancelled), and every send completes. */
     void close() throws MPIException {
