@@ -4,12 +4,13 @@
 # checkout) and from this tree, over each method set of METHODS, ROUNDS times interleaved. Prints every run's
 # microseconds per round trip for each thread count, then the medians over the rounds and the median of the per-round
 # ratios T threads / 1 thread (the issue's target: at most 1). Both builds run this tree's benchmark classes.
-# Extra arguments go to weftrun of both builds (e.g. --param poll_hand_off=no).
-# Usage: BASE=../weft-base [METHODS="self,tcp self,shm"] [THREADS=1,2,4] [ITERATIONS=20000]
-#        benchmarks/scripts/ab-threads.sh ROUNDS [WEFTRUN-ARGS...]
+# Extra arguments go to weftrun of both builds; A_ARGS and B_ARGS to one of them only (BASE defaults to this tree,
+# so that e.g. A_ARGS="--param poll_hand_off=no" compares a parameter's two settings in one build).
+# Usage: [BASE=../weft-base] [A_ARGS=...] [B_ARGS=...] [METHODS="self,tcp self,shm"] [THREADS=1,2,4]
+#        [ITERATIONS=20000] benchmarks/scripts/ab-threads.sh ROUNDS [WEFTRUN-ARGS...]
 rounds=${1:?ROUNDS}
 shift
-base=$(cd "${BASE:?BASE=another built Weft checkout}" && pwd)
+base=$(cd "${BASE:-.}" && pwd)
 . "$(dirname "$0")/compare-common.sh"
 methods=${METHODS:-self,tcp self,shm}
 threads=${THREADS:-1,2,4}
@@ -26,8 +27,10 @@ for r in $(seq "$rounds"); do
   for m in $methods; do
     for build in A B; do
       dir=$base
-      [ "$build" = B ] && dir=$PWD
-      threaded "$dir" "$m" "$@" | while read -r t us; do
+      extra=${A_ARGS:-}
+      [ "$build" = B ] && dir=$PWD && extra=${B_ARGS:-}
+      # shellcheck disable=SC2086 # an option list
+      threaded "$dir" "$m" $extra "$@" | while read -r t us; do
         echo "$r $m $build $t $us" | tee -a "$work/all"
       done
     done
