@@ -460,6 +460,9 @@ public final class MultimethodDevice implements Device {
     }
 
     private void checkRank(int rank, boolean anyAllowed) {
+        if (Integer.compareUnsigned(rank - growth.worldFirstRank(), config.size()) < 0) {
+            return; // a rank of this world: the common case, as cheap as before worlds could grow
+        }
         if (!context.knows(rank) && !(anyAllowed && rank == Ranks.ANY_SOURCE)) {
             throw new DeviceException(ErrorClass.ERR_RANK, "invalid rank " + rank + " (world size " + size()
                     + (growth.worldFirstRank() > 0 ? ", job ranks from " + growth.worldFirstRank() : "") + ")");

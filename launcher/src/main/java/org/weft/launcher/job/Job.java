@@ -99,7 +99,7 @@ public final class Job {
     /** Processes started but not yet exited: the supervisor's count, which spawns raise. */
     private int live;
 
-    private record SpawnedRank(org.weft.launcher.plan.AppContext app, String host, int worldFirst, int worldSize) {
+    private record SpawnedRank(org.weft.launcher.plan.SpawnPlan.Root where, int worldFirst, int worldSize) {
     }
     /** The relays to start before the ranks ({@code --relay}). */
     private List<RelayPlacement> relays = List.of();
@@ -406,11 +406,12 @@ public final class Job {
         org.weft.adi.bootstrap.LauncherRequests.SpawnSpec spec = request.spec();
         int root = spec.root();
         SpawnedRank parent = spawned.get(root);
-        org.weft.launcher.plan.AppContext rootApp = parent != null ? parent.app() : plan.appOf(root);
-        String rootHost = parent != null ? parent.host() : plan.hostOf(root);
+        org.weft.launcher.plan.SpawnPlan.Root where = parent != null ? parent.where()
+                : new org.weft.launcher.plan.SpawnPlan.Root(plan.appOf(root), plan.hostOf(root),
+                plan.siteOf(root) == null ? "" : plan.siteOf(root).name());
         List<RankLaunch> launches;
         try {
-            launches = org.weft.launcher.plan.SpawnPlan.launches(plan, rootApp, rootHost, commands, identity,
+            launches = org.weft.launcher.plan.SpawnPlan.launches(plan, where, commands, identity,
                     jobDirectory == null ? null : jobDirectory.path(), spec, request.firstRank());
         } catch (IllegalArgumentException e) {
             return e.getMessage();
@@ -428,8 +429,9 @@ public final class Job {
                 inApp = 0;
             }
             inApp++;
-            spawned.put(launch.rank(), new SpawnedRank(org.weft.launcher.plan.SpawnPlan.appContext(
-                    spec.commands().get(appNum), rootApp), launch.host(), request.firstRank(), launches.size()));
+            spawned.put(launch.rank(), new SpawnedRank(new org.weft.launcher.plan.SpawnPlan.Root(
+                    org.weft.launcher.plan.SpawnPlan.appContext(spec.commands().get(appNum), where.app()),
+                    launch.host(), where.site()), request.firstRank(), launches.size()));
             try {
                 start(launch);
             } catch (IOException e) {

@@ -3,7 +3,6 @@ package org.weft.launcher.plan;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,8 @@ import org.weft.mm.DeviceParameters;
 /**
  * The processes of one {@code MPI_Comm_spawn} (or {@code spawnMultiple}): a world of their own, job ranks
  * {@code firstRank ..}, each command an app context (its APPNUM its index). A command runs with the spawning
- * root's class path and JVM options and on the root's host, unless its info says otherwise:
+ * root's class path and JVM options, in its site, on the job's hosts in turn from the root's, unless its info says
+ * otherwise:
  * {@code host} (a host of the job, or any the remote shell reaches), {@code classpath} (Weft's key; entries
  * separated by {@code :}), {@code jvm_args} (Weft's key; blank-separated), {@code env} (Open MPI's key: lines
  * {@code NAME=VALUE}). The processes get the job's variables and secret, and learn the parents' leader.
@@ -29,21 +29,30 @@ public final class SpawnPlan {
     private SpawnPlan() {
     }
 
+    /** Where the spawning root runs: its app context (its class path is the default), host and site. */
+    public record Root(AppContext app, String host, String site) {
+    }
+
     /**
-     * The launches of {@code spec}'s processes.
+     * The launches of {@code spec}'s processes: on the host its info names, else round the job's hosts from the
+     * root's (a job on this host alone: here), in the root's site.
      *
-     * @param job the job's plan (its variables, JVM options and output tagging)
-     * @param rootApp the app context the spawning root runs (its class path is the default)
-     * @param rootHost the host the spawning root runs on ({@code ""}: this one)
+     * @param job the job's plan (its hosts, variables, JVM options and output tagging)
      */
-    public static List<RankLaunch> launches(JobPlan job, AppContext rootApp, String rootHost, RankCommands commands,
-                                            JobIdentity identity, Path jobDir, SpawnSpec spec, int firstRank) {
+    public static List<RankLaunch> launches(JobPlan job, Root root, RankCommands commands, JobIdentity identity,
+                                            Path jobDir, SpawnSpec spec, int firstRank) {
         List<AppContext> apps = new ArrayList<>();
         List<String> hosts = new ArrayList<>();
+        List<String> jobHosts = job.rankHosts().stream().distinct().toList();
+        int next = Math.max(0, jobHosts.indexOf(root.host()));
         for (Command command : spec.commands()) {
-            apps.add(appContext(command, rootApp));
-            String host = command.info().getOrDefault("host", rootHost);
-            hosts.addAll(Collections.nCopies(command.maxprocs(), isThisHost(host) ? "" : host));
+            apps.add(appContext(command, root.app()));
+            String named = command.info().get("host");
+            for (int i = 0; i < command.maxprocs(); i++) {
+                String host = named != null ? named : jobHosts.isEmpty() ? root.host()
+                        : jobHosts.get(next++ % jobHosts.size());
+                hosts.add(isThisHost(host) ? "" : host);
+            }
         }
         JobPlan world = new JobPlan(apps, job.environment(), job.jvmArgs(), job.tagOutput(), null, List.of(), hosts);
         List<RankLaunch> launches = new ArrayList<>();
@@ -53,7 +62,11 @@ public final class SpawnPlan {
             environment.put(WorldConfig.ENV_RANK, Integer.toString(firstRank + i));
             environment.put(ENV_WORLD_FIRST_RANK, Integer.toString(firstRank));
             environment.put(ENV_PARENT, Integer.toString(spec.root()));
-            launches.add(new RankLaunch(firstRank + i, 1, "", null, launch.host(), launch.command(), environment));
+            if (!root.site().isEmpty()) {
+                environment.put(DeviceParameters.SITE.environmentName(), root.site());
+            }
+            launches.add(new RankLaunch(firstRank + i, 1, root.site(), null, launch.host(), launch.command(),
+                    environment));
         }
         return launches;
     }

@@ -6,6 +6,7 @@ import org.weft.adi.DynamicProcesses;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.bootstrap.LauncherRequests.Command;
 import org.weft.adi.bootstrap.LauncherRequests.SpawnSpec;
+import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.CreationCalls;
 
@@ -29,8 +30,11 @@ public final class Spawning {
      * intercommunicator to the children's world. {@code ERR_SPAWN} (on every parent) when they cannot be started.
      */
     public static Communicator spawn(Communicator comm, int root, List<Command> commands) {
-        WorldBridge.prepare(comm); // children fetch every parent's card: each must be reachable first
         DynamicProcesses dynamic = comm.device().dynamic();
+        dynamic.prepare(); // the root before it spawns: the children's leader reaches it first
+        if (comm.rank() != root) {
+            Collectives.barrier(comm).run(); // the others while the children start: they are looked up later
+        }
         int[] children = new int[1];
         DeviceException failure = null;
         if (comm.rank() == root) {
@@ -40,6 +44,9 @@ public final class Spawning {
                 failure = e.errorClass() == ErrorClass.ERR_SPAWN ? e
                         : new DeviceException(ErrorClass.ERR_SPAWN, e.getMessage(), e);
             }
+        }
+        if (comm.rank() == root) {
+            Collectives.barrier(comm).run(); // every parent is reachable before the children learn the group
         }
         int[] count = WorldBridge.agreeOnRoot(comm, root, new int[] {children.length}, failure);
         int[] ranks = comm.rank() == root ? children : new int[count[0]];
