@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.weft.adi.idle.BackoffIdleStrategy;
 import org.weft.adi.idle.IdleStrategy;
+import org.weft.bench.Results;
 import org.weft.mm.RsrHandler;
 import org.weft.mm.SendCompletion;
 import org.weft.mm.Startpoint;
@@ -86,22 +87,25 @@ public final class RelayVsDirect {
             System.out.printf("# %-6s %14s %14s %16s %16s%n", "round", "direct us", "relay us", "direct MB/s",
                     "relay MB/s");
         }
+        Results results = printing ? Results.table("relay", "Round", "Direct one-way (us)", "Relayed one-way (us)",
+                "Direct (MB/s)", "Relayed (MB/s)").expect(options.rounds()) : null;
         directLane.oneWayMicros(MemorySegment.NULL, options.iterations()); // warm-up
         relayLane.oneWayMicros(MemorySegment.NULL, options.iterations());
-        double[][] results = new double[4][options.rounds()];
+        double[][] figures = new double[4][options.rounds()];
         for (int round = 0; round < options.rounds(); round++) {
             process.barrier();
-            results[0][round] = directLane.oneWayMicros(MemorySegment.NULL, options.iterations());
-            results[1][round] = relayLane.oneWayMicros(MemorySegment.NULL, options.iterations());
-            results[2][round] = megabytesPerSecond(tcp, bulk, options.count());
-            results[3][round] = megabytesPerSecond(relay, bulk, options.count());
+            figures[0][round] = directLane.oneWayMicros(MemorySegment.NULL, options.iterations());
+            figures[1][round] = relayLane.oneWayMicros(MemorySegment.NULL, options.iterations());
+            figures[2][round] = megabytesPerSecond(tcp, bulk, options.count());
+            figures[3][round] = megabytesPerSecond(relay, bulk, options.count());
             if (printing) {
-                System.out.printf("%-8d %14.2f %14.2f %16.1f %16.1f%n", round, results[0][round], results[1][round],
-                        results[2][round], results[3][round]);
+                System.out.printf("%-8d %14.2f %14.2f %16.1f %16.1f%n", round, figures[0][round], figures[1][round],
+                        figures[2][round], figures[3][round]);
+                results.row(round, figures[0][round], figures[1][round], figures[2][round], figures[3][round]);
             }
         }
         if (printing) {
-            double[] medians = {median(results[0]), median(results[1]), median(results[2]), median(results[3])};
+            double[] medians = {median(figures[0]), median(figures[1]), median(figures[2]), median(figures[3])};
             System.out.printf("median   %14.2f %14.2f %16.1f %16.1f%n", medians[0], medians[1], medians[2],
                     medians[3]);
             System.out.printf("# the relay adds %.2f us to a 0-byte one-way; relayed throughput is %.0f %% of"
