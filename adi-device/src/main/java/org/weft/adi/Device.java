@@ -38,9 +38,10 @@ public interface Device {
     String processorName();
 
     /**
-     * The info hints of the communicator whose point-to-point context is {@code context} ({@code MPI_Comm_set_info},
-     * and a duplicate's inherited ones); a device acts on those it knows (the multimethod device:
-     * {@code weft_streams}) and ignores the rest. By default it ignores them all.
+     * The info hints of the communicator that sends on {@code context} ({@code MPI_Comm_set_info}, a duplicate's
+     * inherited ones; given for its point-to-point and its collective context, and empty when it is freed); a device
+     * acts on those it knows (the multimethod device: {@code weft_streams}) and ignores the rest. By default it
+     * ignores them all.
      */
     default void hint(int context, java.util.Map<String, String> hints) {
     }

@@ -162,6 +162,9 @@ public final class Communicator {
         }
         checkUsable();
         freed = true;
+        if (!info.isEmpty()) { // the context ids go to a later communicator, which must not inherit these hints
+            hintDevice(Map.of());
+        }
         runtime.contextIds().release(context);
         if (localCommunicator != null) {
             localCommunicator.free();
@@ -184,7 +187,16 @@ public final class Communicator {
      */
     public void setInfo(Map<String, String> hints) {
         this.info = Map.copyOf(hints);
-        runtime.device().hint(context, info);
+        hintDevice(info);
+    }
+
+    /**
+     * Hands {@code hints} to the device for both contexts: a communicator's collectives are its messages too (an
+     * allgather's blocks across a wide-area path take its {@code weft_streams}).
+     */
+    private void hintDevice(Map<String, String> hints) {
+        runtime.device().hint(context, hints);
+        runtime.device().hint(collectiveContext(), hints);
     }
 
     /**
@@ -197,7 +209,7 @@ public final class Communicator {
             this.attributes = parent.attributes.copyForDup();
             this.info = parent.info;
             if (!info.isEmpty()) {
-                runtime.device().hint(context, info);
+                hintDevice(info);
             }
         }
     }
