@@ -1,9 +1,9 @@
 package phold;
 
-import java.util.HashMap;
 import java.util.Map;
 import mpi.MPI;
 import mpi.MPIException;
+import options.Options;
 
 /**
  * PHOLD under Time Warp on every rank, checked against a sequential run of the same seed, with its committed events
@@ -24,7 +24,7 @@ public final class Phold {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
-        Map<String, String> options = options(args);
+        Map<String, String> options = Options.parse(args);
         int size = MPI.COMM_WORLD.getSize();
         int rank = MPI.COMM_WORLD.getRank();
         long mean = Long.parseLong(options.getOrDefault("mean", "100"));
@@ -68,17 +68,5 @@ public final class Phold {
             Runtime.getRuntime().halt(3);
         }
         System.out.println("VERIFIED against the sequential run: " + reference[0] + " events, same checksum");
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new HashMap<>();
-        for (String arg : args) {
-            int eq = arg.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("argument '" + arg + "' is not NAME=VALUE");
-            }
-            options.put(arg.substring(0, eq), arg.substring(eq + 1));
-        }
-        return options;
     }
 }
