@@ -41,6 +41,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -414,11 +416,14 @@ public final class MultimethodDevice implements Device {
         finished = true;
         context.flushHeld(); // the bootstrap's barrier below is no wait of the device's: held sends go first
         try {
-            if (printReport) {
-                JobReport.gather(bootstrap, report(), rank -> locality(rank).site()).ifPresent(System.out::print);
-                System.out.flush();
-            }
-            bootstrap.barrier();
+            whileProgressing(() -> {
+                if (printReport) {
+                    JobReport.gather(bootstrap, report(), rank -> locality(rank).site())
+                            .ifPresent(System.out::print);
+                    System.out.flush();
+                }
+                bootstrap.barrier();
+            });
             StartupTrace.mark(who(config), "finalize barrier passed");
         } catch (IOException e) {
             throw new UncheckedIOException("bootstrap: finalize barrier failed", e);
@@ -433,6 +438,39 @@ public final class MultimethodDevice implements Device {
             if (Jfr.ON) {
                 RankRecording.stop();
             }
+        }
+    }
+
+    /** A bootstrap exchange of {@link #finish()}'s. */
+    private interface BootstrapStep {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code step} (the report's gathering, the finalize barrier: blocking bootstrap exchanges) while this
+     * process goes on progressing: a send that completed may still need this process to move its bytes (a TLS
+     * handshake its message waits behind, a back-pressured queue, a relay's reverse connection), and a process
+     * blocked in the bootstrap would leave its peer waiting for them forever. The step runs on a thread of its
+     * own; this one polls until it returns.
+     */
+    private void whileProgressing(BootstrapStep step) throws IOException {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("weft-finalize").start(() -> {
+            try {
+                step.run();
+                done.complete(null);
+            } catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        });
+        progress.await(done::isDone);
+        try {
+            done.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw e;
         }
     }
 

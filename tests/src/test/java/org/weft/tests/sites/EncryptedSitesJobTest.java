@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.LargeMessages;
+import org.weft.tests.programs.SelfAndRing;
 
 /**
  * {@code tcp_tls}: the tcp connections between two sites are TLS 1.3 and large messages cross them whole; a job of
@@ -28,6 +29,20 @@ class EncryptedSitesJobTest {
                     + " 0 plaintext; credentials made in .*";
             assertTrue(result.stdout().matches(line), () -> "missing '" + line + "' in:\n" + result.stdout());
         }
+    }
+
+    /**
+     * Two ranks a site, a ring: ranks 1 and 3 send their last message across (eager, complete once the link took
+     * it) and go into MPI_Finalize at once, before their TLS handshakes are done. Their peers wait for those
+     * messages, so the finalizing ranks must go on serving the handshake; blocked in the finalize barrier, they
+     * left both rings hanging (and so did the report's gathering, a bootstrap exchange before that barrier).
+     */
+    @Test
+    void aRankThatFinalizesRightAfterItsLastEagerSendAcrossStillDeliversIt() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2", "--site-launcher",
+                "a=weft", "--site-launcher", "b=weft", SelfAndRing.class.getName()).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("rank 1: tcp_tls cross-site: 1 connections TLS 1.3"), result.output());
     }
 
     @Test
