@@ -6,37 +6,53 @@ import java.lang.foreign.ValueLayout;
 /**
  * Predefined operations on {@code double} elements.
  *
- * <p>One loop per operation, the switch outside the loop, so that the JIT compiles each loop on its own and
- * nothing is allocated per element. Unaligned layouts: heap segments over {@code byte[]} scratch
- * buffers are only byte-aligned. Generated; keep the kernels alike.
+ * <p>The operands go through {@link KernelScratch}'s per-thread chunks: bulk copies in, one plain loop per
+ * operation over the arrays (the switch outside the loop, so that C2 compiles and vectorises each loop on its own),
+ * a bulk copy out; nothing is allocated. Unaligned layouts: heap segments over {@code byte[]} scratch buffers are
+ * only byte-aligned. Generated; keep the kernels alike.
  */
 final class DoubleKernel {
     private static final ValueLayout.OfDouble E = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+    private static final int CHUNK = KernelScratch.CHUNK_BYTES / Double.BYTES;
 
     private DoubleKernel() {
     }
 
     /** {@code io[i] = in[i] op io[i]} for {@code n} elements. */
     static void apply(PredefinedOp op, MemorySegment in, MemorySegment io, long n) {
+        KernelScratch scratch = KernelScratch.get();
+        double[] a = scratch.doubleIn;
+        double[] b = scratch.doubleInout;
+        for (long at = 0; at < n; at += CHUNK) {
+            int m = (int) Math.min(CHUNK, n - at);
+            long offset = at * Double.BYTES;
+            MemorySegment.copy(in, E, offset, a, 0, m);
+            MemorySegment.copy(io, E, offset, b, 0, m);
+            combine(op, a, b, m);
+            MemorySegment.copy(b, 0, io, E, offset, m);
+        }
+    }
+
+    private static void combine(PredefinedOp op, double[] in, double[] io, int m) {
         switch (op) {
             case MAX -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (Math.max(io.getAtIndex(E, i), in.getAtIndex(E, i))));
+                for (int i = 0; i < m; i++) {
+                    io[i] = Math.max(io[i], in[i]);
                 }
             }
             case MIN -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (Math.min(io.getAtIndex(E, i), in.getAtIndex(E, i))));
+                for (int i = 0; i < m; i++) {
+                    io[i] = Math.min(io[i], in[i]);
                 }
             }
             case SUM -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (io.getAtIndex(E, i) + in.getAtIndex(E, i)));
+                for (int i = 0; i < m; i++) {
+                    io[i] = io[i] + in[i];
                 }
             }
             case PROD -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (io.getAtIndex(E, i) * in.getAtIndex(E, i)));
+                for (int i = 0; i < m; i++) {
+                    io[i] = io[i] * in[i];
                 }
             }
             default -> throw new IllegalArgumentException(op + " on double");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -260,5 +261,53 @@ class PredefinedOpTest {
         MemorySegment out = MemorySegment.ofArray(inout);
         PredefinedOp.PROD.bind(LONG.duplicate()).combine(MemorySegment.ofArray(new long[] {5, -6}), out, 2);
         assertArrayEquals(new long[] {15, -24}, inout);
+    }
+
+    /**
+     * The floating-point kernels reduce in chunks: a vector longer than several chunks and not a multiple of one,
+     * at an odd offset, with native and heap segments mixed both ways, gives every element its reference value.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("floatingOps")
+    void floatingKernelsAcrossChunksAndSegmentKinds(PredefinedOp op) {
+        int n = 3 * KernelScratch.CHUNK_BYTES / Float.BYTES + 7;
+        for (boolean nativeIn : new boolean[] {true, false}) {
+            MemorySegment in = segment(nativeIn, 4L * n + 1).asSlice(1);
+            MemorySegment io = segment(!nativeIn, 4L * n + 1).asSlice(1);
+            float[] expected = new float[n];
+            for (int i = 0; i < n; i++) {
+                float a = (i % 13) - 6;
+                float b = (i % 7) + 0.5f;
+                in.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i, a);
+                io.setAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i, b);
+                expected[i] = switch (op) {
+                    case MAX -> Math.max(a, b);
+                    case MIN -> Math.min(a, b);
+                    case SUM -> a + b;
+                    default -> a * b;
+                };
+            }
+            op.bind(FLOAT).combine(in, io, n);
+            for (int i = 0; i < n; i++) {
+                assertEquals(expected[i], io.getAtIndex(java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED, i),
+                        op + " element " + i + (nativeIn ? " (native in, heap inout)" : " (heap in, native inout)"));
+            }
+        }
+        double[] doubles = new double[KernelScratch.CHUNK_BYTES / Double.BYTES * 2 + 3];
+        java.util.Arrays.fill(doubles, 2.0);
+        MemorySegment io = MemorySegment.ofArray(doubles.clone());
+        op.bind(DOUBLE).combine(MemorySegment.ofArray(doubles), io, doubles.length);
+        double twoOpTwo = op == PredefinedOp.SUM || op == PredefinedOp.PROD ? 4.0 : 2.0;
+        for (int i = 0; i < doubles.length; i++) {
+            assertEquals(twoOpTwo, io.getAtIndex(java.lang.foreign.ValueLayout.JAVA_DOUBLE, i), op + " double " + i);
+        }
+    }
+
+    static Stream<PredefinedOp> floatingOps() {
+        return Stream.of(PredefinedOp.MAX, PredefinedOp.MIN, PredefinedOp.SUM, PredefinedOp.PROD);
+    }
+
+    private static MemorySegment segment(boolean nativeMemory, long bytes) {
+        return nativeMemory ? Arena.ofAuto().allocate(bytes) : MemorySegment.ofArray(new byte[(int) bytes]);
     }
 }
