@@ -451,7 +451,7 @@ public final class MultimethodDevice implements Device {
      * process goes on progressing: a send that completed may still need this process to move its bytes (a TLS
      * handshake its message waits behind, a back-pressured queue, a relay's reverse connection), and a process
      * blocked in the bootstrap would leave its peer waiting for them forever. The step runs on a thread of its
-     * own; this one polls until it returns.
+     * own; this one polls until it returns, woken as any completion on another thread wakes a sleeping poller.
      */
     private void whileProgressing(BootstrapStep step) throws IOException {
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -462,6 +462,7 @@ public final class MultimethodDevice implements Device {
             } catch (Throwable e) {
                 done.completeExceptionally(e);
             }
+            parker.ringAll(); // the bootstrap rings no doorbell: end the poller's sleep now, not at its timeout
         });
         progress.await(done::isDone);
         try {
