@@ -25,8 +25,12 @@ final class PathProbe {
     /** Bytes of a PROBE's body before its data: phase, duration. */
     static final int HEAD = 16;
     static final int PINGS = 3;
-    /** Zeros that PROBE frames carry, shared by every probe of the process (never written). */
-    private static final MemorySegment ZEROS = Arena.global().allocate(PathSettings.DEFAULT.chunk());
+    /**
+     * Zeros that PROBE frames carry, shared by every probe of the process (never written). Smaller than a message's
+     * chunk: the receiver counts whole frames, so a frame is the rate's grain, and a phase's second half on a slow
+     * path (100 Mbit/s for 200 ms: 2.5 MB) must hold dozens of them for the rate to be within a few percent.
+     */
+    private static final MemorySegment ZEROS = Arena.global().allocate(64 << 10);
     private static final long MIN_PHASE = TimeUnit.MILLISECONDS.toNanos(400);
     private static final long MAX_PHASE = TimeUnit.SECONDS.toNanos(3);
     /** Round trips a phase lasts (between the bounds above): slow start is over well before its second half. */

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * The receiving end of path probes ({@link PathProbe}), timed here, where the bytes arrive: from the first PROBE
@@ -24,13 +25,23 @@ final class ProbeMeter {
     }
 
     private final Map<Integer, Phase> phases = new HashMap<>();
+    private final LongSupplier clock;
+
+    ProbeMeter() {
+        this(System::nanoTime);
+    }
+
+    /** A meter reading {@code clock} (ns) for the frames' arrival times: tests give it a clock of their own. */
+    ProbeMeter(LongSupplier clock) {
+        this.clock = clock;
+    }
 
     /**
      * A PROBE from {@code source}: u64 phase, u64 duration (ns), then bytes. Returns the PROBE_RESULT body to send
      * (u64 phase, u64 bytes per second) once the phase has lasted its duration, else null.
      */
     synchronized byte[] probe(int source, ByteBuffer body) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         long number = body.getLong(body.position());
         long duration = body.getLong(body.position() + 8);
         Phase p = phases.computeIfAbsent(source, s -> new Phase());
@@ -45,11 +56,13 @@ final class ProbeMeter {
             p.bytesAtMiddle = -1;
             p.answered = false;
         }
+        p.bytes += body.remaining() - PathProbe.HEAD;
         if (p.bytesAtMiddle < 0 && now - p.start >= p.duration / 2) {
+            // This frame's bytes arrived before now: counting them after the middle would overstate the rate.
             p.bytesAtMiddle = p.bytes;
             p.middle = now;
+            return null;
         }
-        p.bytes += body.remaining() - PathProbe.HEAD;
         if (now - p.start < p.duration || p.bytesAtMiddle < 0 || now - p.middle <= 0) {
             return null;
         }
