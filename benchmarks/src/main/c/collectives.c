@@ -1,7 +1,7 @@
 /*
  * The C reference for Weft's OSU-style collective benchmarks (org.weft.bench.osu.Bcast, Allreduce, Alltoall,
- * Allgather, Gather, Scatter, Reduce): the same sizes, warm-up and output (per size the average over ranks of each
- * rank's mean microseconds per call).
+ * Allgather, Gather, Scatter, Reduce, Barrier, ReduceScatterBlock): the same sizes, warm-up and output (per size the
+ * average over ranks of each rank's mean microseconds per call; barrier: one row, size 0).
  * Build: mpicc -O2 -o collectives collectives.c
  * Run:   mpirun -np 4 --oversubscribe ./collectives bcast|allreduce|alltoall|allgather|gather|scatter|reduce
  *          [maxBytes] [iterations]
@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *names[] = {"bcast", "allreduce", "alltoall", "allgather", "gather", "scatter", "reduce"};
+static const char *names[] = {"bcast", "allreduce", "alltoall", "allgather", "gather", "scatter", "reduce", "barrier",
+                              "reduce_scatter_block"};
 static int op;  /* index in names */
 static char *sendbuf, *recvbuf;
 
@@ -28,9 +29,18 @@ static void call(int bytes) {
         MPI_Gather(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
     } else if (op == 5) {
         MPI_Scatter(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
-    } else {
+    } else if (op == 6) {
         MPI_Reduce(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
+    } else if (op == 7) {
+        MPI_Barrier(MPI_COMM_WORLD);
+    } else {
+        MPI_Reduce_scatter_block(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     }
+}
+
+/* The size after b: the next power of two (1 after 0). */
+static int next(int b) {
+    return b == 0 ? 1 : 2 * b;
 }
 
 static double time_calls(int bytes, int iterations) {
@@ -53,20 +63,20 @@ int main(int argc, char **argv) {
             op = i;
         }
     }
-    int max = argc > 2 ? atoi(argv[2]) : 1 << 20;
+    int max = op == 7 ? 0 : argc > 2 ? atoi(argv[2]) : 1 << 20;
     int iterations = argc > 3 ? atoi(argv[3]) : 1000;
-    int min = op == 1 || op == 6 ? 4 : 1;
-    size_t bytes = (size_t) max * (op >= 2 && op <= 5 ? size : 1);
+    int min = op == 7 ? 0 : op == 1 || op == 6 || op == 8 ? 4 : 1;
+    size_t bytes = (size_t) (max > 0 ? max : 1) * ((op >= 2 && op <= 5) || op == 8 ? size : 1);
     sendbuf = calloc(bytes, 1);
     recvbuf = calloc(bytes, 1);
     time_calls(min, 5 * iterations);
-    for (int b = min; b <= max; b *= 2) {
+    for (int b = min; b <= max; b = next(b)) {
         time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10));
     }
     if (rank == 0) {
         printf("# Open MPI C %s, %d ranks\n# Size       Avg Latency(us)\n", names[op], size);
     }
-    for (int b = min; b <= max; b *= 2) {
+    for (int b = min; b <= max; b = next(b)) {
         double us = time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10)), sum;
         MPI_Reduce(&us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         if (rank == 0) {

@@ -8,7 +8,8 @@ import org.weft.bench.Results;
 
 /**
  * What the OSU-style collective benchmarks share ({@code osu_bcast}, {@code osu_allreduce}, {@code osu_alltoall},
- * {@code osu_gather}, {@code osu_scatter}, {@code osu_allgather}, {@code osu_reduce}):
+ * {@code osu_gather}, {@code osu_scatter}, {@code osu_allgather}, {@code osu_reduce}, {@code osu_barrier},
+ * {@code osu_reduce_scatter_block}):
  * {@code MPI_Init}, the options ({@code -m maxBytes}, {@code -i iterations}), direct buffers sized for every rank, the
  * size loop with an unprinted warm-up pass, and OSU's output: per size the average over ranks of each rank's mean
  * time per call ({@code # Size  Avg Latency(us)}). Only {@code mpi} API calls, so they also run on Open MPI's bindings.
@@ -30,7 +31,7 @@ final class CollectiveRun {
     private final int maxBytes;
     private final int iterations;
 
-    private CollectiveRun(String[] args, int minBytes, int buffersPerRank) throws MPIException {
+    private CollectiveRun(String[] args, int minBytes, int buffersPerRank, boolean sized) throws MPIException {
         int max = 1 << 20;
         int iters = 1000;
         for (int i = 0; i < args.length; i++) {
@@ -44,7 +45,7 @@ final class CollectiveRun {
         this.rank = MPI.COMM_WORLD.getRank();
         this.size = MPI.COMM_WORLD.getSize();
         this.minBytes = minBytes;
-        this.maxBytes = max;
+        this.maxBytes = sized ? max : 0;
         this.iterations = iters;
         int bytes = Math.max(1, max * (buffersPerRank == 1 ? 1 : size));
         this.sendBuffer = MPI.newByteBuffer(bytes);
@@ -56,7 +57,15 @@ final class CollectiveRun {
      * buffers hold one block per rank (all-to-all), else one block.
      */
     static CollectiveRun init(String[] args, int minBytes, boolean perPeerBuffers) throws MPIException {
-        return new CollectiveRun(MPI.Init(args), minBytes, perPeerBuffers ? 2 : 1);
+        return new CollectiveRun(MPI.Init(args), minBytes, perPeerBuffers ? 2 : 1, true);
+    }
+
+    /**
+     * {@code MPI_Init}, then the options, for a collective that moves no data (barrier): one row, size 0; {@code -m}
+     * is accepted and ignored, so that every collective takes the same command line.
+     */
+    static CollectiveRun initWithoutData(String[] args) throws MPIException {
+        return new CollectiveRun(MPI.Init(args), 0, 1, false);
     }
 
     /** Prints OSU's header, warms up, times every size and prints its row on rank 0; finalizes MPI. */
@@ -71,11 +80,11 @@ final class CollectiveRun {
         // Unprinted warm-up, as OsuRun's: the JIT compiles every size's path before anything is timed (its threads
         // compete with the ranks for the cores), and the small sizes again after the large ones.
         time(call, minBytes, 5 * iterations);
-        for (int bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
+        for (int bytes = minBytes; bytes <= maxBytes; bytes = next(bytes)) {
             time(call, bytes, bytes < LARGE ? iterations : Math.max(10, iterations / 10));
         }
         time(call, minBytes, 2 * iterations);
-        for (int bytes = minBytes; bytes <= maxBytes; bytes *= 2) {
+        for (int bytes = minBytes; bytes <= maxBytes; bytes = next(bytes)) {
             int iters = bytes < LARGE ? iterations : Math.max(10, iterations / 10);
             double micros = time(call, bytes, iters);
             double[] sum = {micros};
@@ -86,6 +95,11 @@ final class CollectiveRun {
             }
         }
         MPI.Finalize();
+    }
+
+    /** The size after {@code bytes}: the next power of two (1 after 0). */
+    private static int next(int bytes) {
+        return bytes == 0 ? 1 : bytes * 2;
     }
 
     /**

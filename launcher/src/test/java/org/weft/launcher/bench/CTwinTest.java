@@ -24,6 +24,10 @@ class CTwinTest {
                 CTwin.of("allreduce", List.of("-i", "100")));
         assertEquals(Optional.of(new CTwin("one-sided.c", List.of("get", "fence", "64"))),
                 CTwin.of("get_latency", List.of("-s", "fence", "-m", "64")));
+        assertEquals(Optional.of(new CTwin("collectives.c", List.of("barrier", "1048576", "100"))),
+                CTwin.of("barrier", List.of("-i", "100")));
+        assertEquals(Optional.of(new CTwin("collectives.c", List.of("reduce_scatter_block", "4096"))),
+                CTwin.of("reduce_scatter_block", List.of("-m", "4096")));
         assertEquals(Optional.empty(), CTwin.of("steady", List.of()));
         assertEquals("pingpong", new CTwin("pingpong.c", List.of()).program());
     }
