@@ -1,6 +1,8 @@
 package org.weft.adi;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -180,6 +182,19 @@ public interface Device {
      */
     default void awaitInBackground(BooleanSupplier done) {
         await(done);
+    }
+
+    /**
+     * Makes progress until {@code result} is complete and returns its value: how a call that blocks outside the
+     * device (a request to the launcher, a socket of a port; see {@link org.weft.adi.concurrent.BlockingCall}) is
+     * awaited, so that this process goes on moving what its peers wait for meanwhile.
+     *
+     * @throws IOException the result's failure when it is one (a {@code RuntimeException} or {@code Error} as it
+     *                     is; anything else wrapped)
+     */
+    default <T> T awaitResult(CompletableFuture<T> result) throws IOException {
+        await(result::isDone);
+        return Results.valueOf(result);
     }
 
     /** Feedback on this process: the method each peer uses and what each method did so far. */

@@ -13,6 +13,8 @@ import org.weft.adi.Locality;
 import org.weft.adi.ProbeResult;
 import org.weft.adi.ProcessStart;
 import org.weft.adi.Ranks;
+import org.weft.adi.Results;
+import org.weft.adi.concurrent.BlockingCall;
 import org.weft.adi.SendMode;
 import org.weft.adi.WorldConfig;
 import org.weft.adi.bootstrap.Bootstrap;
@@ -42,7 +44,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -173,7 +174,7 @@ public final class MultimethodDevice implements Device {
                 }, module -> {
                     progress.add(module);
                     parker.add(module);
-                });
+                }, device::awaitResult);
         return device;
     }
 
@@ -416,14 +417,15 @@ public final class MultimethodDevice implements Device {
         finished = true;
         context.flushHeld(); // the bootstrap's barrier below is no wait of the device's: held sends go first
         try {
-            whileProgressing(() -> {
+            awaitResult(BlockingCall.onThread("weft-finalize", () -> {
                 if (printReport) {
                     JobReport.gather(bootstrap, report(), rank -> locality(rank).site())
                             .ifPresent(System.out::print);
                     System.out.flush();
                 }
                 bootstrap.barrier();
-            });
+                return null;
+            }));
             StartupTrace.mark(who(config), "finalize barrier passed");
         } catch (IOException e) {
             throw new UncheckedIOException("bootstrap: finalize barrier failed", e);
@@ -441,38 +443,21 @@ public final class MultimethodDevice implements Device {
         }
     }
 
-    /** A bootstrap exchange of {@link #finish()}'s. */
-    private interface BootstrapStep {
-        void run() throws IOException;
-    }
-
     /**
-     * Runs {@code step} (the report's gathering, the finalize barrier: blocking bootstrap exchanges) while this
-     * process goes on progressing: a send that completed may still need this process to move its bytes (a TLS
-     * handshake its message waits behind, a back-pressured queue, a relay's reverse connection), and a process
-     * blocked in the bootstrap would leave its peer waiting for them forever. The step runs on a thread of its
-     * own; this one polls until it returns, woken as any completion on another thread wakes a sleeping poller.
+     * Makes progress until {@code result} is done: a send that completed may still need this process to move its
+     * bytes (a TLS handshake its message waits behind, a back-pressured queue, a relay's reverse connection), and a
+     * process blocked outside the device (finalize's barrier and report, a request to the launcher, a port's socket)
+     * would leave its peer waiting for them forever. The thread that completes {@code result} wakes the waiting
+     * threads as any completion on another thread does (the bootstrap rings no doorbell).
      */
-    private void whileProgressing(BootstrapStep step) throws IOException {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        Thread.ofPlatform().daemon().name("weft-finalize").start(() -> {
-            try {
-                step.run();
-                done.complete(null);
-            } catch (Throwable e) {
-                done.completeExceptionally(e);
-            }
-            parker.ringAll(); // the bootstrap rings no doorbell: end the poller's sleep now, not at its timeout
+    @Override
+    public <T> T awaitResult(CompletableFuture<T> result) throws IOException {
+        result.whenComplete((value, failure) -> {
+            progress.wakeWatchers();
+            parker.ringAll();
         });
-        progress.await(done::isDone);
-        try {
-            done.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw e;
-        }
+        progress.await(result::isDone);
+        return Results.valueOf(result);
     }
 
     /** This process's Nexus context, for programs below MPI (see {@link #open(WorldConfig, Bootstrap, Consumer)}). */

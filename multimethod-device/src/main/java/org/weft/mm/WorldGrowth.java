@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.weft.adi.DeviceException;
@@ -41,6 +42,14 @@ final class WorldGrowth implements DynamicProcesses {
     /** Starts a module late: as at init, into the context's running modules; true when it runs. */
     private final ModuleStarter starter;
     private final Consumer<CommModule> poll;
+    /** Awaits a request to the launcher while the device progresses ({@link org.weft.adi.Device#awaitResult}). */
+    private final Awaiter awaiter;
+
+    /** How this process awaits a blocking call's result: progressing the device meanwhile. */
+    @FunctionalInterface
+    interface Awaiter {
+        <T> T await(CompletableFuture<T> result) throws IOException;
+    }
 
     /** How a module is started after the others (the device's own start-up step). */
     @FunctionalInterface
@@ -50,7 +59,7 @@ final class WorldGrowth implements DynamicProcesses {
 
     WorldGrowth(Context context, Bootstrap bootstrap, Locality here, int worldFirstRank, int parent, String jobId,
                 AtomicReference<Locality[]> localities, List<CommModule> notStarted, ModuleStarter starter,
-                Consumer<CommModule> poll) {
+                Consumer<CommModule> poll, Awaiter awaiter) {
         this.context = context;
         this.bootstrap = bootstrap;
         this.here = here;
@@ -61,6 +70,7 @@ final class WorldGrowth implements DynamicProcesses {
         this.notStarted = new ArrayList<>(notStarted);
         this.starter = starter;
         this.poll = poll;
+        this.awaiter = awaiter;
     }
 
     @Override
@@ -92,7 +102,8 @@ final class WorldGrowth implements DynamicProcesses {
         notStarted.clear();
         context.start(running);
         try {
-            bootstrap.putCard(new BusinessCard(here, context.localTable()).encode());
+            awaiter.await(bootstrap.request(LauncherRequests.PUT_CARD,
+                    new BusinessCard(here, context.localTable()).encode()));
         } catch (IOException e) {
             throw refused(e, ErrorClass.ERR_INTERN, "cannot give the launcher this process's new business card");
         }
@@ -107,7 +118,7 @@ final class WorldGrowth implements DynamicProcesses {
         prepare(); // a peer of another world may be reachable only by a method not started yet
         byte[][] cards;
         try {
-            cards = bootstrap.cards(unknown);
+            cards = awaiter.await(bootstrap.cards(unknown));
         } catch (IOException e) {
             throw refused(e, ErrorClass.ERR_RANK, "cannot learn how to reach job ranks " + Arrays.toString(unknown));
         }
@@ -126,7 +137,7 @@ final class WorldGrowth implements DynamicProcesses {
     public int[] spawn(SpawnSpec spec) {
         byte[] answer;
         try {
-            answer = bootstrap.request(LauncherRequests.SPAWN, LauncherRequests.spawn(spec));
+            answer = awaiter.await(bootstrap.request(LauncherRequests.SPAWN, LauncherRequests.spawn(spec)));
         } catch (IOException e) {
             throw refused(e, ErrorClass.ERR_SPAWN, "the launcher could not spawn " + spec.count() + " processes");
         }
@@ -158,7 +169,7 @@ final class WorldGrowth implements DynamicProcesses {
 
     private byte[] ask(byte op, int errorClass, String... values) {
         try {
-            return bootstrap.request(op, LauncherRequests.strings(values));
+            return awaiter.await(bootstrap.request(op, LauncherRequests.strings(values)));
         } catch (IOException e) {
             throw refused(e, errorClass, "the launcher's name service failed");
         }

@@ -26,6 +26,9 @@ import java.util.Map;
  *  op PUBLISH   | service (UTF) | port (UTF) |       -&gt; empty, or ERR_SERVICE when the name is taken
  *  op LOOKUP    | service (UTF) |                    -&gt; | port (UTF) |, or ERR_NAME
  *  op UNPUBLISH | service (UTF) | port (UTF) |       -&gt; empty, or ERR_SERVICE when not published (so)
+ *  op RESERVE   | count |                            -&gt; | first rank |: job ranks no process of this job will
+ *                                                       take, by which this job's processes know another job's
+ *                                                       (the other side of a port between two jobs)
  * </pre>
  * Integers big-endian, strings as {@link DataOutputStream#writeUTF}.
  */
@@ -36,6 +39,7 @@ public final class LauncherRequests {
     public static final byte PUBLISH = 4;
     public static final byte LOOKUP = 5;
     public static final byte UNPUBLISH = 6;
+    public static final byte RESERVE = 7;
 
     private LauncherRequests() {
     }

@@ -16,7 +16,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -257,24 +256,20 @@ public final class SocketBootstrap implements Bootstrap {
     }
 
     @Override
-    public byte[] request(byte op, byte[] body) throws IOException {
+    public CompletableFuture<byte[]> request(byte op, byte[] body) {
         int id = nextRequest.incrementAndGet();
         CompletableFuture<byte[]> answer = new CompletableFuture<>();
         pending.put(id, answer);
+        answer.whenComplete((value, failure) -> pending.remove(id));
         try {
             send(BootstrapProtocol.REQUEST, LauncherRequests.framed(id, op, true, body));
             if (ended.get()) {
                 throw new IOException("the job has ended: " + endReason);
             }
-            return answer.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while waiting for the launcher");
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        } finally {
-            pending.remove(id);
+        } catch (IOException e) {
+            answer.completeExceptionally(e);
         }
+        return answer;
     }
 
     /** A RESPONSE: completes its request with the body, or with the error class the launcher answered. */

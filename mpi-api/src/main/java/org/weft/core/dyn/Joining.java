@@ -8,6 +8,7 @@ import java.nio.channels.SocketChannel;
 import java.security.SecureRandom;
 import org.weft.adi.DeviceException;
 import org.weft.adi.ErrorClass;
+import org.weft.adi.concurrent.BlockingCall;
 import org.weft.core.MpiRuntime;
 import org.weft.core.comm.Communicator;
 
@@ -23,27 +24,33 @@ public final class Joining {
     private Joining() {
     }
 
+    /** What each side of a join writes: its job, its job rank, the tag it proposes. */
+    private record Greeting(String jobId, int rank, int tag) {
+    }
+
     /** The intercommunicator between this process and the one at the other end of {@code socket}. */
     public static Communicator join(MpiRuntime runtime, SocketChannel socket) {
         String jobId = runtime.device().dynamic().jobId();
         int me = runtime.device().rank();
         int proposed = 1 + RANDOM.nextInt(Integer.MAX_VALUE - 1);
-        String otherJob;
-        int other;
-        int otherTag;
+        Greeting theirs;
         try {
-            DataOutputStream out = new DataOutputStream(Channels.newOutputStream(socket));
-            out.writeUTF(jobId);
-            out.writeInt(me);
-            out.writeInt(proposed);
-            out.flush();
-            DataInputStream in = new DataInputStream(Channels.newInputStream(socket));
-            otherJob = in.readUTF();
-            other = in.readInt();
-            otherTag = in.readInt();
+            // blocking socket I/O, awaited while this process progresses (the other may need its polls first)
+            theirs = runtime.device().awaitResult(BlockingCall.onThread("weft-join", () -> {
+                DataOutputStream out = new DataOutputStream(Channels.newOutputStream(socket));
+                out.writeUTF(jobId);
+                out.writeInt(me);
+                out.writeInt(proposed);
+                out.flush();
+                DataInputStream in = new DataInputStream(Channels.newInputStream(socket));
+                return new Greeting(in.readUTF(), in.readInt(), in.readInt());
+            }));
         } catch (IOException e) {
             throw new DeviceException(ErrorClass.ERR_OTHER, "MPI_Comm_join: the socket failed: " + e.getMessage(), e);
         }
+        String otherJob = theirs.jobId();
+        int other = theirs.rank();
+        int otherTag = theirs.tag();
         if (!otherJob.equals(jobId)) {
             throw new DeviceException(ErrorClass.ERR_PORT, "MPI_Comm_join: the other process belongs to job "
                     + otherJob + ", this one to " + jobId + ": Weft joins processes of one job only, so far");

@@ -182,6 +182,15 @@ public final class ProgressEngine {
     }
 
     /**
+     * Something a waiter waits for was done by a thread outside the device (a bootstrap answer, a socket's): wakes
+     * the threads that wait for a condition, the one sleeping in the doorbells too, at once rather than at their
+     * park's timeout.
+     */
+    public void wakeWatchers() {
+        waiters.wakeWatchers();
+    }
+
+    /**
      * One pass: back-pressured sends, then the modules due this pass; returns the work done.
      *
      * <p>The first modules are polled from call sites of their own, not from one loop: each site then always sees
