@@ -42,6 +42,36 @@ public interface DynamicProcesses {
     /** {@code MPI_Unpublish_name}: {@code ERR_SERVICE} when it is not published so. */
     void unpublishName(String service, String port);
 
+    /** The business cards of these job ranks of this job (what another job needs to reach them). */
+    byte[][] cards(int[] ranks);
+
+    /**
+     * Reserves {@code count} job ranks that no process of this job will take: the names by which this job's
+     * processes will know the processes of another job. Returns the first.
+     */
+    int reserve(int count);
+
+    /**
+     * Makes the processes of another job reachable under job ranks of this one ({@link #reserve}d by the group's
+     * root): the group met through a port, and from now on its processes are peers like any.
+     */
+    void adopt(ForeignGroup group);
+
+    /**
+     * A group of another job, as this process knows it: its processes' job ranks there ({@code ranksThere}, with
+     * their {@code cards}) are job ranks {@code firstAlias ..} here; this process is job rank {@code myRankThere}
+     * there; connections between the two prove {@code linkKey} (derived from the port's token: the jobs' secrets
+     * differ) instead of the job's secret, and name the job {@code jobId} they are made to.
+     */
+    record ForeignGroup(String jobId, String linkKey, int firstAlias, int[] ranksThere, int myRankThere,
+                        byte[][] cards) {
+        public ForeignGroup {
+            if (cards.length != ranksThere.length) {
+                throw new IllegalArgumentException(cards.length + " cards for " + ranksThere.length + " processes");
+            }
+        }
+    }
+
     /** A device that cannot grow: its world is all there is. */
     static DynamicProcesses none(String jobId) {
         return new DynamicProcesses() {
@@ -66,6 +96,21 @@ public interface DynamicProcesses {
 
             @Override
             public void reach(int[] ranks) {
+            }
+
+            @Override
+            public byte[][] cards(int[] ranks) {
+                throw new DeviceException(ErrorClass.ERR_PORT, "this device cannot meet other jobs");
+            }
+
+            @Override
+            public int reserve(int count) {
+                throw new DeviceException(ErrorClass.ERR_PORT, "this device cannot meet other jobs");
+            }
+
+            @Override
+            public void adopt(ForeignGroup group) {
+                throw new DeviceException(ErrorClass.ERR_PORT, "this device cannot meet other jobs");
             }
 
             @Override

@@ -24,6 +24,7 @@ public final class Context {
     private final Map<String, MethodCounters> counters = new LinkedHashMap<>();
     private final Backlog backlog = new Backlog();
     private final RsrSink inbound = this::deliver;
+    private final ForeignPeers foreignPeers = new ForeignPeers();
     private volatile List<CommModule> modules = List.of();
     private volatile Startpoint[] startpoints;
     private volatile DescriptorTable[] tables;
@@ -49,6 +50,11 @@ public final class Context {
 
     public int rank() {
         return rank;
+    }
+
+    /** The processes of other jobs this process met through ports. */
+    ForeignPeers foreignPeers() {
+        return foreignPeers;
     }
 
     /** The size of this process's world (a spawned world's, in a spawned process). */

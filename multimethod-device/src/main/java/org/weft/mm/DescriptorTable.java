@@ -31,6 +31,11 @@ public record DescriptorTable(List<Descriptor> descriptors) {
         return null;
     }
 
+    /** This table with only the descriptors of {@code methods}. */
+    public DescriptorTable only(java.util.Set<String> methods) {
+        return new DescriptorTable(descriptors.stream().filter(d -> methods.contains(d.method())).toList());
+    }
+
     public byte[] encode() {
         int size = 2;
         for (Descriptor d : descriptors) {

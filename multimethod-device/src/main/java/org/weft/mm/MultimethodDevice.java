@@ -554,6 +554,12 @@ public final class MultimethodDevice implements Device {
         }
 
         @Override
+        public org.weft.mm.spi.PeerCredentials credentialsWith(int peerRank) {
+            org.weft.mm.spi.PeerCredentials foreign = context.foreignPeers().of(peerRank);
+            return foreign != null ? foreign : ModuleContext.super.credentialsWith(peerRank);
+        }
+
+        @Override
         public boolean isOneHostJob() {
             return config.isOneHost();
         }

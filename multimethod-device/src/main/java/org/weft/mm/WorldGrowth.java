@@ -134,6 +134,52 @@ final class WorldGrowth implements DynamicProcesses {
     }
 
     @Override
+    public byte[][] cards(int[] ranks) {
+        prepare();
+        try {
+            return awaiter.await(bootstrap.cards(ranks));
+        } catch (IOException e) {
+            throw refused(e, ErrorClass.ERR_PORT, "cannot learn the business cards of job ranks "
+                    + Arrays.toString(ranks));
+        }
+    }
+
+    @Override
+    public int reserve(int count) {
+        try {
+            byte[] answer = awaiter.await(bootstrap.request(LauncherRequests.RESERVE, LauncherRequests.ranks(
+                    new int[] {count})));
+            return BootstrapProtocol.getInt(answer, 0);
+        } catch (IOException e) {
+            throw refused(e, ErrorClass.ERR_PORT, "the launcher could not name " + count
+                    + " processes of another job");
+        }
+    }
+
+    /**
+     * Another job's processes become startpoints under their aliases, reachable by the methods that connect two
+     * jobs: tcp alone (shm's rings and a native MPI session are their own job's; their cards' other descriptors
+     * are dropped). Their credentials go first, so a HELLO from one of them is understood at once.
+     */
+    @Override
+    public synchronized void adopt(ForeignGroup group) {
+        prepare();
+        context.foreignPeers().add(group);
+        Locality[] known = localities.get();
+        int end = group.firstAlias() + group.cards().length;
+        Locality[] grown = Arrays.copyOf(known, Math.max(known.length, end));
+        for (int i = 0; i < group.cards().length; i++) {
+            BusinessCard card = BusinessCard.decode(group.cards()[i]);
+            grown[group.firstAlias() + i] = card.locality();
+            context.reach(group.firstAlias() + i, card.table().only(BETWEEN_JOBS));
+        }
+        localities.set(grown);
+    }
+
+    /** The methods that connect processes of two jobs. */
+    private static final java.util.Set<String> BETWEEN_JOBS = java.util.Set.of("tcp");
+
+    @Override
     public int[] spawn(SpawnSpec spec) {
         byte[] answer;
         try {

@@ -1,11 +1,8 @@
 package org.weft.adi.bootstrap;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -171,21 +168,11 @@ public final class LauncherRequests {
         return count;
     }
 
-    private interface Writing {
-        void to(DataOutputStream out) throws IOException;
-    }
-
-    private static byte[] write(Writing writing) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            writing.to(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing to memory", e);
-        }
-        return bytes.toByteArray();
+    private static byte[] write(DataBytes.Writing writing) {
+        return DataBytes.write(writing);
     }
 
     private static DataInputStream reader(byte[] body) {
-        return new DataInputStream(new ByteArrayInputStream(body));
+        return DataBytes.reader(body);
     }
 }

@@ -74,6 +74,7 @@ final class LauncherRequestHandler {
                 names.unpublish(nameAndPort[0], nameAndPort[1]);
                 yield new byte[0];
             }
+            case LauncherRequests.RESERVE -> reserve(LauncherRequests.ranksOf(body));
             default -> throw new RefusedRequestException(ErrorClass.ERR_INTERN, "unknown request " + op);
         };
     }
@@ -97,6 +98,20 @@ final class LauncherRequestHandler {
         byte[] answer = new byte[8];
         BootstrapProtocol.putInt(answer, 0, world.first());
         BootstrapProtocol.putInt(answer, 4, count);
+        return answer;
+    }
+
+    /**
+     * Job ranks for the processes of another job (a port's other side): a world no process of this job joins, so
+     * that no spawn takes its ranks; answers the first.
+     */
+    private byte[] reserve(int[] count) throws RefusedRequestException {
+        if (count.length != 1 || count[0] < 1) {
+            throw new RefusedRequestException(ErrorClass.ERR_PORT, "a reservation of " + java.util.Arrays.toString(
+                    count) + " job ranks");
+        }
+        byte[] answer = new byte[4];
+        BootstrapProtocol.putInt(answer, 0, worlds.add(count[0]).first());
         return answer;
     }
 

@@ -17,9 +17,18 @@ public final class Intercomms {
     private Intercomms() {
     }
 
-    /** How the two groups' leaders talk: over which communicator, in which context, to whom, with which tag. */
-    private record LeaderLink(Communicator via, int context, int remoteLeader, int tag) {
-        void swap(int[] out, int[] in) {
+    /**
+     * How the two groups' leaders talk: each gives the other {@code out} and gets its {@code in} (as long). Over a
+     * communicator ({@link CommLink}), or over the socket of a port between two jobs.
+     */
+    public interface LeaderLink {
+        void swap(int[] out, int[] in);
+    }
+
+    /** Leaders that talk over a communicator, in a context, to a rank, with a tag. */
+    private record CommLink(Communicator via, int context, int remoteLeader, int tag) implements LeaderLink {
+        @Override
+        public void swap(int[] out, int[] in) {
             CreationCalls.swap(via, context, remoteLeader, tag, out, in);
         }
     }
@@ -39,9 +48,19 @@ public final class Intercomms {
         if (leader) {
             peer.checkUsable();
             peer.peerGroup().checkRank(remoteLeader);
-            link = new LeaderLink(peer, peer.context(), remoteLeader, tag);
+            link = new CommLink(peer, peer.context(), remoteLeader, tag);
         }
         ProcessGroup remote = exchangeGroups(local, localLeader, link);
+        return build(local, localLeader, link, local.group(), remote, local);
+    }
+
+    /**
+     * The intercommunicator between {@code local} and a group every process of {@code local} knows already
+     * ({@code remote}, by the job ranks this process knows its processes by), whose leader {@code link} reaches
+     * ({@code null} off {@code localLeader}): the two groups agree on context ids through the leaders. For groups
+     * that met through a port, where the leaders talk over the port's socket.
+     */
+    public static Communicator create(Communicator local, int localLeader, LeaderLink link, ProcessGroup remote) {
         return build(local, localLeader, link, local.group(), remote, local);
     }
 
@@ -113,7 +132,7 @@ public final class Intercomms {
     /** The leaders' link of an existing intercommunicator (rank 0 of each group), {@code null} off the leader. */
     private static LeaderLink linkOf(Communicator inter) {
         return inter.rank() == 0
-                ? new LeaderLink(inter, inter.collectiveContext(), 0, CreationCalls.LEADER_SWAP_TAG) : null;
+                ? new CommLink(inter, inter.collectiveContext(), 0, CreationCalls.LEADER_SWAP_TAG) : null;
     }
 
     /**

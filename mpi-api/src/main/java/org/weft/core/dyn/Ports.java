@@ -1,129 +1,135 @@
 package org.weft.core.dyn;
 
-import java.security.SecureRandom;
-import java.util.Set;
+import java.io.IOException;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.weft.adi.Device;
 import org.weft.adi.DeviceException;
-import org.weft.adi.DeviceRequest;
+import org.weft.adi.DynamicProcesses.ForeignGroup;
 import org.weft.adi.ErrorClass;
-import org.weft.adi.Ranks;
+import org.weft.adi.concurrent.BlockingCall;
+import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
+import org.weft.core.comm.Intercomms;
+import org.weft.core.comm.ProcessGroup;
 
 /**
- * {@code MPI_Open_port}, {@code MPI_Close_port}, {@code MPI_Comm_accept} and {@code MPI_Comm_connect} between the
- * processes of one job (its first world and every world spawned from it). A port name says what the other side
- * needs: {@code weft-port:JOB/RANK/TAG}, the job's id, the job rank of the process that opened it (which accepts
- * on it as its group's root) and a random tag that keeps its connections apart from every other port's. Within a
- * job the right to connect is the job's secret, which every process proved when it joined; a port of another job
- * is {@code ERR_PORT} (see docs/architecture.md, "Dynamic processes", for how jobs will meet).
+ * {@code MPI_Open_port}, {@code MPI_Close_port}, {@code MPI_Comm_accept} and {@code MPI_Comm_connect}, between the
+ * processes of one job and between two jobs started by separate {@code weftrun}s. A port is a listening socket of
+ * the process that opened it; its name ({@link PortName}) carries the socket's addresses and a random token whose
+ * proof is the right to connect (two jobs share no secret).
  *
- * <p>A connection: both groups make themselves reachable; the connecting root sends its job rank to the port's
- * process on the bridge context with the port's tag (a knock, which waits there as an unexpected message until
- * that process accepts); the accepting root takes the first knock, and the two roots lead their groups into one
- * intercommunicator ({@link WorldBridge}).
+ * <p>A connection: both groups make themselves reachable; the connecting root dials the port, and the two roots
+ * prove the token to each other ({@link PortSession}) and swap their groups: job id, job ranks, business cards. A
+ * group of another job gets job ranks of this one, reserved at the launcher (so no spawn takes them), and its
+ * processes become peers under those ranks, reached over tcp and proving the port link's key instead of the job's
+ * secret ({@link ForeignGroup}). The roots broadcast what they learned in their groups, agree on context ids over
+ * the socket, close it, and the intercommunicator's barrier makes sure nobody sends across before everybody can
+ * answer. Every blocking step of the roots is awaited while the device progresses.
  */
 public final class Ports {
-    private static final String PREFIX = "weft-port:";
-    private static final SecureRandom RANDOM = new SecureRandom();
-
-    /** The ports this process opened and has not closed. */
-    private final Set<String> open = ConcurrentHashMap.newKeySet();
+    /** The ports this process opened and has not closed, by name. */
+    private final Map<String, PortListener> open = new ConcurrentHashMap<>();
 
     /** {@code MPI_Open_port}: a new port of this process. */
     public String open(Communicator world) {
-        int tag = 1 + RANDOM.nextInt(Ranks.TAG_UB - 1);
-        String name = PREFIX + world.device().dynamic().jobId() + "/" + world.device().rank() + "/" + tag;
-        open.add(name);
-        return name;
+        try {
+            PortListener listener = PortListener.open();
+            String name = listener.name(world.device().dynamic().jobId(), world.device().rank()).format();
+            open.put(name, listener);
+            return name;
+        } catch (IOException e) {
+            throw new DeviceException(ErrorClass.ERR_PORT, "cannot listen for a port: " + e.getMessage(), e);
+        }
     }
 
     /** {@code MPI_Close_port}: {@code ERR_PORT} for a port this process did not open (or closed already). */
     public void close(String name) {
-        if (name == null || !open.remove(name)) {
+        PortListener listener = name == null ? null : open.remove(name);
+        if (listener == null) {
             throw new DeviceException(ErrorClass.ERR_PORT, "no open port of this process is named " + name);
+        }
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // closed anyway
         }
     }
 
     /** {@code MPI_Comm_accept}: waits at {@code root} for one connection to {@code port}. */
     public Communicator accept(Communicator comm, String port, int root) {
-        WorldBridge.prepare(comm);
-        int[] connector = {0};
-        DeviceException failure = null;
-        if (comm.rank() == root) {
-            try {
-                PortName name = parse(port, comm);
-                if (!open.contains(port) || name.owner() != comm.device().rank()) {
-                    throw new DeviceException(ErrorClass.ERR_PORT, "port " + port + " is not open at this process"
-                            + " (the process that opened a port accepts on it)");
-                }
-                int[] knock = new int[1];
-                DeviceRequest request = comm.device().irecv(java.lang.foreign.MemorySegment.ofArray(knock),
-                        Ranks.ANY_SOURCE, name.tag(), WorldBridge.CONTEXT);
-                comm.device().await(request);
-                connector[0] = knock[0];
-            } catch (DeviceException e) {
-                failure = e;
+        return meet(comm, root, () -> {
+            PortListener listener = port == null ? null : open.get(port);
+            if (listener == null) {
+                throw new DeviceException(ErrorClass.ERR_PORT, "port " + port + " is not open at this process"
+                        + " (the process that opened a port accepts on it)");
             }
-        }
-        int[] agreed = WorldBridge.agreeOnRoot(comm, root, connector, failure);
-        return WorldBridge.join(comm, root, agreed[0], tagAtRoot(comm, root, port));
+            return listener.accept();
+        });
     }
 
     /** {@code MPI_Comm_connect}: connects {@code comm} to the group accepting on {@code port}. */
     public Communicator connect(Communicator comm, String port, int root) {
+        return meet(comm, root, () -> PortSession.connect(PortName.parse(port)));
+    }
+
+    /** Both sides: the root opens the session, the group learns the other group, the two build the intercomm. */
+    private static Communicator meet(Communicator comm, int root, BlockingCall<PortSession> opening) {
         WorldBridge.prepare(comm);
-        int[] owner = {0};
+        Device device = comm.device();
+        PortSession session = null;
+        byte[] learned = null;
         DeviceException failure = null;
         if (comm.rank() == root) {
             try {
-                PortName name = parse(port, comm);
-                comm.device().dynamic().reach(new int[] {name.owner()});
-                int[] knock = {comm.device().rank()};
-                comm.device().await(comm.device().isend(java.lang.foreign.MemorySegment.ofArray(knock), name.owner(),
-                        name.tag(), WorldBridge.CONTEXT, org.weft.adi.SendMode.STANDARD));
-                owner[0] = name.owner();
+                session = device.awaitResult(BlockingCall.onThread("weft-port", opening));
+                learned = Meeting.introduce(comm, session).encode();
             } catch (DeviceException e) {
-                failure = e.errorClass() == ErrorClass.ERR_PORT ? e
-                        : new DeviceException(ErrorClass.ERR_PORT, "cannot reach port " + port + ": "
+                failure = e;
+            } catch (IOException | RuntimeException e) {
+                failure = new DeviceException(ErrorClass.ERR_PORT, "the connection through the port failed: "
                         + e.getMessage(), e);
             }
-        }
-        int[] agreed = WorldBridge.agreeOnRoot(comm, root, owner, failure);
-        return WorldBridge.join(comm, root, agreed[0], tagAtRoot(comm, root, port));
-    }
-
-    /** The port's tag at the root; the others' is not used (only the root talks over the bridge). */
-    private static int tagAtRoot(Communicator comm, int root, String port) {
-        return comm.rank() == root ? parse(port, comm).tag() : 0;
-    }
-
-    /** A port name taken apart. */
-    record PortName(String jobId, int owner, int tag) {
-    }
-
-    /** {@code port} taken apart; {@code ERR_PORT} for a name that is not a port of this job. */
-    static PortName parse(String port, Communicator comm) {
-        if (port == null || !port.startsWith(PREFIX)) {
-            throw new DeviceException(ErrorClass.ERR_PORT, "not a Weft port name: " + port);
-        }
-        String[] parts = port.substring(PREFIX.length()).split("/");
-        if (parts.length != 3) {
-            throw new DeviceException(ErrorClass.ERR_PORT, "a malformed port name: " + port);
-        }
-        String jobId = comm.device().dynamic().jobId();
-        if (!parts[0].equals(jobId)) {
-            throw new DeviceException(ErrorClass.ERR_PORT, "port " + port + " belongs to another job (this is "
-                    + jobId + "): Weft connects processes of one job only, so far");
-        }
-        try {
-            int owner = Integer.parseInt(parts[1]);
-            int tag = Integer.parseInt(parts[2]);
-            if (owner < 0 || tag < 1) {
-                throw new NumberFormatException();
+            if (failure != null && session != null) {
+                session.close();
             }
-            return new PortName(parts[0], owner, tag);
-        } catch (NumberFormatException e) {
-            throw new DeviceException(ErrorClass.ERR_PORT, "a malformed port name: " + port);
+        }
+        int[] length = WorldBridge.agreeOnRoot(comm, root, new int[] {learned == null ? 0 : learned.length},
+                failure);
+        Meeting meeting = Meeting.decode(Meeting.bcast(comm, root, learned, length[0]));
+        if (meeting.foreign()) {
+            device.dynamic().adopt(new ForeignGroup(meeting.jobId(), meeting.linkKey(), meeting.firstAlias(),
+                    meeting.ranksThere(), meeting.ourFirstThere() + comm.rank(), meeting.cards()));
+        }
+        ProcessGroup remote = ProcessGroup.of(meeting.ranksHere());
+        Communicator inter;
+        try {
+            inter = Intercomms.create(comm, root, session == null ? null : new SessionLink(session, device), remote);
+        } finally {
+            if (session != null) {
+                session.close();
+            }
+        }
+        device.dynamic().reach(remote.worldRanks());
+        Collectives.barrier(inter).run();
+        return inter;
+    }
+
+    /** The roots' link for the context-id agreement: the port's socket. */
+    private record SessionLink(PortSession session, Device device) implements Intercomms.LeaderLink {
+        @Override
+        public void swap(int[] out, int[] in) {
+            try {
+                int[] theirs = Meeting.ints(device.awaitResult(BlockingCall.onThread("weft-port",
+                        () -> session.swap(Meeting.bytes(out)))));
+                if (theirs.length != in.length) {
+                    throw new IOException("the other root swapped " + theirs.length + " ids, not " + in.length);
+                }
+                System.arraycopy(theirs, 0, in, 0, in.length);
+            } catch (IOException e) {
+                throw new DeviceException(ErrorClass.ERR_PORT, "the other job's root left while the two groups "
+                        + "agreed on their communicator: " + e.getMessage(), e);
+            }
         }
     }
 }

@@ -25,6 +25,15 @@ public interface ModuleContext {
     /** The per-job secret a connection must prove before any RSR it carries is delivered. */
     String secret();
 
+    /**
+     * What a connection to {@code peerRank} proves and names (its HELLO, its TLS certificates): by default this
+     * job's ranks, id and secret; a process of another job met through a port is known by a rank of this job and
+     * proves the port link's key instead ({@link PeerCredentials}).
+     */
+    default PeerCredentials credentialsWith(int peerRank) {
+        return new PeerCredentials(rank(), peerRank, jobId(), secret(), false);
+    }
+
     /** The host's name, as peers compare it (e.g. for shared memory). */
     String hostName();
 

@@ -28,12 +28,22 @@ public final class JobTls {
 
     /** Makes rank {@code rank}'s key and certificate and the context (a few milliseconds; see {@link #setupNanos}). */
     public static JobTls create(String jobId, String secret, int rank) {
+        return create(jobId, jobId, secret, rank);
+    }
+
+    /**
+     * The credentials of this process towards the processes of another job met through a port: its certificate
+     * says it is rank {@code rankThere} of job {@code jobThere} (the other job's name for it) and proves the port
+     * link's key; it trusts the certificates of this job's names for the other job's processes ({@code myJob}'s
+     * ranks) that prove the same key.
+     */
+    public static JobTls create(String jobThere, String myJob, String linkKey, int rankThere) {
         long start = System.nanoTime();
-        RankCertificate identity = RankCertificate.create(jobId, secret, rank);
+        RankCertificate identity = RankCertificate.create(jobThere, linkKey, rankThere);
         try {
             SSLContext context = SSLContext.getInstance("TLSv1.3");
             context.init(new KeyManager[] {new RankKeyManager(identity)},
-                    new TrustManager[] {new JobTrustManager(jobId, secret)}, null);
+                    new TrustManager[] {new JobTrustManager(myJob, linkKey)}, null);
             return new JobTls(context, System.nanoTime() - start);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("TLS 1.3 is part of every JDK from 11 on", e);

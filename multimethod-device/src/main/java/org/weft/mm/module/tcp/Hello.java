@@ -8,6 +8,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.weft.adi.bootstrap.BootstrapProtocol;
 
 /**
@@ -71,12 +72,13 @@ record Hello(int version, int rank, int target, int flags, String jobId, byte[] 
     }
 
     /**
-     * Checks the HELLO body (after the ids) against this process ({@code myRank} of {@code worldSize}) and its job;
+     * Checks the HELLO body (after the ids) against this process ({@code myRank} of {@code worldSize}) and its job
+     * (the proof's key is {@code secretOf} the rank the HELLO claims);
      * returns the verified HELLO (its sender's rank, its flags), or throws {@link RejectedHelloException} saying what was wrong. {@code seenNonces}
      * collects the nonces this process has accepted (hex).
      */
-    static Hello verify(ByteBuf body, int version, String jobId, String secret, int worldSize, int myRank,
-                      Set<String> seenNonces) {
+    static Hello verify(ByteBuf body, int version, String jobId, IntFunction<String> secretOf, int worldSize,
+                        int myRank, Set<String> seenNonces) {
         if (body.readableBytes() < 4 + 2 + 4 + 4 + 2 + 2) {
             throw new RejectedHelloException("HELLO too short");
         }
@@ -97,7 +99,9 @@ record Hello(int version, int rank, int target, int flags, String jobId, byte[] 
         byte[] nonce = new byte[NONCE_LENGTH];
         byte[] proof = new byte[PROOF_LENGTH];
         body.readBytes(nonce).readBytes(proof);
-        byte[] expected = BootstrapProtocol.proof(secret, transcript(peerVersion, rank, target, flags, peerJob, nonce));
+        // the key the claimed rank must prove: the job's secret, or the port link's for another job's process
+        byte[] expected = BootstrapProtocol.proof(secretOf.apply(rank),
+                transcript(peerVersion, rank, target, flags, peerJob, nonce));
         boolean jobOk = MessageDigest.isEqual(peerJob, jobIdBytes(jobId));
         if (!MessageDigest.isEqual(proof, expected)) {
             throw new RejectedHelloException(jobOk ? "wrong job secret" : "HELLO for another job");

@@ -89,7 +89,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         try {
             var job = module.context();
             hello = Hello.verify(frame.skipBytes(IDS_LENGTH), FrameLayout.PROTOCOL_VERSION, job.jobId(),
-                    job.secret(), job.rankLimit(), job.rank(), module.seenNonces());
+                    rank -> job.credentialsWith(rank).secret(), job.rankLimit(), job.rank(), module.seenNonces());
         } catch (Hello.RejectedHelloException e) {
             reject(ctx, e.getMessage());
             return;

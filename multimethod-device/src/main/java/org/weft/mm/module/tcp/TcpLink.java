@@ -1,5 +1,7 @@
 package org.weft.mm.module.tcp;
 
+import org.weft.mm.spi.PeerCredentials;
+
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
@@ -126,8 +128,10 @@ public final class TcpLink implements CommObject {
         TcpAddress address = route.address();
         var job = module.context();
         boolean encrypted = module.encrypts(peerRank);
-        byte[] hello = Frames.helloBytes(Hello.signed(FrameLayout.PROTOCOL_VERSION, job.rank(), peerRank,
-                encrypted ? Hello.TLS : 0, job.jobId(), job.secret()), helloHandler);
+        PeerCredentials credentials = job.credentialsWith(peerRank);
+        byte[] hello = Frames.helloBytes(Hello.signed(FrameLayout.PROTOCOL_VERSION, credentials.myRank(),
+                credentials.peerRank(), encrypted ? Hello.TLS : 0, credentials.jobId(), credentials.secret()),
+                helloHandler);
         TcpLink link = new TcpLink(module, peerRank, address.toString(), null, () -> { }, State.CONNECTING,
                 address.dialOrder(), address.port(), encrypted ? hello : null);
         link.via = route.via();
@@ -159,7 +163,7 @@ public final class TcpLink implements CommObject {
             try {
                 SocketChannel dialling = SocketChannel.open();
                 wire = tlsHello == null ? new PlainWire(dialling)
-                        : TlsWire.client(dialling, module.tls().engine(peerRank, true), tlsHello);
+                        : TlsWire.client(dialling, module.tls(peerRank).engine(peerRank, true), tlsHello);
                 closer = () -> closeQuietly(dialling);
                 dialling.configureBlocking(false);
                 applySocketOptions(dialling, module.config(), window);

@@ -39,6 +39,7 @@ import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.Doorbell;
 import org.weft.mm.spi.ModuleContext;
+import org.weft.mm.spi.PeerCredentials;
 import org.weft.mm.tls.JobTls;
 import org.weft.mm.tls.TlsPolicy;
 
@@ -128,6 +129,9 @@ public final class TcpModule implements CommModule {
     private Descriptor localDescriptor;
     /** This rank's TLS credentials and context, made at the first connection that needs them ({@link #tls()}). */
     private volatile JobTls tls;
+    /** The TLS credentials towards other jobs' processes, by the key of the port's link they were met through. */
+    private final java.util.concurrent.ConcurrentMap<String, JobTls> foreignTls =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** Connections made or accepted, encrypted and not, for the report. */
     private final AtomicInteger encryptedConnections = new AtomicInteger();
     private final AtomicInteger plaintextConnections = new AtomicInteger();
@@ -235,6 +239,19 @@ public final class TcpModule implements CommModule {
         return made;
     }
 
+    /**
+     * The TLS credentials of a connection to {@code peerRank}: this rank's, or for a process of another job those
+     * of the port's link it met that job through (made at its first encrypted connection, one per link).
+     */
+    JobTls tls(int peerRank) {
+        PeerCredentials credentials = context.credentialsWith(peerRank);
+        if (!credentials.foreign()) {
+            return tls();
+        }
+        return foreignTls.computeIfAbsent(credentials.secret(), key -> JobTls.create(credentials.jobId(),
+                context.jobId(), key, credentials.myRank()));
+    }
+
     /** Whether the connection to {@code peerRank} is encrypted, by {@code tcp_tls} and the two ranks' sites. */
     boolean encrypts(int peerRank) {
         return config.tls().encrypts(context.site(), context.siteOf(peerRank));
@@ -253,7 +270,7 @@ public final class TcpModule implements CommModule {
     Wire acceptedWire(Hello hello, java.nio.channels.SocketChannel socket) throws IOException {
         if (hello.announcesTls()) {
             counted(true);
-            return TlsWire.server(socket, tls().engine(hello.rank(), false));
+            return TlsWire.server(socket, tls(hello.rank()).engine(hello.rank(), false));
         }
         if (encrypts(hello.rank())) {
             throw new Hello.RejectedHelloException("rank " + hello.rank() + " connected in plaintext, but "

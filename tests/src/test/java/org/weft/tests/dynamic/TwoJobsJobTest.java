@@ -1,0 +1,140 @@
+package org.weft.tests.dynamic;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.JobPort;
+
+/**
+ * Two jobs started by two {@code weftrun}s meet through a port whose name one writes to a file and the other reads:
+ * an intercommunicator between jobs with different secrets, over tcp (plaintext, and TLS with {@code tcp_tls=all},
+ * whose certificates prove the port link's key). A stranger that knocks at the port with garbage is refused and the
+ * accept goes on; a name with an altered token is refused with {@code ERR_PORT}; a connecting root that goes away
+ * right after proving the token fails the accept with {@code ERR_PORT} instead of leaving it hanging.
+ */
+@Timeout(value = 200, unit = TimeUnit.SECONDS)
+class TwoJobsJobTest {
+    private static final Duration JOB_LIMIT = Duration.ofSeconds(150);
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest(name = "{0} accepting, {1} connecting, tcp_tls={2}")
+    @CsvSource({"2, 3, cross-site", "1, 2, all"})
+    void twoJobsMeetThroughAPortNameInAFile(int acceptors, int connectors, String tls) throws Exception {
+        Path file = dir.resolve("port");
+        CompletableFuture<WeftrunJob.Result> accepting = CompletableFuture.supplyAsync(() -> run(WeftrunJob.of(
+                "-np", Integer.toString(acceptors), "--param", "tcp_tls=" + tls, JobPort.class.getName(), "accept",
+                file.toString())));
+        String port = JobPort.awaitPort(file);
+        assertEquals(1, knockWithGarbage(port), "a stranger is told it was refused");
+        WeftrunJob.Result connecting = WeftrunJob.of("-np", Integer.toString(connectors), "--param",
+                "tcp_tls=" + tls, JobPort.class.getName(), "connect", file.toString()).timeout(JOB_LIMIT).start();
+        WeftrunJob.Result accepted = accepting.get(JOB_LIMIT.toSeconds() + 20, TimeUnit.SECONDS);
+        String both = accepted.output() + "\n---- connecting job\n" + connecting.output();
+        assertEquals(0, accepted.exitCode(), both);
+        assertEquals(0, connecting.exitCode(), both);
+        assertTrue(connecting.stdout().contains("WRONG TOKEN class 43"), both);
+        assertTrue(accepted.stderr().contains("refused a connection"), both);
+        for (int rank = 0; rank < acceptors; rank++) {
+            String line = "SIDE accept rank " + rank + " size " + acceptors + " remote " + connectors + " sum "
+                    + sumOf(connectors);
+            assertTrue(accepted.stdout().contains(line), line + "\n" + both);
+        }
+        for (int rank = 0; rank < connectors; rank++) {
+            String line = "SIDE connect rank " + rank + " size " + connectors + " remote " + acceptors + " sum "
+                    + sumOf(acceptors);
+            assertTrue(connecting.stdout().contains(line), line + "\n" + both);
+        }
+    }
+
+    @Test
+    void aConnectingRootThatGoesAwayAfterTheHandshakeFailsTheAccept() throws Exception {
+        Path file = dir.resolve("port");
+        CompletableFuture<WeftrunJob.Result> accepting = CompletableFuture.supplyAsync(() -> run(WeftrunJob.of(
+                "-np", "2", JobPort.class.getName(), "accept", file.toString())));
+        String port = JobPort.awaitPort(file);
+        try (Socket socket = dial(port)) {
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            byte[] nonceA = new byte[32];
+            in.readFully(new byte[9]); // magic and version
+            in.readFully(nonceA);
+            byte[] nonceC = new byte[32];
+            new SecureRandom().nextBytes(nonceC);
+            out.write(nonceC);
+            out.write(proof(tokenOf(port), nonceA, nonceC));
+            out.flush();
+            assertEquals(0, in.readUnsignedByte(), "the right token is accepted");
+            in.readFully(new byte[32]);
+        } // and gone, as a connecting job that died
+        WeftrunJob.Result accepted = accepting.get(JOB_LIMIT.toSeconds() + 20, TimeUnit.SECONDS);
+        assertEquals(0, accepted.exitCode(), accepted.output());
+        assertTrue(accepted.stdout().contains("ACCEPT FAILED class 43"), accepted.output());
+    }
+
+    private static WeftrunJob.Result run(WeftrunJob job) {
+        try {
+            return job.timeout(JOB_LIMIT).start();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int sumOf(int ranks) {
+        return ranks * 100 + ranks * (ranks - 1) / 2;
+    }
+
+    /** Sends 64 bytes of garbage where the proof goes; returns the port's status byte (1: refused). */
+    private static int knockWithGarbage(String port) throws Exception {
+        try (Socket socket = dial(port)) {
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            in.readFully(new byte[41]);
+            byte[] garbage = new byte[64];
+            Arrays.fill(garbage, (byte) 'x');
+            socket.getOutputStream().write(garbage);
+            return in.readUnsignedByte();
+        }
+    }
+
+    private static Socket dial(String port) throws Exception {
+        String first = port.split("/")[2].split(",")[0]; // 127.0.0.1:PORT
+        Socket socket = new Socket();
+        socket.connect(new InetSocketAddress("127.0.0.1", Integer.parseInt(first.substring(first.indexOf(':') + 1))),
+                10_000);
+        socket.setSoTimeout(30_000);
+        return socket;
+    }
+
+    private static byte[] tokenOf(String port) {
+        return Base64.getUrlDecoder().decode(port.substring(port.lastIndexOf('/') + 1));
+    }
+
+    private static byte[] proof(byte[] token, byte[] nonceA, byte[] nonceC) throws Exception {
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(token, "HmacSHA256"));
+        mac.update("weft port connect".getBytes(StandardCharsets.US_ASCII));
+        mac.update(nonceA);
+        return mac.doFinal(nonceC);
+    }
+}
