@@ -1,3 +1,7 @@
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import mpi.Intercomm;
 import mpi.Intracomm;
@@ -15,13 +19,17 @@ import mpi.MPIException;
  * <p>How the two programs meet (option {@code --couple}): {@code mpmd} (default) in one MPMD job ({@code weftrun
  * -np 2 Ocean : -np 2 Atmosphere}), the world split by {@code MPI.APPNUM} and joined by
  * {@code MPI_Intercomm_create}; {@code ports}: the ocean opens a port and publishes it as {@code weft-coupled-ocean},
- * the atmosphere looks it up and connects. With {@code --site ocean:2 --site atmosphere:2} each program runs on a
+ * the atmosphere looks it up and connects; {@code file:PATH}: two jobs started by two weftruns ({@code weftrun -np 2
+ * Ocean --couple file:PATH} and {@code weftrun -np 2 Atmosphere --couple file:PATH}), the ocean writing its port's
+ * name to PATH, the atmosphere reading it there and connecting. With {@code --site ocean:2 --site atmosphere:2} each program runs on a
  * site of its own (its native MPI inside when mpirun is there, tcp between).
  *
  * <p>Options: {@code --nx N --ny N} (grid, 256 x 128), {@code --steps N} (10), {@code --substeps N} (diffusion steps
  * per coupling step, 4), {@code --bench} (time the steps after one warm-up step; a simulated day is 48 steps).
  */
 final class CoupledModel {
+    /** {@code --couple file:PATH}: two jobs, meeting through a port whose name goes through PATH. */
+    private static final String PORT_FILE = "file:";
     /** Coupling steps per simulated day (half-hour steps, as the papers' coupled runs). */
     static final int STEPS_PER_DAY = 48;
     private static final double COUPLING = 0.02;
@@ -102,7 +110,9 @@ final class CoupledModel {
         Options options = Options.parse(args);
         int appNum = (Integer) MPI.COMM_WORLD.getAttr(MPI.APPNUM);
         Intracomm local = MPI.COMM_WORLD.split(appNum, MPI.COMM_WORLD.getRank());
-        Intercomm other = options.couple.equals("ports") ? byPort(component, local) : byAppNum(appNum, local);
+        Intercomm other = options.couple.startsWith(PORT_FILE)
+                ? byPortFile(component, local, Path.of(options.couple.substring(PORT_FILE.length())))
+                : options.couple.equals("ports") ? byPort(component, local) : byAppNum(appNum, local);
         CoupledModel model = new CoupledModel(component, options.nx, options.ny, local, other);
         double initial = model.heat();
         double initialShare = model.ownHeat;
@@ -159,6 +169,50 @@ final class CoupledModel {
         MPI.COMM_WORLD.barrier();
         String port = local.getRank() == 0 ? Intracomm.lookupName(service) : null;
         return local.connect(port, 0);
+    }
+
+    /**
+     * The other program's ranks when the two run as two jobs (two weftruns): the ocean opens a port, writes its name
+     * to {@code file} (whole, by a rename) and accepts; the atmosphere waits for the file and connects.
+     */
+    private static Intercomm byPortFile(Component component, Intracomm local, Path file) throws MPIException {
+        boolean root = local.getRank() == 0;
+        try {
+            if (component == Component.OCEAN) {
+                String port = root ? Intracomm.openPort() : null;
+                if (root) {
+                    Path written = file.resolveSibling(file.getFileName() + ".tmp");
+                    Files.writeString(written, port);
+                    Files.move(written, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    System.out.println("PORT " + port);
+                }
+                Intercomm atmosphere = local.accept(port, 0);
+                if (root) {
+                    Intracomm.closePort(port);
+                }
+                return atmosphere;
+            }
+            String port = root ? awaitFile(file) : null;
+            return local.connect(port, 0);
+        } catch (IOException e) {
+            throw new IllegalStateException("the port file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String awaitFile(Path file) throws IOException {
+        long deadline = System.nanoTime() + 300_000_000_000L;
+        while (!Files.exists(file)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("no port name written within 300 s");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the port name", e);
+            }
+        }
+        return Files.readString(file).trim();
     }
 
     /** One coupling step: {@code substeps} of diffusion, then the exchange of heat across the surface. */
