@@ -201,7 +201,7 @@ public class Request implements Freeable {
     static DeviceException statusError(Status status) {
         String detail = status.getError() == ErrorClass.ERR_TRUNCATE
                 ? "message truncated: it was longer than the receive buffer (" + status.byteCount() + " bytes)"
-                : "the operation failed";
+                : status.failure() != null ? "the operation failed: " + status.failure() : "the operation failed";
         return new DeviceException(status.getError(), detail);
     }
 

@@ -17,6 +17,8 @@ public final class Status {
     private boolean cancelled;
     private long bytes;
     private int index = Ranks.UNDEFINED;
+    /** Why the operation failed, as the device said (e.g. the peer lost), or null. */
+    private String failure;
 
     Status(int source, int tag, int error, boolean cancelled, long bytes) {
         this.source = source;
@@ -33,8 +35,15 @@ public final class Status {
 
     /** The status of a completed device request, with the source translated to a rank of {@code comm}. */
     static Status of(DeviceRequest request, Communicator comm) {
-        return new Status(comm.fromWorld(request.source()), request.tag(), request.error(), request.isCancelled(),
-                request.byteCount());
+        Status status = new Status(comm.fromWorld(request.source()), request.tag(), request.error(),
+                request.isCancelled(), request.byteCount());
+        status.failure = request.failure();
+        return status;
+    }
+
+    /** Why the operation failed, as the device said, or null. */
+    String failure() {
+        return failure;
     }
 
     /**

@@ -32,6 +32,8 @@ public class DeviceRequest implements BooleanSupplier {
     private long byteCount;
     private int error = ErrorClass.SUCCESS;
     private boolean cancelled;
+    /** Why the operation failed, in words (e.g. which peer was lost), when the device knows; else null. */
+    private String failure;
 
     /** A request that is complete from the start (e.g. an operation on {@code PROC_NULL}). */
     public static DeviceRequest completed(int source, int tag) {
@@ -65,6 +67,15 @@ public class DeviceRequest implements BooleanSupplier {
     }
 
     /**
+     * Completes the request as failed with {@code error} and {@code why} (naming, e.g., the peer whose connection
+     * was lost), which the error raised for it carries.
+     */
+    public void completeFailed(int source, int tag, int error, String why) {
+        this.failure = why;
+        complete(source, tag, 0, error);
+    }
+
+    /**
      * True when the calling thread is the only one that will ever wait for this request (a device's request for
      * one thread's blocking calls, completed during that thread's own send or poll): completion then needs no
      * fence and wakes nobody.
@@ -90,6 +101,7 @@ public class DeviceRequest implements BooleanSupplier {
         byteCount = 0;
         error = ErrorClass.SUCCESS;
         cancelled = false;
+        failure = null;
         COMPLETE.setRelease(this, false); // not yet shared: a volatile store's fence would buy nothing here
     }
 
@@ -111,6 +123,11 @@ public class DeviceRequest implements BooleanSupplier {
 
     public final int error() {
         return error;
+    }
+
+    /** Why the operation failed, when the device said ({@link #completeFailed}); else null. */
+    public final String failure() {
+        return failure;
     }
 
     public final boolean isCancelled() {

@@ -31,6 +31,8 @@ public final class Context {
     private volatile int metEndpointId;
     /** A module holds sends back (aggregation): the next wait flushes the modules first ({@link #flushHeld}). */
     private volatile boolean holding;
+    /** Hears of a peer whose connection a module lost for good (the point-to-point layer fails what waits on it). */
+    private volatile java.util.function.BiConsumer<Integer, String> peerLostListener = (peer, why) -> { };
 
     /**
      * The most job ranks a job may have, spawned worlds included (a peer's rank is checked against it before its
@@ -178,6 +180,19 @@ public final class Context {
                     + e.getMessage(), e);
         }
         return startpoint;
+    }
+
+    /** Who hears of a lost peer ({@link #peerLost}): the device's point-to-point layer. */
+    public void onPeerLost(java.util.function.BiConsumer<Integer, String> listener) {
+        peerLostListener = listener;
+    }
+
+    /**
+     * A module lost its connection to {@code peer} for good, for reason {@code why} (a line naming the peer): every
+     * operation that waits on it fails with that reason, and so does every later one.
+     */
+    public void peerLost(int peer, String why) {
+        peerLostListener.accept(peer, why);
     }
 
     /** A module holds RSRs back: the next {@link #flushHeld} asks every module to write them. */

@@ -111,6 +111,7 @@ public final class MultimethodDevice implements Device {
         PointToPoint pointToPoint = new PointToPoint(context, waiters, parameters.get(PointToPoint.FRAGMENT_SIZE));
         Endpoint mpi = context.createEndpoint();
         mpi.register(PointToPoint.ENQUEUE_MESSAGE, pointToPoint);
+        context.onPeerLost(pointToPoint::peerLost);
         extraHandlers.accept(mpi);
 
         Map<String, String> unavailable = new LinkedHashMap<>();
@@ -314,6 +315,9 @@ public final class MultimethodDevice implements Device {
     public int send(MemorySegment data, int dest, int tag, int contextId, SendMode mode) {
         DeviceRequest request = restartSend(pointToPoint.reusableSend(), data, dest, tag, contextId, mode);
         progress.await(request);
+        if (request.failure() != null) { // say why, e.g. which peer was lost
+            throw new DeviceException(request.error(), "the send failed: " + request.failure());
+        }
         return request.error();
     }
 
@@ -519,6 +523,11 @@ public final class MultimethodDevice implements Device {
         @Override
         public void holdingSends() {
             context.markHolding();
+        }
+
+        @Override
+        public void peerLost(int rank, String why) {
+            context.peerLost(rank, why);
         }
 
         @Override

@@ -77,6 +77,21 @@ public final class MatchingEngine {
         return false;
     }
 
+    /**
+     * Removes every posted receive that {@code peer} could be the sender for (from it, or from any source) into
+     * {@code into}, in order: that peer was lost and nothing more will come from it.
+     */
+    public void removePostedFrom(int peer, java.util.List<RecvRequest> into) {
+        for (int i = 0; i < posted.size(); ) {
+            RecvRequest r = posted.get(i);
+            if (r.source == peer || r.source == Ranks.ANY_SOURCE) {
+                into.add(posted.remove(i));
+            } else {
+                i++;
+            }
+        }
+    }
+
     public int postedCount() {
         return posted.size();
     }

@@ -1,5 +1,6 @@
 package org.weft.mm.proto;
 
+import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceMessage;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.ErrorClass;
@@ -69,6 +70,11 @@ public final class PointToPoint implements RsrHandler {
     private final ConcurrentHashMap<Long, SendRequest> sendsAwaitingReceiver = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, RecvRequest> receivesAwaitingData = new ConcurrentHashMap<>();
     private final AtomicLong requestIds = new AtomicLong();
+    /**
+     * Peers whose connection was lost for good, and why (a line naming the peer): their operations fail. Empty in a
+     * healthy job, where the checks below cost one read of an empty map's size.
+     */
+    private final ConcurrentHashMap<Integer, String> lostPeers = new ConcurrentHashMap<>();
     private final CachedThreadLocal<PerThread> perThread;
     /** Retired requests kept per thread and kind: enough for the requests one exchange step has in flight. */
     static final int RETIRED_PER_THREAD = 16;
@@ -173,6 +179,11 @@ public final class PointToPoint implements RsrHandler {
 
     private DeviceRequest startWith(SendRequest request, MemorySegment data, int dest, int tag, int ctx,
                                     SendMode mode) {
+        if (!lostPeers.isEmpty() && lostPeers.containsKey(dest)) {
+            request.prepare(data, dest, tag, false);
+            request.completeFailed(dest, tag, ErrorClass.ERR_OTHER, lostPeers.get(dest));
+            return request;
+        }
         Startpoint peer = context.startpoint(dest);
         long length = data.byteSize();
         boolean eager = length <= eagerLimit(peer.link());
@@ -211,11 +222,18 @@ public final class PointToPoint implements RsrHandler {
         engineLock.lock();
         try {
             arrived = engine.takeUnexpected(request.wantedSource(), request.wantedTag(), request.context());
-            if (arrived == null) {
+            if (arrived == null && (lostPeers.isEmpty() || lostPeerOf(request.wantedSource()) == null)) {
                 engine.addPosted(request);
             }
         } finally {
             engineLock.unlock();
+        }
+        if (arrived == null && !lostPeers.isEmpty()) {
+            String why = lostPeerOf(request.wantedSource());
+            if (why != null) {
+                request.completeFailed(request.wantedSource(), request.wantedTag(), ErrorClass.ERR_OTHER, why);
+                return request;
+            }
         }
         if (arrived != null) {
             receiveMatched(request, arrived);
@@ -251,23 +269,94 @@ public final class PointToPoint implements RsrHandler {
         }
     }
 
+    /** A message the pattern matches, or null; fails when none came and a peer it could come from was lost. */
     public ProbeResult iprobe(int source, int tag, int ctx) {
+        UnexpectedMessage m;
         engineLock.lock();
         try {
-            UnexpectedMessage m = engine.findUnexpected(source, tag, ctx);
-            return m == null ? null : new ProbeResult(m.source(), m.tag(), m.byteCount());
+            m = engine.findUnexpected(source, tag, ctx);
+            if (m != null) {
+                return new ProbeResult(m.source(), m.tag(), m.byteCount());
+            }
         } finally {
             engineLock.unlock();
+        }
+        failIfLost(source);
+        return null;
+    }
+
+    /** As {@link #iprobe}, taking the message out of matching. */
+    public DeviceMessage improbe(int source, int tag, int ctx) {
+        UnexpectedMessage m;
+        engineLock.lock();
+        try {
+            m = engine.takeUnexpected(source, tag, ctx);
+        } finally {
+            engineLock.unlock();
+        }
+        if (m == null) {
+            failIfLost(source);
+        }
+        return m;
+    }
+
+    /** A probe that found nothing from {@code source}: it would wait forever if that peer is lost. */
+    private void failIfLost(int source) {
+        if (!lostPeers.isEmpty()) {
+            String why = lostPeerOf(source);
+            if (why != null) {
+                throw new DeviceException(ErrorClass.ERR_OTHER, why);
+            }
         }
     }
 
-    public DeviceMessage improbe(int source, int tag, int ctx) {
+    /**
+     * Why a receive from {@code source} can never be satisfied when nothing from it has come yet: that peer was
+     * lost, or — for {@code ANY_SOURCE} — some peer was (it may be the one the receive waits for; MPI's fault
+     * tolerance does the same to wildcard receives until the loss is acknowledged, which Weft has no call for).
+     * Null when no lost peer concerns it.
+     */
+    private String lostPeerOf(int source) {
+        if (source == Ranks.ANY_SOURCE) {
+            var first = lostPeers.entrySet().stream().findFirst();
+            return first.map(e -> e.getValue() + " (a receive from any source might have waited for it)")
+                    .orElse(null);
+        }
+        return lostPeers.get(source);
+    }
+
+    /**
+     * {@code peer}'s connection was lost for good ({@code why} names it): every operation waiting on it fails now —
+     * receives posted for it or for any source, rendezvous receives waiting for its data, sends waiting for its
+     * answer (a CTS, a synchronous send's acknowledgement) — and probes and operations started later fail too.
+     * Whatever it sent before is still there to be received.
+     */
+    public void peerLost(int peer, String why) {
+        if (lostPeers.putIfAbsent(peer, why) != null) {
+            return;
+        }
+        java.util.List<RecvRequest> receives = new java.util.ArrayList<>();
         engineLock.lock();
         try {
-            return engine.takeUnexpected(source, tag, ctx);
+            engine.removePostedFrom(peer, receives);
         } finally {
             engineLock.unlock();
         }
+        for (RecvRequest r : receives) {
+            r.completeFailed(r.wantedSource(), r.wantedTag(), ErrorClass.ERR_OTHER,
+                    r.wantedSource() == peer ? why : lostPeerOf(Ranks.ANY_SOURCE));
+        }
+        receivesAwaitingData.forEach((id, r) -> {
+            if (r.matchedSource() == peer && receivesAwaitingData.remove(id, r)) {
+                r.completeFailed(peer, r.matchedTag(), ErrorClass.ERR_OTHER, why);
+            }
+        });
+        sendsAwaitingReceiver.forEach((id, send) -> {
+            if (send.dest == peer && sendsAwaitingReceiver.remove(id, send)) {
+                send.receiverLost(why);
+            }
+        });
+        waiters.wakeWatchers(); // a probe waiting for that peer looks again, and fails
     }
 
     public DeviceRequest imrecv(DeviceMessage message, MemorySegment buffer) {
@@ -477,7 +566,7 @@ public final class PointToPoint implements RsrHandler {
 
                 @Override
                 public void failed(String why) {
-                    receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
+                    receive.completeFailed(source, tag, ErrorClass.ERR_OTHER, why);
                 }
             });
             ByteBuffer header = header(MessageHeader.CTS, MessageHeader.FLAG_BULK, 0, 0, accepted, senderRequest, id);
@@ -489,7 +578,7 @@ public final class PointToPoint implements RsrHandler {
         receivesAwaitingData.put(id, receive);
         reply(source, MessageHeader.CTS, senderRequest, id, SendCompletion.ofFailure(why -> {
             if (receivesAwaitingData.remove(id, receive)) { // else its data came: the receive is another's now
-                receive.complete(source, tag, 0, ErrorClass.ERR_OTHER);
+                receive.completeFailed(source, tag, ErrorClass.ERR_OTHER, why);
             }
         }));
     }

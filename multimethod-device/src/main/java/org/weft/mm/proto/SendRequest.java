@@ -163,7 +163,20 @@ final class SendRequest extends DeviceRequest implements SendCompletion {
             }
         }
         if (!isComplete()) {
-            complete(dest, tag, 0, ErrorClass.ERR_OTHER);
+            completeFailed(dest, tag, ErrorClass.ERR_OTHER, why);
+        }
+    }
+
+    /**
+     * The receiver was lost while this send waited for its answer (taken out of the sends awaiting one): no answer
+     * will come. Its RTS or message reported already, so no report is due for it.
+     */
+    void receiverLost(String why) {
+        synchronized (this) {
+            fragmentsLeft = 0;
+        }
+        if (!isComplete()) {
+            completeFailed(dest, tag, ErrorClass.ERR_OTHER, why);
         }
     }
 

@@ -68,6 +68,15 @@ public interface ModuleContext {
     default void holdingSends() {
     }
 
+    /**
+     * Says that the module lost its connection to {@code rank} for good while both were running (reset, closed
+     * without a goodbye, a garbled frame, a TLS record that failed its check): the device fails every operation
+     * that waits on that peer, and every later one, with {@code why} (a line naming the peer and what happened),
+     * so that nothing waits forever for a peer it can no longer hear.
+     */
+    default void peerLost(int rank, String why) {
+    }
+
     /** Where the module hands arriving RSRs. */
     RsrSink inbound();
 

@@ -344,8 +344,8 @@ public final class Schedule implements BooleanSupplier {
                     + " (do all ranks pass the same counts and types?)");
         }
         if (request.error() != ErrorClass.SUCCESS) {
-            throw MpiErrors.error(request.error(), "collective: " + step + " failed (do all ranks pass the same"
-                    + " counts and types?)");
+            throw MpiErrors.error(request.error(), "collective: " + step + " failed" + (request.failure() != null
+                    ? ": " + request.failure() : " (do all ranks pass the same counts and types?)"));
         }
         if (step instanceof Receive receive) {
             if (receive.fill == Fill.EXACT && request.byteCount() != receive.buffer.byteSize()) {

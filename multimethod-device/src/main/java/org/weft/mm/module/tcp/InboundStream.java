@@ -300,7 +300,7 @@ final class InboundStream {
         if (!byeReceived && !module.isShuttingDown()) {
             String why = "connection from rank " + sourceRank + " (" + remote + ") closed unexpectedly";
             module.log(why);
-            module.connectionLost(sourceRank, why);
+            module.connectionLost(sourceRank, why, this);
         }
         close();
     }
@@ -321,7 +321,7 @@ final class InboundStream {
         String why = "closing connection from rank " + sourceRank + " (" + remote + "): " + reason;
         module.log(why);
         close();
-        module.connectionLost(sourceRank, why);
+        module.connectionLost(sourceRank, why, this);
     }
 
     private void close() {

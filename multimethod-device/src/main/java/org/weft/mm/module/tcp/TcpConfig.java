@@ -5,7 +5,8 @@ import org.weft.mm.tls.TlsPolicy;
 
 /** The values of {@link TcpParameters} for one module instance, read and checked once at init. */
 record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int maxFrame, int handshakeTimeoutMillis,
-        int connectTimeoutMillis, int sendQueueBytes, PathScoped<AggregationPolicy> aggregate,
+        int connectTimeoutMillis, int lostPeerWaitMillis, int sendQueueBytes,
+        PathScoped<AggregationPolicy> aggregate,
         PathScoped<Boolean> compress, int compressMin, TlsPolicy tls,
         PathTable paths) {
 
@@ -20,6 +21,7 @@ record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int 
                 intBytes(TcpParameters.MAX_FRAME.name(), p.get(TcpParameters.MAX_FRAME), FrameLayout.HEADER_LENGTH),
                 positive(TcpParameters.HANDSHAKE_TIMEOUT.name(), p.get(TcpParameters.HANDSHAKE_TIMEOUT)),
                 positive(TcpParameters.CONNECT_TIMEOUT.name(), p.get(TcpParameters.CONNECT_TIMEOUT)),
+                nonNegative(TcpParameters.LOST_PEER_WAIT.name(), p.get(TcpParameters.LOST_PEER_WAIT)),
                 intBytes(TcpParameters.SEND_QUEUE.name(), p.get(TcpParameters.SEND_QUEUE), 1),
                 PathScoped.parse(TcpParameters.AGGREGATE.name(), p.get(TcpParameters.AGGREGATE),
                         text -> switch (AggregationPolicy.parseMode(text)) {
@@ -66,6 +68,13 @@ record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int 
                     + min + ", " + Integer.MAX_VALUE + "]");
         }
         return (int) value;
+    }
+
+    private static int nonNegative(String name, int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("parameter " + name + ": must not be negative, not " + value);
+        }
+        return value;
     }
 
     private static int positive(String name, int value) {

@@ -69,6 +69,8 @@ public final class TcpLink implements CommObject {
     private final byte[] tlsHello;
     /** A stripe's socket buffers (0: the module's). */
     private int window;
+    /** A stripe of a wide-area path (its loss fails the path's messages, not the peer), not the pair's link. */
+    private boolean stripe;
     private int nextDial;
     private final List<String> dialFailures = new ArrayList<>();
     /** Guards {@link #out}, the connection, the socket's writes and state changes. */
@@ -137,7 +139,8 @@ public final class TcpLink implements CommObject {
         link.via = route.via();
         link.preamble = route.preamble();
         link.window = window;
-        link.pathKnown = helloHandler == FrameLayout.STRIPE_HELLO_HANDLER; // a stripe's chunks go as they are
+        link.stripe = helloHandler == FrameLayout.STRIPE_HELLO_HANDLER;
+        link.pathKnown = link.stripe; // a stripe's chunks go as they are
         if (!encrypted) {
             link.out.append(hello);
         }
@@ -611,7 +614,10 @@ public final class TcpLink implements CommObject {
                 + InboundConnection.describe(e));
     }
 
-    /** Under the lock: the link is dead; sends answer FAILED from now on. {@code reason} null: say nothing. */
+    /**
+     * Under the lock: the link is dead; sends answer FAILED from now on. {@code reason} null: say nothing (the
+     * reading side said it, or nobody answered the dial); else the pair's connection is lost, and with it the peer.
+     */
     private void fail(String reason) {
         if (state == State.CLOSED) {
             return;
@@ -620,8 +626,26 @@ public final class TcpLink implements CommObject {
         needsProgress = false;
         if (reason != null) {
             module.log(reason);
+            if (!stripe) {
+                module.pairLost(peerRank, reason);
+            }
         }
         closer.run();
+    }
+
+    /** Whether {@code stream} reads this link's connection (the pair's, where the peer's RSRs come). */
+    boolean readsFrom(InboundStream stream) {
+        return replies == stream;
+    }
+
+    /** The reading side found the connection lost (and said why): the link is dead too, at once. */
+    void lost() {
+        lock.lock();
+        try {
+            fail(null);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private static void closeQuietly(SocketChannel channel) {

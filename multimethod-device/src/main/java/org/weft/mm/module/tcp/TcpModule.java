@@ -95,6 +95,8 @@ public final class TcpModule implements CommModule {
     private final ConcurrentHashMap<Integer, TcpLink> links = new ConcurrentHashMap<>();
     /** The links, for polling without garbage: replaced (copy on write) when a link is made. */
     private volatile TcpLink[] linkArray = new TcpLink[0];
+    /** Peers whose connection was lost, until the device is told (made at init). */
+    private LostPeers lostPeers;
     /** The authenticated inbound connections the callers' threads poll: replaced when one comes or goes. */
     private volatile InboundStream[] inbound = new InboundStream[0];
     /**
@@ -184,6 +186,7 @@ public final class TcpModule implements CommModule {
         }
         this.context = context;
         this.config = TcpConfig.from(context.parameters());
+        this.lostPeers = new LostPeers(TimeUnit.MILLISECONDS.toNanos(config.lostPeerWaitMillis()));
         this.moves = new AtomicIntegerArray(context.rankLimit());
         DaemonGlobalExecutor.install();
         this.strangers = new ThrottledLog(logSink, STRANGERS_BURST, STRANGERS_INTERVAL, (count, interval, last) ->
@@ -516,7 +519,7 @@ public final class TcpModule implements CommModule {
                 work += transfer.progress();
             }
         }
-        return work;
+        return work + lostPeers.tellDue(context::peerLost);
     }
 
     /** A thread of this process is about to wait: every link writes what its aggregate holds. */
@@ -709,8 +712,16 @@ public final class TcpModule implements CommModule {
         }
     }
 
-    /** A connection from {@code source} ended unannounced: its striped messages to this process fail. */
-    void connectionLost(int source, String why) {
+    /**
+     * A connection from {@code source} ended unannounced: its striped messages to this process fail; when it was the
+     * pair's connection ({@code stream} is what the link to {@code source} reads), so is the peer, for good.
+     */
+    void connectionLost(int source, String why, InboundStream stream) {
+        TcpLink link = links.get(source);
+        if (link != null && link.readsFrom(stream)) {
+            link.lost();
+            pairLost(source, why);
+        }
         WidePath path = widePaths.get(context.siteOf(source));
         int failed = stripeReceives.sourceLost(source, why);
         if (path != null && failed > 0) {
@@ -719,6 +730,17 @@ public final class TcpModule implements CommModule {
         }
     }
 
+
+    /**
+     * The connection {@code peer} and this process share is gone for {@code why} while both run: the device hears
+     * of it after {@code tcp_lost_peer_wait} (see {@link LostPeers}) and fails what waits on the peer. Nothing at
+     * shutdown, when connections end anyway.
+     */
+    void pairLost(int peer, String why) {
+        if (!shutdown.get()) {
+            lostPeers.lost(peer, why, System.nanoTime());
+        }
+    }
 
     Set<String> seenNonces() {
         return seenNonces;

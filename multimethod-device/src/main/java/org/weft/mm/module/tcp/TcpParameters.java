@@ -38,6 +38,11 @@ public final class TcpParameters {
             "ms", "time one address of a peer has to answer a dial before the next is tried (the link is dead when"
                     + " none is left)");
 
+    public static final Parameter<Integer> LOST_PEER_WAIT = Parameter.integer("tcp_lost_peer_wait", 3000, "ms",
+            "after a connection to a peer is lost (reset, closed without a goodbye, garbled), time the launcher has"
+                    + " to end the job for a rank that died (naming it) before the operations waiting on that peer"
+                    + " fail here");
+
     public static final Parameter<Long> SEND_QUEUE = Parameter.bytes("tcp_send_queue", 4L << 20,
             "bytes queued for one peer (socket full) beyond which sends wait in the device's per-peer queue"
                     + " (back-pressure) instead of growing the tcp queue");
@@ -92,8 +97,9 @@ public final class TcpParameters {
 
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(IF_ADDRESS, SNDBUF, RCVBUF, EAGER_LIMIT, MAX_FRAME,
-            HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT, SEND_QUEUE, AGGREGATE, AGGREGATE_WINDOW, AGGREGATE_COUNT,
-            AGGREGATE_BYTES, AGGREGATE_FRAME_COST, COMPRESS, COMPRESS_MIN, TLS, PATH_DEFAULTS, PATHS, PATH_FILE);
+            HANDSHAKE_TIMEOUT, CONNECT_TIMEOUT, LOST_PEER_WAIT, SEND_QUEUE, AGGREGATE, AGGREGATE_WINDOW,
+            AGGREGATE_COUNT, AGGREGATE_BYTES, AGGREGATE_FRAME_COST, COMPRESS, COMPRESS_MIN, TLS, PATH_DEFAULTS, PATHS,
+            PATH_FILE);
 
     /** Throws {@link IllegalArgumentException} saying what is wrong with a {@link #PATHS} value. */
     public static void checkPaths(String paths) {

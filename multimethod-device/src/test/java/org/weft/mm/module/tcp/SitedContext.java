@@ -5,8 +5,11 @@ import org.weft.mm.spi.ModuleContext;
 import org.weft.mm.spi.RsrSink;
 import org.weft.mm.stats.MethodCounters;
 
-/** A test rank's context in a job with sites: {@code sites[r]} is rank r's. */
-record SitedContext(ModuleContext base, String[] sites) implements ModuleContext {
+/**
+ * A test rank's context in a job with sites: {@code sites[r]} is rank r's; {@code lost} gets a line
+ * {@code "PEER: WHY"} for each peer the module says it lost.
+ */
+record SitedContext(ModuleContext base, String[] sites, java.util.Queue<String> lost) implements ModuleContext {
     @Override
     public int rank() {
         return base.rank();
@@ -55,5 +58,10 @@ record SitedContext(ModuleContext base, String[] sites) implements ModuleContext
     @Override
     public MethodCounters counters() {
         return base.counters();
+    }
+
+    @Override
+    public void peerLost(int rank, String why) {
+        lost.add(rank + ": " + why);
     }
 }

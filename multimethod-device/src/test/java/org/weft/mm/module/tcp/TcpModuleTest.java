@@ -443,7 +443,7 @@ class TcpModuleTest extends CommModuleConformanceTest {
             assertTrue(!p.doc().isBlank(), p.name());
         }
         assertEquals(Set.of("tcp_if_address", "tcp_sndbuf", "tcp_rcvbuf", "tcp_eager_limit", "tcp_max_frame",
-                "tcp_handshake_timeout", "tcp_connect_timeout", "tcp_send_queue", "tcp_aggregate",
+                "tcp_handshake_timeout", "tcp_connect_timeout", "tcp_lost_peer_wait", "tcp_send_queue", "tcp_aggregate",
                 "tcp_aggregate_window", "tcp_aggregate_count", "tcp_aggregate_bytes", "tcp_aggregate_frame_cost",
                 "tcp_compress", "tcp_compress_min", "tcp_tls",
                 "tcp_path_defaults", "tcp_paths", "tcp_path_file"), names);

@@ -38,6 +38,8 @@ class TcpTlsTest {
     private static final byte[] PATTERN = "weft-payload-pattern:".getBytes(StandardCharsets.US_ASCII);
 
     private final ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
+    /** The peers the modules told their device they lost: "PEER: WHY". */
+    private final ConcurrentLinkedQueue<String> lost = new ConcurrentLinkedQueue<>();
     private final List<TcpModule> modules = new ArrayList<>();
     private final List<RecordingSink> sinks = new ArrayList<>();
     private TappedProxy proxy;
@@ -118,6 +120,28 @@ class TcpTlsTest {
         assertEquals(1, sinks.get(0).count(), "the altered message is not delivered");
     }
 
+    /**
+     * The connection is the pair's only one: both ranks tell their device the peer is lost (after
+     * {@code tcp_lost_peer_wait}), so that what waits on it fails instead of waiting forever.
+     */
+    @Test
+    void aByteAlteredOnTheWayTellsBothDevicesThatThePeerIsLost() throws Exception {
+        CommObject up = connectThroughProxy(new String[] {"a", "b"}, Map.of("tcp_lost_peer_wait", "200"));
+        send(up, patterned(100));
+        awaitDelivered(0, 1);
+        assertTrue(lost.isEmpty(), lost.toString());
+        proxy.alterAhead(2000);
+        send(up, patterned(64 * 1024));
+        if (!pollUntil(() -> lost.size() >= 2, WAIT)) {
+            fail("the modules told of " + lost + "; log:\n" + String.join("\n", log));
+        }
+        List<String> told = List.copyOf(lost);
+        assertTrue(told.stream().anyMatch(l -> l.startsWith("1: ") && l.contains("rank 1") && l.contains("TLS")),
+                told.toString());
+        assertTrue(told.stream().anyMatch(l -> l.startsWith("0: ") && l.contains("rank 0")), told.toString());
+        assertEquals(SendStatus.FAILED, up.send(1, 1, ByteBuffer.allocate(0), MemorySegment.ofArray(new byte[1])));
+    }
+
     @Test
     void aPeerThatConnectsInPlaintextWhereThePolicyEncryptsIsRefused() throws Exception {
         String[] sites = {"a", "a"};
@@ -146,7 +170,7 @@ class TcpTlsTest {
         all.putAll(parameters);
         TcpModule module = new TcpModule(log::add);
         module.init(new SitedContext(new TestModuleContext(rank, sites.length, ModuleTestJob.JOB_ID,
-                ModuleTestJob.SECRET, "localhost", new Parameters(all, Map.of()), sink), sites));
+                ModuleTestJob.SECRET, "localhost", new Parameters(all, Map.of()), sink), sites, lost));
         modules.add(module);
         sinks.add(sink);
     }
