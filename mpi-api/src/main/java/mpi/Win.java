@@ -18,8 +18,8 @@ import org.weft.core.rma.Window;
  * A window for one-sided communication ({@code MPI_Win}) over the core's {@link Window}: creation over a direct
  * buffer, puts, gets, accumulates, fence and passive-target synchronisation, attributes, names and error handlers.
  * Errors go to the window's handler ({@code MPI.ERRORS_ARE_FATAL} unless set otherwise, as MPI says); a call on
- * a freed window is {@code ERR_WIN} on {@code MPI_COMM_WORLD}. Dynamic windows are not implemented yet
- * ({@code ERR_UNSUPPORTED_OPERATION}).
+ * a freed window is {@code ERR_WIN} on {@code MPI_COMM_WORLD}. Dynamic windows ({@link #Win(Info, Comm)},
+ * {@link #attach}, {@link #detach}) count displacements in bytes of each process's attach space.
  */
 public final class Win implements Freeable {
     public static final int WIN_NULL = 0;
@@ -50,9 +50,24 @@ public final class Win implements Freeable {
                 1, dispUnit, info, comm, allocateFlavor(comm, flavor));
     }
 
-    /** {@code MPI_Win_create_dynamic} (not implemented in Weft yet). */
+    /**
+     * {@code MPI_Win_create_dynamic}: a window without memory until each process {@link #attach}es some; collective
+     * over {@code comm}. Java has no addresses to give an origin (and displacements here are {@code int}s), so a
+     * dynamic window's displacements are bytes in each process's <em>attach space</em>: the first buffer a process
+     * attaches starts at 0, each later one where the one before it ended, rounded up to 8 bytes (space is not reused
+     * after a detach). An access beyond the memory attached at its target is dropped there, with a line on the
+     * target's standard error (a get gets zeros): only the target knows what it attached.
+     */
     public Win(Info info, Comm comm) throws MPIException {
-        throw Errors.unsupported(comm == null ? null : comm.core(), "MPI_Win_create_dynamic");
+        Communicator c = communicator(comm);
+        try {
+            this.window = Window.createDynamic(c);
+            if (info != null) {
+                window.setInfo(info.entries());
+            }
+        } catch (DeviceException e) {
+            throw Errors.raise(c, "MPI_Win_create_dynamic", e);
+        }
     }
 
     private static Window create(String call, Buffer base, int size, int elementBytes, int dispUnit, Info info,
@@ -142,14 +157,29 @@ public final class Win implements Freeable {
 
     // ------------------------------------------------------------------ the window as an object
 
-    /** {@code MPI_Win_attach} (not implemented in Weft yet: dynamic windows). */
-    public void attach(Buffer buf, int count) throws MPIException {
-        throw Errors.raise(usable("MPI_Win_attach"), "MPI_Win_attach", MpiErrors.unsupported("MPI_Win_attach"));
+    /**
+     * {@code MPI_Win_attach}: exposes the first {@code size} elements of the direct buffer {@code buf} (counted in the
+     * buffer's elements, as the constructors count them) in this dynamic window, at the displacement its attach
+     * space gives it (see {@link #Win(Info, Comm)}). {@code ERR_RMA_FLAVOR} on a window of another flavor,
+     * {@code ERR_RMA_ATTACH} for memory that overlaps memory attached already.
+     */
+    public void attach(Buffer buf, int size) throws MPIException {
+        Window w = usable("MPI_Win_attach");
+        try {
+            w.attach(memory(buf, size, buf == null ? 1 : BufferMapping.elementBytes(buf)));
+        } catch (DeviceException e) {
+            throw Errors.raise(w, "MPI_Win_attach", e);
+        }
     }
 
-    /** {@code MPI_Win_detach} (not implemented in Weft yet: dynamic windows). */
+    /** {@code MPI_Win_detach}: the memory attached from {@code buf}'s first element is no longer exposed. */
     public void detach(Buffer buf) throws MPIException {
-        throw Errors.raise(usable("MPI_Win_detach"), "MPI_Win_detach", MpiErrors.unsupported("MPI_Win_detach"));
+        run("MPI_Win_detach", w -> {
+            if (buf == null || !buf.isDirect()) {
+                throw MpiErrors.error(ErrorClass.ERR_BUFFER, "only a direct buffer can have been attached");
+            }
+            w.detach(MemorySegment.ofBuffer(buf.duplicate().clear()));
+        });
     }
 
     /** {@code MPI_Win_get_group}: the group of the communicator the window was created on. */

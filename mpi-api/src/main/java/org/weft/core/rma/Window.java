@@ -33,6 +33,7 @@ import org.weft.core.error.MpiErrors;
 public final class Window {
     public static final int FLAVOR_CREATE = 1;
     public static final int FLAVOR_ALLOCATE = 2;
+    public static final int FLAVOR_DYNAMIC = 3;
     public static final int FLAVOR_SHARED = 4;
     /** Assertions ({@code MPI.MODE_*}, Open MPI's values). */
     static final int MODE_NOCHECK = 1;
@@ -51,6 +52,8 @@ public final class Window {
     private final long[] sizes;
     private final int[] dispUnits;
     private final WindowService service;
+    /** A dynamic window's attached memory ({@link AttachedMemory}), {@code null} for the other flavors. */
+    private final AttachedMemory attached;
     private final Runnable closeAtFinish = this::stopService;
     private final AttributeTable attributes = new AttributeTable();
     private final OriginRequests origin;
@@ -82,7 +85,8 @@ public final class Window {
         this.lockTypes = new int[comm.size()];
         this.written = new boolean[comm.size()];
         this.origin = new OriginRequests(device, comm.context());
-        this.service = new WindowService(device, comm.context(), memory,
+        this.attached = flavor == FLAVOR_DYNAMIC ? new AttachedMemory() : null;
+        this.service = new WindowService(device, comm.context(), memory, attached,
                 "weft-window-" + device.rank() + "-" + comm.context());
         runtime.atFinish(closeAtFinish);
     }
@@ -113,6 +117,49 @@ public final class Window {
             dispUnits[r] = all[3 * r + 2];
         }
         return new Window(comm, memory, dispUnit, flavor, sizes, dispUnits);
+    }
+
+    /**
+     * {@code MPI_Win_create_dynamic}: a window with no memory until each process attaches some ({@link #attach});
+     * collective over {@code parent}. Displacements count bytes in each process's attach space (see
+     * {@link AttachedMemory}); an origin cannot check them against memory attached elsewhere, the target does.
+     */
+    public static Window createDynamic(Communicator parent) {
+        parent.checkUsable();
+        if (parent.isInter()) {
+            throw MpiErrors.error(ErrorClass.ERR_COMM, "a window needs an intracommunicator");
+        }
+        Communicator comm = Intracomms.dup(parent);
+        long[] sizes = new long[comm.size()];
+        int[] dispUnits = new int[comm.size()];
+        java.util.Arrays.fill(sizes, AttachedMemory.SPACE);
+        java.util.Arrays.fill(dispUnits, 1);
+        return new Window(comm, MemorySegment.NULL, 1, FLAVOR_DYNAMIC, sizes, dispUnits);
+    }
+
+    /** {@code MPI_Win_attach}: exposes {@code memory} in this dynamic window; returns its displacement. */
+    public long attach(MemorySegment memory) {
+        checkUsable();
+        return dynamic("MPI_Win_attach").attach(memory);
+    }
+
+    /** {@code MPI_Win_detach}: the memory attached from {@code memory}'s first byte is no longer exposed. */
+    public void detach(MemorySegment memory) {
+        checkUsable();
+        dynamic("MPI_Win_detach").detach(memory);
+    }
+
+    /** Where memory attached from {@code memory}'s first byte lies in this dynamic window, -1 if none is. */
+    public long displacementOf(MemorySegment memory) {
+        checkUsable();
+        return dynamic("the displacement of attached memory").displacementOf(memory);
+    }
+
+    private AttachedMemory dynamic(String call) {
+        if (attached == null) {
+            throw MpiErrors.error(ErrorClass.ERR_RMA_FLAVOR, call + " needs a dynamic window (new Win(info, comm))");
+        }
+        return attached;
     }
 
     private static void checkOneHost(Communicator parent) {

@@ -26,6 +26,8 @@ final class WindowService implements Runnable {
     private final Device device;
     private final int context;
     private final MemorySegment memory;
+    /** A dynamic window's attached memory (then {@link #memory} is empty), else {@code null}. */
+    private final AttachedMemory attached;
     private final MemorySegment inbox = MemorySegment.ofArray(new byte[RmaFrame.REQUEST_LIMIT]);
     private final TargetLocks locks = new TargetLocks();
     private final AccumulateOp.Combiners combiners = new AccumulateOp.Combiners();
@@ -37,10 +39,11 @@ final class WindowService implements Runnable {
     private volatile DeviceRequest pending;
     private volatile boolean closed;
 
-    WindowService(Device device, int context, MemorySegment memory, String name) {
+    WindowService(Device device, int context, MemorySegment memory, AttachedMemory attached, String name) {
         this.device = device;
         this.context = context;
         this.memory = memory;
+        this.attached = attached;
         this.thread = Thread.ofPlatform().daemon().name(name).unstarted(this);
         thread.start();
     }
@@ -102,10 +105,28 @@ final class WindowService implements Runnable {
         MemorySegment body = body(origin, frame);
         int runs = RmaFrame.runs(frame);
         MemorySegment data = body.asSlice((long) runs * RmaFrame.RUN, RmaFrame.dataBytes(frame));
-        Region region = new Region(RmaFrame.targetOffset(frame), RmaFrame.targetCount(frame),
-                RmaFrame.extent(frame), body, runs);
+        long offset = RmaFrame.targetOffset(frame);
+        MemorySegment target = memory;
+        if (attached != null) { // a dynamic window: the attached piece that holds the first byte
+            AttachedMemory.Piece piece = attached.find(offset);
+            target = piece == null ? empty : piece.memory();
+            offset -= piece == null ? 0 : piece.base();
+        }
+        Region region = new Region(target, offset, RmaFrame.targetCount(frame), RmaFrame.extent(frame), body, runs);
+        try {
+            apply(origin, frame, kind, replyTag, region, data);
+        } catch (IndexOutOfBoundsException e) {
+            if (attached == null) {
+                throw e; // the origin checked the range: a bug, not the program's
+            }
+            outsideAttached(origin, kind, replyTag, region, RmaFrame.targetOffset(frame));
+        }
+        VarHandle.releaseFence(); // the program's own threads read the window after the next synchronisation
+    }
+
+    private void apply(int origin, MemorySegment frame, int kind, int replyTag, Region region, MemorySegment data) {
         switch (kind) {
-            case RmaFrame.PUT -> region.copy(memory, data, true);
+            case RmaFrame.PUT -> region.copy(region.memory(), data, true);
             case RmaFrame.GET -> sendBack(origin, replyTag, region);
             case RmaFrame.ACCUMULATE -> accumulate(frame, region, data);
             case RmaFrame.GET_ACCUMULATE -> {
@@ -115,7 +136,22 @@ final class WindowService implements Runnable {
             case RmaFrame.COMPARE_AND_SWAP -> compareAndSwap(origin, replyTag, region, data);
             default -> throw new IllegalStateException("unknown one-sided request " + kind);
         }
-        VarHandle.releaseFence(); // the program's own threads read the window after the next synchronisation
+    }
+
+    /**
+     * An access to a dynamic window beyond the memory attached at this process (erroneous in MPI; only the target
+     * can tell, as attach is local): dropped, with a line naming it; a read gets zeros, so its origin does not wait
+     * for ever.
+     */
+    private void outsideAttached(int origin, int kind, int replyTag, Region region, long displacement) {
+        System.err.println("weft: rank " + device.rank() + ": a one-sided access from rank " + origin + " at"
+                + " displacement " + displacement + " of a dynamic window lies outside the memory attached here;"
+                + " dropped");
+        if (kind == RmaFrame.GET || kind == RmaFrame.GET_ACCUMULATE || kind == RmaFrame.COMPARE_AND_SWAP) {
+            MemorySegment zeros = replyStaging(region.bytes());
+            zeros.fill((byte) 0);
+            send(zeros, origin, replyTag);
+        }
     }
 
     /** The body (runs then data): after the header, or the next message from the same origin. */
@@ -137,7 +173,7 @@ final class WindowService implements Runnable {
 
     private void sendBack(int origin, int replyTag, Region region) {
         MemorySegment out = replyStaging(region.bytes());
-        region.copy(memory, out, false);
+        region.copy(region.memory(), out, false);
         send(out, origin, replyTag);
     }
 
@@ -157,7 +193,7 @@ final class WindowService implements Runnable {
                 long length = RmaFrame.runLength(region.body, r);
                 int elementBytes = RmaFrame.runElementBytes(region.body, r);
                 Combiner combiner = combiners.combiner(op, baseType, elementBytes);
-                combiner.combine(data.asSlice(position, length), memory.asSlice(region.at(item, r), length),
+                combiner.combine(data.asSlice(position, length), region.memory().asSlice(region.at(item, r), length),
                         Math.toIntExact(length / elementBytes));
                 position += length;
             }
@@ -175,7 +211,7 @@ final class WindowService implements Runnable {
         for (int item = 0; item < region.count; item++) {
             for (int r = 0; r < region.runs; r++) {
                 long length = RmaFrame.runLength(region.body, r);
-                MemorySegment.copy(memory, region.at(item, r), packed, position, length);
+                MemorySegment.copy(region.memory(), region.at(item, r), packed, position, length);
                 position += length;
             }
         }
@@ -188,7 +224,7 @@ final class WindowService implements Runnable {
         for (int item = 0; item < region.count; item++) {
             for (int r = 0; r < region.runs; r++) {
                 long length = RmaFrame.runLength(region.body, r);
-                MemorySegment.copy(packed, position, memory, region.at(item, r), length);
+                MemorySegment.copy(packed, position, region.memory(), region.at(item, r), length);
                 position += length;
             }
         }
@@ -204,7 +240,7 @@ final class WindowService implements Runnable {
     /** The data holds the new value then the value to compare with; one element of one run. */
     private void compareAndSwap(int origin, int replyTag, Region region, MemorySegment data) {
         long bytes = region.bytes();
-        MemorySegment target = memory.asSlice(region.at(0, 0), bytes);
+        MemorySegment target = region.memory().asSlice(region.at(0, 0), bytes);
         MemorySegment old = replyStaging(bytes);
         old.copyFrom(target);
         if (target.mismatch(data.asSlice(bytes, bytes)) < 0) {
@@ -236,7 +272,8 @@ final class WindowService implements Runnable {
     }
 
     /** Where a request's target datatype lies in the window: {@code count} items of the runs from an offset. */
-    private record Region(long offset, int count, long extent, MemorySegment body, int runs) {
+    /** Where an access acts: {@code memory} (the window's, or an attached piece's) from {@code offset}. */
+    private record Region(MemorySegment memory, long offset, int count, long extent, MemorySegment body, int runs) {
         long at(int item, int run) {
             return offset + item * extent + RmaFrame.runOffset(body, run);
         }
