@@ -74,6 +74,9 @@ package org.weft.mm.module.tcp;
  * dropped; once the receiver has seen the phase's bytes for its duration (from the first) it answers PROBE_RESULT
  * (handlerId 12) on the shared connection: u64 phase, u64 bytes per second it received over the second half (the
  * streams past slow start); the sender then stops the phase. (handlerId 11 is not used.)
+ * STRIPES (handlerId 13), on the connection the pair shares, before the sender dials new stripes: u64 how many,
+ * u64 the path's round trip in ns as the sender measured it (0: not measured). The receiver gives HELLOs that come
+ * meanwhile the time such a burst takes to set up ({@link SetupAllowance}) on top of tcp_handshake_timeout.
  * </pre>
  *
  * A frame whose total size (length field included) exceeds {@code tcp_max_frame} closes the connection.
@@ -109,6 +112,7 @@ final class FrameLayout {
     static final int PONG_HANDLER = 9;
     static final int PROBE_HANDLER = 10;
     static final int PROBE_RESULT_HANDLER = 12;
+    static final int STRIPES_HANDLER = 13;
     /** Bytes of a CHUNK's body before its data: transfer id, offset. */
     static final int CHUNK_HEAD = 16;
 

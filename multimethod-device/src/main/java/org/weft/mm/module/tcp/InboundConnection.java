@@ -40,10 +40,24 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        int timeout = module.config().handshakeTimeoutMillis();
-        handshakeDeadline = ctx.executor().schedule(
-                () -> reject(ctx, "no valid HELLO within " + timeout + " ms"), timeout, TimeUnit.MILLISECONDS);
+        long timeout = module.config().handshakeTimeoutMillis();
+        handshakeDeadline = ctx.executor().schedule(() -> deadlinePassed(ctx, timeout), timeout,
+                TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
+    }
+
+    /**
+     * The handshake timeout passed without a HELLO: the connection closes, unless a peer announced a burst of stripes
+     * (which set up slowly on a long or loaded path): then it waits out the burst's allowance too.
+     */
+    private void deadlinePassed(ChannelHandlerContext ctx, long allowedMillis) {
+        long grace = TimeUnit.NANOSECONDS.toMillis(module.helloGraceLeftNanos());
+        if (grace > 0 && state == State.AWAITING_HELLO) {
+            handshakeDeadline = ctx.executor().schedule(() -> deadlinePassed(ctx, allowedMillis + grace), grace,
+                    TimeUnit.MILLISECONDS);
+            return;
+        }
+        reject(ctx, "no valid HELLO within " + allowedMillis + " ms");
     }
 
     @Override

@@ -88,7 +88,7 @@ final class PathProbe {
     private int ping(long now) {
         if (pongs >= PINGS) {
             phaseLength = Math.clamp(PHASE_ROUND_TRIPS * rtt, MIN_PHASE, MAX_PHASE);
-            transfer.ensureStripes(phaseStreams[phaseStreams.length - 1]);
+            openStreams();
             startPhase(now);
             return 1;
         }
@@ -111,12 +111,20 @@ final class PathProbe {
         rate = -1;
     }
 
+    /**
+     * Waits for the phase's streams to be open, for as long as setting up that many over this round trip may take
+     * on top of the usual wait ({@link SetupAllowance}: 32 TLS streams over 100 ms took longer than 10 s at load 40).
+     */
     private int opening(long now) {
-        for (int i = 0; i < phaseStreams[phase]; i++) {
-            if (!transfer.stripe(i).isIdle()) {
-                return now - since > ANSWER_WAIT ? fail("streams not open in "
-                        + TimeUnit.NANOSECONDS.toSeconds(ANSWER_WAIT) + " s") : 0;
-            }
+        int needed = phaseStreams[phase];
+        boolean open = openStreams() >= needed;
+        for (int i = 0; open && i < needed; i++) {
+            open = transfer.stripe(i).isIdle();
+        }
+        if (!open) {
+            long wait = ANSWER_WAIT + SetupAllowance.nanos(needed, rtt);
+            return now - since > wait ? fail(needed + " streams not open in "
+                    + TimeUnit.NANOSECONDS.toSeconds(wait) + " s") : 0;
         }
         step = Step.PHASE;
         since = now;
@@ -135,7 +143,8 @@ final class PathProbe {
             path.measured(rtt, rates[0], rates[rates.length - 1], phaseStreams[phaseStreams.length - 1]);
             return 1;
         }
-        if (now - since > ANSWER_WAIT + phaseLength) {
+        openStreams(); // the next phase's, meanwhile
+        if (now - since > ANSWER_WAIT + phaseLength + SetupAllowance.ROUND_TRIPS * rtt) {
             return fail("no probe result in time");
         }
         int sent = 0;
@@ -150,6 +159,11 @@ final class PathProbe {
             }
         }
         return sent > 0 ? 1 : 0;
+    }
+
+    /** Dials the next of the measurement's streams, if any is missing (one a step); returns the streams open. */
+    private int openStreams() {
+        return transfer.ensureStripes(phaseStreams[phaseStreams.length - 1], rtt);
     }
 
     private int fail(String why) {

@@ -51,6 +51,8 @@ final class StripedTransfer implements BulkTransfer {
     private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
     /** The CHUNK head (id, offset), rewritten for each chunk (under the lock). */
     private final ByteBuffer chunkHead = ByteBuffer.allocate(FrameLayout.CHUNK_HEAD).order(ByteOrder.LITTLE_ENDIAN);
+    /** The stream count the peer was last told to expect (STRIPES), under the lock. */
+    private int announced;
     /** The path's measurement, when this side runs it. */
     private PathProbe probe;
     /** Messages queued, a stream still writing, or a probe: the module's poll calls {@link #progress}. */
@@ -189,11 +191,11 @@ final class StripedTransfer implements BulkTransfer {
 
     /** Hands chunks of {@code m} to its streams that have nothing queued, as pacing allows; returns chunks sent. */
     private int feed(Outgoing m) {
-        ensureStripes(m.streams);
+        int open = Math.min(m.streams, ensureStripes(m.streams, path.roundTrip()));
         int chunk = path.settings().chunk();
         int sent = 0;
         long size = m.data.byteSize();
-        for (int i = 0; i < m.streams && m.next < size; i++) {
+        for (int i = 0; i < open && m.next < size; i++) {
             TcpLink stripe = stripes.get(i);
             int length = (int) Math.min(chunk, size - m.next);
             if (!stripe.isIdle() || !paced(length)) {
@@ -235,14 +237,28 @@ final class StripedTransfer implements BulkTransfer {
         return true;
     }
 
-    /** Dials streams up to {@code count} (under the lock); they connect while later passes run. */
-    void ensureStripes(int count) {
-        while (stripes.size() < count) {
+    /**
+     * Under the lock: dials the next stream while fewer than {@code count} exist, one per call (a pass), so that the
+     * ones dialled already connect and send their HELLOs meanwhile: making a TLS stream costs tens of ms on a loaded
+     * machine, and with all 32 made in one go the first HELLO left 1.4 s after its connection was accepted (load 33).
+     * Before a burst the peer hears how many come and the round trip {@code rttNanos} (0: not measured), so that it
+     * gives their HELLOs the time a burst takes ({@link SetupAllowance}). Returns the streams that exist.
+     */
+    int ensureStripes(int count, long rttNanos) {
+        int wanted = Math.min(count, PathSettings.MOST_STREAMS);
+        if (stripes.size() < wanted && announced < wanted) {
+            byte[] body = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(wanted - stripes.size())
+                    .putLong(rttNanos).array();
+            sendControl(FrameLayout.STRIPES_HANDLER, body);
+            announced = wanted;
+        }
+        if (stripes.size() < wanted) {
             stripes.add(TcpLink.openStripe(module, peer, route, path.settings().window()));
         }
+        return stripes.size();
     }
 
-    /** Stream {@code i}, dialled by {@link #ensureStripes}. */
+    /** Stream {@code i}, dialled by {@link #ensureStripes(int, long)}. */
     TcpLink stripe(int i) {
         return stripes.get(i);
     }

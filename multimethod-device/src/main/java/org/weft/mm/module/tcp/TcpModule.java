@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.weft.adi.log.ThrottledLog;
 import org.weft.adi.net.HostAddresses;
@@ -110,6 +111,11 @@ public final class TcpModule implements CommModule {
     private final ConcurrentHashMap<String, WidePath> widePaths = new ConcurrentHashMap<>();
     private final StripeReceives stripeReceives = new StripeReceives();
     private final ProbeMeter probeMeter = new ProbeMeter();
+    /**
+     * Until when (ns, {@link System#nanoTime()}) connections accepted may take longer than tcp_handshake_timeout to
+     * present their HELLO: a peer announced a burst of stripes (STRIPES). Never earlier than it was.
+     */
+    private final AtomicLong helloGraceUntil = new AtomicLong(System.nanoTime());
     /** The nonces of the HELLOs this process accepted: a replayed HELLO is refused. */
     private final Set<String> seenNonces = ConcurrentHashMap.newKeySet();
     /** Registers the connections with the process's wake selector. */
@@ -663,8 +669,28 @@ public final class TcpModule implements CommModule {
                     System.nanoTime() - requireLength(body, 8).getLong(body.position()));
             case FrameLayout.PROBE_RESULT_HANDLER -> answered(source, requireLength(body, 16).getLong(body.position()),
                     body.getLong(body.position() + 8));
+            case FrameLayout.STRIPES_HANDLER -> expectStripes(requireLength(body, 16).getLong(body.position()),
+                    body.getLong(body.position() + 8));
             default -> throw new IllegalArgumentException("unexpected control frame " + handlerId);
         }
+    }
+
+    /**
+     * A peer is about to dial {@code streams} stripes over a path of round trip {@code rttNanos}: connections
+     * accepted from now on get the time such a burst takes ({@link SetupAllowance}) on top of the handshake timeout.
+     * Bounded (a rank of the job cannot make it unbounded; strangers cannot send it at all).
+     */
+    private void expectStripes(long streams, long rttNanos) {
+        int count = (int) Math.clamp(streams, 0, PathSettings.MOST_STREAMS);
+        long rtt = Math.clamp(rttNanos, 0, TimeUnit.SECONDS.toNanos(10));
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.handshakeTimeoutMillis())
+                + SetupAllowance.nanos(count, rtt);
+        helloGraceUntil.accumulateAndGet(until, (now, next) -> next - now > 0 ? next : now);
+    }
+
+    /** How much longer than the handshake timeout an accepted connection may still take to say HELLO (ns, ≥ 0). */
+    long helloGraceLeftNanos() {
+        return Math.max(0, helloGraceUntil.get() - System.nanoTime());
     }
 
     private static ByteBuffer requireLength(ByteBuffer body, int least) {

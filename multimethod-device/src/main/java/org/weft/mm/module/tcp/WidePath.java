@@ -44,6 +44,11 @@ final class WidePath {
         return settings;
     }
 
+    /** The round trip measured (ns), 0 before a measurement. */
+    long roundTrip() {
+        return rttNanos;
+    }
+
     Measurement measurement() {
         return measurement;
     }
