@@ -18,8 +18,8 @@ final class FloatKernel {
     private FloatKernel() {
     }
 
-    /** {@code io[i] = in[i] op io[i]} for {@code n} elements. */
-    static void apply(PredefinedOp op, MemorySegment in, MemorySegment io, long n) {
+    /** {@code out[i] = in[i] op io[i]} for {@code n} elements ({@code out} may be {@code in} or {@code io}). */
+    static void apply(PredefinedOp op, MemorySegment in, MemorySegment io, MemorySegment out, long n) {
         KernelScratch scratch = KernelScratch.get();
         float[] a = scratch.floatIn;
         float[] b = scratch.floatInout;
@@ -29,7 +29,7 @@ final class FloatKernel {
             MemorySegment.copy(in, E, offset, a, 0, m);
             MemorySegment.copy(io, E, offset, b, 0, m);
             combine(op, a, b, m);
-            MemorySegment.copy(b, 0, io, E, offset, m);
+            MemorySegment.copy(b, 0, out, E, offset, m);
         }
     }
 

@@ -6,70 +6,90 @@ import java.lang.foreign.ValueLayout;
 /**
  * Predefined operations on {@code long} elements.
  *
- * <p>One loop per operation, the switch outside the loop, so that the JIT compiles each loop on its own and
- * nothing is allocated per element. Unaligned layouts: heap segments over {@code byte[]} scratch
- * buffers are only byte-aligned. Generated; keep the kernels alike.
+ * <p>As {@link FloatKernel}: the operands go through {@link KernelScratch}'s per-thread chunks (bulk copies in, one
+ * plain loop per operation over the arrays, which C2 vectorises, a bulk copy out); nothing is allocated. The logical
+ * operations compute 0 or 1 without branches ({@code nonZero}), so that their loops vectorise too. Unaligned
+ * layouts: heap segments over {@code byte[]} scratch buffers are only byte-aligned. Generated; keep the kernels alike.
  */
 final class LongKernel {
     private static final ValueLayout.OfLong E = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final int CHUNK = KernelScratch.CHUNK_BYTES / Long.BYTES;
 
     private LongKernel() {
     }
 
-    /** {@code io[i] = in[i] op io[i]} for {@code n} elements. */
-    static void apply(PredefinedOp op, MemorySegment in, MemorySegment io, long n) {
+    /** {@code out[i] = in[i] op io[i]} for {@code n} elements ({@code out} may be {@code in} or {@code io}). */
+    static void apply(PredefinedOp op, MemorySegment in, MemorySegment io, MemorySegment out, long n) {
+        KernelScratch scratch = KernelScratch.get();
+        long[] a = scratch.longIn;
+        long[] b = scratch.longInout;
+        for (long at = 0; at < n; at += CHUNK) {
+            int m = (int) Math.min(CHUNK, n - at);
+            long offset = at * Long.BYTES;
+            MemorySegment.copy(in, E, offset, a, 0, m);
+            MemorySegment.copy(io, E, offset, b, 0, m);
+            combine(op, a, b, m);
+            MemorySegment.copy(b, 0, out, E, offset, m);
+        }
+    }
+
+    /** 1 if {@code x != 0}, else 0: the sign bit of {@code x | -x}, set exactly when {@code x} is not 0. */
+    private static long nonZero(long x) {
+        return (x | -x) >>> 63;
+    }
+
+    private static void combine(PredefinedOp op, long[] in, long[] io, int m) {
         switch (op) {
             case MAX -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (Math.max(io.getAtIndex(E, i), in.getAtIndex(E, i))));
+                for (int i = 0; i < m; i++) {
+                    io[i] = Math.max(io[i], in[i]);
                 }
             }
             case MIN -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (Math.min(io.getAtIndex(E, i), in.getAtIndex(E, i))));
+                for (int i = 0; i < m; i++) {
+                    io[i] = Math.min(io[i], in[i]);
                 }
             }
             case SUM -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (io.getAtIndex(E, i) + in.getAtIndex(E, i)));
+                for (int i = 0; i < m; i++) {
+                    io[i] = io[i] + in[i];
                 }
             }
             case PROD -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (io.getAtIndex(E, i) * in.getAtIndex(E, i)));
+                for (int i = 0; i < m; i++) {
+                    io[i] = io[i] * in[i];
                 }
             }
             case LAND -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, ((io.getAtIndex(E, i) != 0 & in.getAtIndex(E, i) != 0) ? 1L : 0L));
+                for (int i = 0; i < m; i++) {
+                    io[i] = nonZero(io[i]) & nonZero(in[i]);
                 }
             }
             case BAND -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (io.getAtIndex(E, i) & in.getAtIndex(E, i)));
+                for (int i = 0; i < m; i++) {
+                    io[i] = io[i] & in[i];
                 }
             }
             case LOR -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, ((io.getAtIndex(E, i) != 0 | in.getAtIndex(E, i) != 0) ? 1L : 0L));
+                for (int i = 0; i < m; i++) {
+                    io[i] = nonZero(io[i] | in[i]);
                 }
             }
             case BOR -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (io.getAtIndex(E, i) | in.getAtIndex(E, i)));
+                for (int i = 0; i < m; i++) {
+                    io[i] = io[i] | in[i];
                 }
             }
             case LXOR -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, ((io.getAtIndex(E, i) != 0 ^ in.getAtIndex(E, i) != 0) ? 1L : 0L));
+                for (int i = 0; i < m; i++) {
+                    io[i] = nonZero(io[i]) ^ nonZero(in[i]);
                 }
             }
             case BXOR -> {
-                for (long i = 0; i < n; i++) {
-                    io.setAtIndex(E, i, (io.getAtIndex(E, i) ^ in.getAtIndex(E, i)));
+                for (int i = 0; i < m; i++) {
+                    io[i] = io[i] ^ in[i];
                 }
             }
-            default -> throw new IllegalArgumentException(op + " on long");
         }
     }
 }

@@ -25,15 +25,14 @@ public enum PredefinedOp {
         if (type.baseCount() != 1 || !accepts(base)) {
             throw MpiErrors.error(ErrorClass.ERR_OP, "MPI_" + name() + " is not defined on " + type.name());
         }
-        PredefinedOp op = this;
         return switch (base) {
-            case BYTE, BOOLEAN -> (in, io, count) -> ByteKernel.apply(op, in, io, count);
-            case SHORT -> (in, io, count) -> ShortKernel.apply(op, in, io, count);
-            case CHAR -> (in, io, count) -> CharKernel.apply(op, in, io, count);
-            case INT -> (in, io, count) -> IntKernel.apply(op, in, io, count);
-            case LONG -> (in, io, count) -> LongKernel.apply(op, in, io, count);
-            case FLOAT -> (in, io, count) -> FloatKernel.apply(op, in, io, count);
-            case DOUBLE -> (in, io, count) -> DoubleKernel.apply(op, in, io, count);
+            case BYTE, BOOLEAN -> new KernelCombiner(this, ByteKernel::apply);
+            case SHORT -> new KernelCombiner(this, ShortKernel::apply);
+            case CHAR -> new KernelCombiner(this, CharKernel::apply);
+            case INT -> new KernelCombiner(this, IntKernel::apply);
+            case LONG -> new KernelCombiner(this, LongKernel::apply);
+            case FLOAT -> new KernelCombiner(this, FloatKernel::apply);
+            case DOUBLE -> new KernelCombiner(this, DoubleKernel::apply);
         };
     }
 
@@ -53,9 +52,7 @@ public enum PredefinedOp {
     private Combiner complex(TypeDescriptor type) {
         boolean isFloat = type.base() == BaseType.FLOAT;
         return switch (this) {
-            case SUM -> isFloat
-                    ? (in, io, count) -> FloatKernel.apply(SUM, in, io, 2L * count)
-                    : (in, io, count) -> DoubleKernel.apply(SUM, in, io, 2L * count);
+            case SUM -> new KernelCombiner(SUM, isFloat ? FloatKernel::apply : DoubleKernel::apply, 2);
             case PROD -> isFloat
                     ? (in, io, count) -> ComplexKernel.floatProduct(in, io, count)
                     : (in, io, count) -> ComplexKernel.doubleProduct(in, io, count);

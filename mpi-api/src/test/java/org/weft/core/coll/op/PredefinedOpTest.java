@@ -303,6 +303,109 @@ class PredefinedOpTest {
         }
     }
 
+    /**
+     * The integer kernels reduce in chunks too: for every operation on every integer type (and the logical ones on
+     * {@code BOOLEAN}), a vector of an odd length spanning several chunks, at odd byte offsets, with native and heap
+     * segments mixed both ways, gives every element the scalar reference's value; {@code in} is not written.
+     */
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("integerPairs")
+    void integerKernelsAcrossChunksAndSegmentKinds(PredefinedOp op, TypeDescriptor type) {
+        int size = type.base().bytes();
+        int n = 3 * KernelScratch.CHUNK_BYTES / size + 7;
+        java.util.Random random = new java.util.Random(25L * op.ordinal() + size);
+        for (boolean nativeIn : new boolean[] {true, false}) {
+            long[] a = new long[n];
+            long[] b = new long[n];
+            for (int i = 0; i < n; i++) {
+                a[i] = sample(type, random, i);
+                b[i] = sample(type, random, i + 1);
+            }
+            MemorySegment in = fill(type, segment(nativeIn, (long) size * n + 3).asSlice(3), a);
+            MemorySegment io = fill(type, segment(!nativeIn, (long) size * n + 1).asSlice(1), b);
+            byte[] inBefore = in.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            op.bind(type).combine(in, io, n);
+            for (int i = 0; i < n; i++) {
+                assertEquals(referenceInteger(op, type, a[i], b[i]), read(type, io, i), op + " on " + type
+                        + " element " + i + " (" + a[i] + ", " + b[i] + (nativeIn ? ", native in)" : ", heap in)"));
+            }
+            assertArrayEquals(inBefore, in.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), "in is not written");
+        }
+    }
+
+    static Stream<Arguments> integerPairs() {
+        List<Arguments> pairs = new ArrayList<>();
+        for (PredefinedOp op : PredefinedOp.values()) {
+            for (TypeDescriptor type : INTEGERS) {
+                pairs.add(Arguments.of(op, type));
+            }
+            if (op == PredefinedOp.LAND || op == PredefinedOp.LOR || op == PredefinedOp.LXOR) {
+                pairs.add(Arguments.of(op, BOOLEAN));
+            }
+        }
+        return pairs.stream();
+    }
+
+    /** A value of the type: every third one 0 (the logical operations' case), else random bits, wrapped. */
+    private static long sample(TypeDescriptor type, java.util.Random random, int i) {
+        if (type == BOOLEAN) {
+            return random.nextInt(2);
+        }
+        return i % 3 == 0 ? 0 : narrow(type, random.nextLong());
+    }
+
+    /** {@code values} written into {@code s} as the type holds them; returns {@code s}. */
+    private static MemorySegment fill(TypeDescriptor type, MemorySegment s, long[] values) {
+        MemorySegment.copy(write(type, values), 0, s, 0, (long) values.length * type.base().bytes());
+        return s;
+    }
+
+    /**
+     * {@code combineInto} writes {@code in op inout} to a third segment, or to either operand, leaving the operands
+     * it does not write as they were: a predefined kernel (int SUM, across a chunk's end) and the default of other
+     * combiners (a subtraction, whose operands' order shows), which combines into {@code inout} when {@code out} is
+     * {@code in}.
+     */
+    @Test
+    void combineIntoWritesInOpInoutWhereverItIsTold() {
+        int n = KernelScratch.CHUNK_BYTES / Integer.BYTES + 3;
+        int[] a = new int[n];
+        int[] b = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i;
+            b[i] = 3 * i - 7;
+        }
+        Combiner sum = PredefinedOp.SUM.bind(INT);
+        Combiner minus = (in, inout, count) -> {
+            for (int i = 0; i < count; i++) {
+                inout.setAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, i,
+                        in.getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, i)
+                                - inout.getAtIndex(java.lang.foreign.ValueLayout.JAVA_INT, i));
+            }
+        };
+        for (Combiner op : List.of(sum, minus)) {
+            int[] expected = new int[n];
+            for (int i = 0; i < n; i++) {
+                expected[i] = op == sum ? a[i] + b[i] : a[i] - b[i];
+            }
+            int[] in = a.clone();
+            int[] inout = b.clone();
+            int[] out = new int[n];
+            op.combineInto(MemorySegment.ofArray(in), MemorySegment.ofArray(inout), MemorySegment.ofArray(out), n);
+            assertArrayEquals(expected, out, "into a third segment");
+            assertArrayEquals(a, in, "in untouched");
+            assertArrayEquals(b, inout, "inout untouched");
+            MemorySegment inSegment = Arena.ofAuto().allocate(4L * n);
+            MemorySegment.copy(a, 0, inSegment, java.lang.foreign.ValueLayout.JAVA_INT, 0, n);
+            op.combineInto(inSegment, MemorySegment.ofArray(b.clone()), inSegment, n);
+            assertArrayEquals(expected, inSegment.toArray(java.lang.foreign.ValueLayout.JAVA_INT), "into in");
+            int[] intoInout = b.clone();
+            op.combineInto(MemorySegment.ofArray(a), MemorySegment.ofArray(intoInout), MemorySegment.ofArray(intoInout),
+                    n);
+            assertArrayEquals(expected, intoInout, "into inout");
+        }
+    }
+
     static Stream<PredefinedOp> floatingOps() {
         return Stream.of(PredefinedOp.MAX, PredefinedOp.MIN, PredefinedOp.SUM, PredefinedOp.PROD);
     }
