@@ -72,6 +72,12 @@ class CollectivesTest {
         return IntStream.of(0, size - 1, size / 2).distinct().toArray();
     }
 
+    private static double[] filledDoubles(int count, double value) {
+        double[] v = new double[count];
+        Arrays.fill(v, value);
+        return v;
+    }
+
     private static int[] pattern(int count, int seed) {
         int[] v = new int[count];
         for (int i = 0; i < count; i++) {
@@ -141,6 +147,8 @@ class CollectivesTest {
         Arrays.fill(send, rank + 0.5);
         double[] recv = new double[count];
         world.allReduce(send, recv, count, MPI.DOUBLE, MPI.SUM);
+        // the schedules send and combine from the send buffer itself, which must come out as it went in
+        assertArrayEquals(filledDoubles(count, rank + 0.5), send, "allreduce leaves the send buffer alone");
         double expected = size * (size - 1) / 2.0 + size * 0.5;
         for (int i = 0; i < count; i++) {
             assertEquals(expected, recv[i], 0.0, "allreduce SUM element " + i);

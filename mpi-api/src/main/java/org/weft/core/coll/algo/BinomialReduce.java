@@ -39,11 +39,9 @@ public final class BinomialReduce {
                 children.add(((relative | mask) + root) % size);
             }
         }
+        // the partial result: the root's recv, a private copy on a member with children, else send itself; the
+        // first child's part is combined with send straight into it (Combiner.combineInto), copying nothing first
         MemorySegment partial = isRoot ? recv : children.isEmpty() ? send : Blocks.scratch(send.byteSize());
-        if (partial != send) {
-            MemorySegment target = partial;
-            s.local(() -> MemorySegment.copy(send, 0, target, 0, send.byteSize())); // a no-op in place
-        }
         MemorySegment[] incoming = new MemorySegment[children.size()];
         for (int i = 0; i < incoming.length; i++) {
             incoming[i] = Blocks.scratch(send.byteSize());
@@ -51,9 +49,12 @@ public final class BinomialReduce {
         }
         s.endRound();
         MemorySegment result = partial;
+        if (incoming.length == 0 && partial != send) {
+            s.local(() -> MemorySegment.copy(send, 0, result, 0, send.byteSize())); // a root alone; no-op in place
+        }
         s.local(() -> {
-            for (MemorySegment in : incoming) {
-                op.combine(in, result, count);
+            for (int i = 0; i < incoming.length; i++) {
+                op.combineInto(incoming[i], i == 0 ? send : result, result, count);
             }
         });
         if (parent >= 0) {

@@ -29,22 +29,30 @@ public final class PairwiseReduceScatter {
         int size = m.size();
         int me = m.me();
         long bytes = sendBlocks[me].byteSize();
+        if (size == 1) {
+            s.local(() -> MemorySegment.copy(sendBlocks[0], 0, recv, 0, bytes)).endRound();
+            return;
+        }
         MemorySegment[] contributions = new MemorySegment[size];
         for (int i = 0; i < size; i++) {
-            contributions[i] = Blocks.scratch(bytes);
             if (i == me) {
-                MemorySegment own = contributions[i];
-                s.local(() -> MemorySegment.copy(sendBlocks[me], 0, own, 0, bytes));
+                contributions[i] = sendBlocks[me]; // combined where it lies, not copied first
             } else {
+                contributions[i] = Blocks.scratch(bytes);
                 s.send(sendBlocks[i], m.world(i)).receive(contributions[i], m.world(i));
             }
         }
         s.endRound();
+        // the partial results in a scratch block, the last straight into recv: in place, recv is the input's block
+        // 0, which is member 0's own contribution and must be read before recv is written
+        MemorySegment partial = size > 2 ? Blocks.scratch(bytes) : null;
         s.local(() -> {
-            for (int i = size - 2; i >= 0; i--) {
-                op.combine(contributions[i], contributions[size - 1], counts[me]);
+            MemorySegment acc = contributions[size - 1];
+            for (int i = size - 2; i >= 1; i--) {
+                op.combineInto(contributions[i], acc, partial, counts[me]);
+                acc = partial;
             }
-            MemorySegment.copy(contributions[size - 1], 0, recv, 0, bytes);
+            op.combineInto(contributions[0], acc, recv, counts[me]);
         }).endRound();
     }
 }

@@ -17,9 +17,12 @@ import org.weft.core.coll.sched.Schedule;
  * @param newRank this member's rank among the p' (−1 for an even member that folded in)
  */
 record PowerOfTwoFold(Members members, int pof2, int rem, int newRank) {
-    /** Appends the fold-in of {@code recv}, using {@code incoming} to receive. */
-    static PowerOfTwoFold foldIn(Schedule s, Members m, MemorySegment recv, MemorySegment incoming, int count,
-                                 Combiner op) {
+    /**
+     * Appends the fold-in of {@code send}: an even member of the first 2r sends it; its odd partner combines it with
+     * its own {@code send} into {@code recv} (then {@link #folded}), using {@code incoming} to receive.
+     */
+    static PowerOfTwoFold foldIn(Schedule s, Members m, MemorySegment send, MemorySegment recv,
+                                 MemorySegment incoming, int count, Combiner op) {
         int me = m.me();
         int pof2 = Integer.highestOneBit(m.size());
         int rem = m.size() - pof2;
@@ -27,12 +30,17 @@ record PowerOfTwoFold(Members members, int pof2, int rem, int newRank) {
             return new PowerOfTwoFold(m, pof2, rem, me - rem);
         }
         if (me % 2 == 0) {
-            s.send(recv, m.world(me + 1)).endRound();
+            s.send(send, m.world(me + 1)).endRound();
             return new PowerOfTwoFold(m, pof2, rem, -1);
         }
         s.receive(incoming, m.world(me - 1)).endRound();
-        s.local(() -> op.combine(incoming, recv, count));
+        s.local(() -> op.combineInto(incoming, send, recv, count));
         return new PowerOfTwoFold(m, pof2, rem, me / 2);
+    }
+
+    /** True when this member combined a folded-in partner's value into {@code recv}: it holds its part there. */
+    boolean folded() {
+        return newRank >= 0 && members.me() < 2 * rem;
     }
 
     /** World rank of the member with new rank {@code newRank}. */

@@ -30,9 +30,13 @@ public final class RabenseifnerAllreduce {
             return;
         }
         long bytes = send.byteSize();
-        s.local(() -> MemorySegment.copy(send, 0, recv, 0, bytes));
+        if (m.size() == 1) {
+            s.local(() -> MemorySegment.copy(send, 0, recv, 0, bytes));
+            s.endRound();
+            return;
+        }
         MemorySegment incoming = Blocks.scratch(bytes);
-        PowerOfTwoFold fold = PowerOfTwoFold.foldIn(s, m, recv, incoming, count, op);
+        PowerOfTwoFold fold = PowerOfTwoFold.foldIn(s, m, send, recv, incoming, count, op);
         if (fold.newRank() >= 0) {
             int pof2 = fold.pof2();
             int[] counts = new int[pof2];
@@ -41,14 +45,18 @@ public final class RabenseifnerAllreduce {
                 counts[i] = count / pof2 + (i < count % pof2 ? 1 : 0);
                 displs[i + 1] = displs[i] + counts[i];
             }
-            new Exchange(s, fold, recv, incoming, itemBytes, displs, op).run(pof2);
+            new Exchange(s, fold, fold.folded() ? recv : send, recv, incoming, itemBytes, displs, op).run(pof2);
         }
         fold.foldOut(s, recv);
     }
 
-    /** The two phases among the p' members, with block ranges computed as the schedule is built. */
-    private record Exchange(Schedule s, PowerOfTwoFold fold, MemorySegment recv, MemorySegment incoming,
-                            int itemBytes, int[] displs, Combiner op) {
+    /**
+     * The two phases among the p' members, with block ranges computed as the schedule is built. The first halving
+     * step sends from {@code held} (the user's {@code send}, or {@code recv} after a fold) and combines straight
+     * into {@code recv}; the later steps work in {@code recv}, the only place the kept half is then.
+     */
+    private record Exchange(Schedule s, PowerOfTwoFold fold, MemorySegment held, MemorySegment recv,
+                            MemorySegment incoming, int itemBytes, int[] displs, Combiner op) {
         void run(int pof2) {
             int newRank = fold.newRank();
             int sendIdx = 0;
@@ -69,11 +77,13 @@ public final class RabenseifnerAllreduce {
                     sendEnd = recvIdx;
                     recvEnd = lastIdx;
                 }
-                exchange(partnerNew, sendIdx, sendEnd, recvIdx, recvEnd, incoming);
+                MemorySegment from = mask == 1 ? held : recv;
+                exchange(partnerNew, from, sendIdx, sendEnd, recvIdx, recvEnd, incoming);
                 MemorySegment in = range(incoming, recvIdx, recvEnd);
-                MemorySegment inout = range(recv, recvIdx, recvEnd);
+                MemorySegment inout = range(from, recvIdx, recvEnd);
+                MemorySegment out = range(recv, recvIdx, recvEnd);
                 int items = displs[recvEnd] - displs[recvIdx];
-                s.local(() -> op.combine(in, inout, items));
+                s.local(() -> op.combineInto(in, inout, out, items));
                 sendIdx = recvIdx;
                 lastIdx = recvEnd;
             }
@@ -83,10 +93,10 @@ public final class RabenseifnerAllreduce {
                 int half = pof2 / (mask * 2);
                 int blocks = lastIdx - sendIdx;
                 if (newRank < partnerNew) {
-                    exchange(partnerNew, sendIdx, lastIdx, lastIdx, lastIdx + blocks, recv);
+                    exchange(partnerNew, recv, sendIdx, lastIdx, lastIdx, lastIdx + blocks, recv);
                     lastIdx += blocks;
                 } else {
-                    exchange(partnerNew, sendIdx, lastIdx, sendIdx - blocks, sendIdx, recv);
+                    exchange(partnerNew, recv, sendIdx, lastIdx, sendIdx - blocks, sendIdx, recv);
                     sendIdx -= blocks;
                 }
                 assert blocks == half;
@@ -94,10 +104,10 @@ public final class RabenseifnerAllreduce {
             s.endRound();
         }
 
-        private void exchange(int partnerNew, int sendIdx, int sendEnd, int recvIdx, int recvEnd,
+        private void exchange(int partnerNew, MemorySegment from, int sendIdx, int sendEnd, int recvIdx, int recvEnd,
                               MemorySegment into) {
             int partner = fold.world(partnerNew);
-            s.send(range(recv, sendIdx, sendEnd), partner);
+            s.send(range(from, sendIdx, sendEnd), partner);
             s.receive(range(into, recvIdx, recvEnd), partner);
             s.endRound();
         }
