@@ -103,6 +103,8 @@ public final class Job {
     }
     /** The relays to start before the ranks ({@code --relay}). */
     private List<RelayPlacement> relays = List.of();
+    /** The plan the ranks started with: the job's, with the relays' addresses once they listen (spawns get them). */
+    private volatile JobPlan ranksPlan;
     private BootstrapServer server;
     private Failure failure;
     /** Where the ranks' shared-memory files live; null when it could not be made (shm is then off). */
@@ -165,7 +167,7 @@ public final class Job {
             try {
                 createJobDirectory(identity.jobId());
                 StartupTrace.mark("weftrun", "job directory made");
-                JobPlan ranksPlan = startRelays(identity);
+                ranksPlan = startRelays(identity);
                 int started = ranksPlan == null ? 0 : startRanks(identity, ranksPlan);
                 StartupTrace.mark("weftrun", started + " processes started");
                 supervise();
@@ -411,7 +413,8 @@ public final class Job {
                 plan.siteOf(root) == null ? "" : plan.siteOf(root).name());
         List<RankLaunch> launches;
         try {
-            launches = org.weft.launcher.plan.SpawnPlan.launches(plan, where, commands, identity,
+            // ranksPlan: a spawned world reaches the others through the job's relays too (its relays parameter)
+            launches = org.weft.launcher.plan.SpawnPlan.launches(ranksPlan, where, commands, identity,
                     jobDirectory == null ? null : jobDirectory.path(), spec, request.firstRank());
         } catch (IllegalArgumentException e) {
             return e.getMessage();
