@@ -8,11 +8,13 @@ import mpi.MPIException;
 import mpi.Request;
 
 /**
- * What a rank JVM of a typical job does, briefly, run by {@code bin/weft-aot-train} as a two-rank job whose rank 0
- * records the ranks' AOT cache: {@code MPI_Init}, the world's queries, blocking and non-blocking ping-pongs over
- * shared memory from 0 bytes to 4 MiB (eager and rendezvous, arrays and direct buffers), the common collectives, a
- * split communicator, {@code MPI_Finalize}. The cache then holds these classes loaded and linked, and the profiles
- * of these methods, so the JIT compiles the message path of a fresh job early and well.
+ * What a rank JVM of a typical job does, briefly, run by {@code bin/weft-aot-train} as a three-rank job whose rank 0
+ * records the ranks' AOT cache: {@code MPI_Init}, the world's queries, blocking and non-blocking ping-pongs from 0
+ * bytes to 4 MiB (eager and rendezvous, arrays and direct buffers) between rank 0 and each other rank, the common
+ * collectives, a split communicator, {@code MPI_Finalize}. In the training job rank 2 names another host as its own
+ * (it runs on this one), so rank 0 reaches rank 1 over shared memory and rank 2 over tcp: the cache then holds
+ * the classes of both paths loaded and linked (Netty's too) and the profiles of their methods, so the JIT compiles
+ * the message path of a fresh job early and well, whichever of the two it takes.
  */
 public final class AotTraining {
     private static final int[] SIZES = {0, 8, 1024, 64 << 10, 1 << 20, 4 << 20};
@@ -25,14 +27,10 @@ public final class AotTraining {
         MPI.Init(args);
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
-        int peer = rank ^ 1;
         MPI.getProcessorName();
-        if (peer < world.getSize()) {
-            for (int size : SIZES) {
-                int rounds = size >= 1 << 20 ? 10 : 500;
-                pingPong(world, rank, peer, new byte[size], rounds);
-                pingPong(world, rank, peer, MPI.newByteBuffer(size), rounds);
-                exchange(world, peer, size, rounds / 4);
+        for (int peer = 1; peer < world.getSize(); peer++) {
+            if (rank == 0 || rank == peer) {
+                pingPongs(world, rank, rank == 0 ? peer : 0);
             }
         }
         collectives(world);
@@ -40,6 +38,16 @@ public final class AotTraining {
         collectives(half);
         half.free();
         MPI.Finalize();
+    }
+
+    /** Every size, as arrays and direct buffers, blocking and non-blocking, between {@code rank} and {@code peer}. */
+    private static void pingPongs(Comm comm, int rank, int peer) throws MPIException {
+        for (int size : SIZES) {
+            int rounds = size >= 1 << 20 ? 10 : 500;
+            pingPong(comm, rank, peer, new byte[size], rounds);
+            pingPong(comm, rank, peer, MPI.newByteBuffer(size), rounds);
+            exchange(comm, peer, size, rounds / 4);
+        }
     }
 
     private static void pingPong(Comm comm, int rank, int peer, Object buffer, int rounds) throws MPIException {

@@ -89,6 +89,8 @@ final class Bench implements Callable<Integer> {
                     "a long ping-pong of one size: median one-way of its steady windows"),
             new Benchmark("warmup", "org.weft.bench.path.WarmUp",
                     "a fresh job's first seconds of ping-pong, window by window (-m bytes, -w ms, -n windows)"),
+            new Benchmark("first", "org.weft.bench.path.FirstMessages",
+                    "a fresh job's first round trips one by one, per window of 100 (-m bytes, -n round trips)"),
             new Benchmark("wake", "org.weft.bench.path.WakeLatency",
                     "how late a receive that waited (parked) sees its message"),
             new Benchmark("threads", "org.weft.bench.path.ThreadedRoundTrips",

@@ -53,15 +53,31 @@ class AotCacheJobTest {
         assertTrue(launcher.contains("org.weft.launcher.cli.WeftRun source: shared objects file"), "launcher");
         // picocli's Java 5 classes, which the cache cannot hold as they are, rewritten by the build (ModernBytecode)
         assertTrue(launcher.contains("picocli.CommandLine source: shared objects file"), "picocli");
-        List<Path> rankLogs;
-        try (Stream<Path> files = Files.list(logs)) {
-            rankLogs = files.filter(p -> p.getFileName().toString().startsWith("rank-")).toList();
-        }
-        assertEquals(2, rankLogs.size(), rankLogs.toString());
-        for (Path log : rankLogs) {
+        for (Path log : rankLogs(logs, 2)) {
             String loaded = Files.readString(log);
             assertTrue(loaded.contains("org.weft.mm.MultimethodDevice source: shared objects file"), log.toString());
             assertTrue(loaded.contains("Hello source: file:"), "the program's own class, after Weft's: " + log);
+        }
+    }
+
+    /**
+     * The training job reaches one rank over tcp (a host of another name), so a job over tcp finds the tcp module's
+     * classes and Netty's in the ranks' cache too, with their profiles: before, each rank of it loaded some 450
+     * classes from the jars at its first tcp message.
+     */
+    @Test
+    void aJobOverTcpLoadsTheTcpPathFromTheCache() throws Exception {
+        Path logs = Files.createDirectories(dir.resolve("tcp-logs"));
+        Result job = run(Map.of("WEFT_AOT_DIR", caches.toString()), "bin/weftrun", "-np", "2", "--methods", "self,tcp",
+                "-J", "-Xlog:class+load:file=" + logs.resolve("rank-%p.log"), "-cp", EXAMPLES, "Ring");
+        assertEquals(0, job.exit(), job.output());
+        assertTrue(job.stdout().contains("Process 1 exiting"), job.output());
+        for (Path log : rankLogs(logs, 2)) {
+            String loaded = Files.readString(log);
+            for (String name : List.of("org.weft.mm.module.tcp.TcpModule", "io.netty.buffer.PooledByteBufAllocator",
+                    "io.netty.buffer.PooledUnsafeDirectByteBuf")) {
+                assertTrue(loaded.contains(name + " source: shared objects file"), name + " in " + log);
+            }
         }
     }
 
@@ -77,6 +93,16 @@ class AotCacheJobTest {
         assertEquals(List.of("Hello, world, I am 0 of 2", "Hello, world, I am 1 of 2"),
                 job.stdout().lines().map(l -> l.replaceFirst(" on .*", "")).sorted().toList(), job.output());
         assertEquals("", job.stderr(), "no word from the JDK about the cache it could not use");
+    }
+
+    /** The class-load logs of the {@code ranks} ranks in {@code logs} ({@code rank-PID.log}). */
+    private static List<Path> rankLogs(Path logs, int ranks) throws IOException {
+        List<Path> rankLogs;
+        try (Stream<Path> files = Files.list(logs)) {
+            rankLogs = files.filter(p -> p.getFileName().toString().startsWith("rank-")).toList();
+        }
+        assertEquals(ranks, rankLogs.size(), rankLogs.toString());
+        return rankLogs;
     }
 
     private record Result(int exit, String stdout, String stderr) {
