@@ -9,10 +9,10 @@ import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.concurrent.CountDownLatch;
 import org.weft.adi.bootstrap.BootstrapProtocol;
 import org.weft.adi.bootstrap.BootstrapProtocol.Frame;
+import org.weft.adi.bootstrap.KernelRandom;
 
 /**
  * One accepted connection, served on its own (virtual) thread: challenge, proof, registration, then the rank's
@@ -20,7 +20,6 @@ import org.weft.adi.bootstrap.BootstrapProtocol.Frame;
  */
 final class RankConnection implements Runnable {
     private static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final BootstrapServer server;
     private final Socket socket;
@@ -64,8 +63,7 @@ final class RankConnection implements Runnable {
 
     /** Runs the handshake; returns why the peer is refused, or {@code null} once it is registered. */
     private String authenticate(DataInputStream in) throws IOException {
-        byte[] nonce = new byte[BootstrapProtocol.NONCE_BYTES];
-        RANDOM.nextBytes(nonce);
+        byte[] nonce = KernelRandom.bytes(BootstrapProtocol.NONCE_BYTES);
         send(BootstrapProtocol.CHALLENGE, BootstrapProtocol.challenge(nonce));
         Frame hello;
         try {
