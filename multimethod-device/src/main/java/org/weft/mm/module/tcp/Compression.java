@@ -24,18 +24,22 @@ final class Compression {
 
     private final LZ4Compressor compressor = LZ4.fastCompressor();
     private final int minBytes;
+    /** When the link chooses ({@code auto}), what decides each frame; null: every frame is tried ({@code lz4}). */
+    private final CompressionChoice choice;
     /** The frame as it would go raw, before compressing it (payloads may be heap arrays of any type). */
     private ByteBuffer staging = direct(64 * 1024);
     private MemorySegment stagingSegment = MemorySegment.ofBuffer(staging);
     private final ByteBuffer sample = direct(SAMPLE);
+    private final MemorySegment sampleSegment = MemorySegment.ofBuffer(sample);
     private final ByteBuffer sampleOut = direct(LZ4.fastCompressor().maxCompressedLength(SAMPLE));
     private long rawBytes;
     private long compressedBytes;
     private long framesCompressed;
     private long framesSkipped;
 
-    Compression(int minBytes) {
+    Compression(int minBytes, CompressionChoice choice) {
         this.minBytes = minBytes;
+        this.choice = choice;
     }
 
     /** Which codec {@link #CODEC_LZ4} runs here (native through JNI, or Java), for the report. */
@@ -49,11 +53,15 @@ final class Compression {
     }
 
     /**
-     * Appends the RSR frame to {@code out} compressed, when its sample and then the whole compress well; returns
-     * false, having appended nothing, when it should go raw.
+     * Appends the RSR frame to {@code out} compressed, when its sample and then the whole compress well (and, when
+     * the link chooses, when compressing pays on its wire: {@code socketBehind} says bytes written before still wait
+     * for the socket); returns false, having appended nothing, when it should go raw.
      */
     boolean appendCompressed(OutboundBuffer out, int frameLength, int endpointId, int handlerId, ByteBuffer header,
-                             MemorySegment payload) {
+                             MemorySegment payload, boolean socketBehind) {
+        if (choice != null && !choice.tries(socketBehind)) {
+            return false;
+        }
         if (!sampleCompresses(payload)) {
             framesSkipped++;
             return false;
@@ -83,9 +91,14 @@ final class Compression {
         if (length < SAMPLE / 4) {
             return true; // a small payload: the whole frame is its own sample
         }
-        MemorySegment.copy(payload, 0, MemorySegment.ofBuffer(sample), 0, length);
+        MemorySegment.copy(payload, 0, sampleSegment, 0, length);
+        long start = choice == null ? 0 : System.nanoTime();
         int compressed = compressor.compress(sample, 0, length, sampleOut, 0, sampleOut.capacity());
-        return (long) compressed * 100 <= (long) length * WORTH_PERCENT;
+        boolean compresses = (long) compressed * 100 <= (long) length * WORTH_PERCENT;
+        if (choice != null) {
+            choice.sampled(length, System.nanoTime() - start, compresses);
+        }
+        return compresses;
     }
 
     /** The raw frame into {@link #staging}, grown as needed. */
@@ -100,8 +113,9 @@ final class Compression {
     /** For the report (read without the lock: may lag). */
     String describe() {
         String ratio = compressedBytes == 0 ? "-" : String.format("%.1f:1", (double) rawBytes / compressedBytes);
-        return "compression lz4: " + framesCompressed + " frames " + rawBytes + " -> " + compressedBytes + " bytes ("
-                + ratio + "), " + framesSkipped + " sent raw (did not compress)";
+        return "compression " + (choice == null ? "lz4" : "lz4 " + choice.describe()) + ": " + framesCompressed
+                + " frames " + rawBytes + " -> " + compressedBytes + " bytes (" + ratio + "), " + framesSkipped
+                + " sent raw (did not compress)";
     }
 
     long framesCompressed() {

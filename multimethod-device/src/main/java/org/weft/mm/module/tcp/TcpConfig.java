@@ -7,7 +7,7 @@ import org.weft.mm.tls.TlsPolicy;
 record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int maxFrame, int handshakeTimeoutMillis,
         int connectTimeoutMillis, int lostPeerWaitMillis, int sendQueueBytes,
         PathScoped<AggregationPolicy> aggregate,
-        PathScoped<Boolean> compress, int compressMin, TlsPolicy tls,
+        PathScoped<CompressMode> compress, int compressMin, TlsPolicy tls,
         PathTable paths) {
 
     static TcpConfig from(Parameters p) {
@@ -29,7 +29,8 @@ record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int 
                             case FIXED -> fixed;
                             case ADAPTIVE -> adaptive;
                         }, AggregationPolicy.OFF),
-                PathScoped.parse(TcpParameters.COMPRESS.name(), p.get(TcpParameters.COMPRESS), TcpConfig::codec, false),
+                PathScoped.parse(TcpParameters.COMPRESS.name(), p.get(TcpParameters.COMPRESS), TcpConfig::codec,
+                        CompressMode.OFF),
                 intBytes(TcpParameters.COMPRESS_MIN.name(), p.get(TcpParameters.COMPRESS_MIN), 1),
                 tlsPolicy(p.get(TcpParameters.TLS)),
                 PathTable.of(p.get(TcpParameters.PATH_DEFAULTS), p.get(TcpParameters.PATH_FILE),
@@ -52,12 +53,23 @@ record TcpConfig(String ifAddress, int sndbuf, int rcvbuf, long eagerLimit, int 
                 positive(TcpParameters.AGGREGATE_FRAME_COST.name(), p.get(TcpParameters.AGGREGATE_FRAME_COST)));
     }
 
-    /** {@code lz4} compresses, {@code off} does not. */
-    private static Boolean codec(String text) {
+    /** What {@code tcp_compress} does on a path. */
+    enum CompressMode {
+        /** Never. */
+        OFF,
+        /** Every frame whose sample compresses. */
+        LZ4,
+        /** Where the link finds that it pays ({@link CompressionChoice}). */
+        AUTO
+    }
+
+    /** {@code lz4} compresses, {@code auto} where it pays, {@code off} not. */
+    private static CompressMode codec(String text) {
         return switch (text) {
-            case "lz4" -> true;
-            case "off" -> false;
-            default -> throw new IllegalArgumentException("codec '" + text + "' is not lz4 or off");
+            case "lz4" -> CompressMode.LZ4;
+            case "auto" -> CompressMode.AUTO;
+            case "off" -> CompressMode.OFF;
+            default -> throw new IllegalArgumentException("codec '" + text + "' is not lz4, auto or off");
         };
     }
 

@@ -293,8 +293,8 @@ public final class TcpLink implements CommObject {
         boolean mayHold = a != null && state == State.OPEN && out.pendingBytes() == a.heldBytes();
         long now = a == null ? 0 : System.nanoTime();
         Compression c = compression;
-        if (c != null && c.considers(frameLength)
-                && c.appendCompressed(out, frameLength, endpointId, handlerId, header, payload)) {
+        if (c != null && c.considers(frameLength) && c.appendCompressed(out, frameLength, endpointId, handlerId,
+                header, payload, socketBehind(a))) {
             mayHold = false;
         } else if (state == State.OPEN && payload.isNative() && payload.byteSize() >= GATHER_THRESHOLD) {
             if (a != null) {
@@ -317,6 +317,14 @@ public final class TcpLink implements CommObject {
     }
 
     /**
+     * Under the lock: bytes written before still wait for the socket (beyond what the aggregate holds on purpose):
+     * the wire drains slower than this process sends.
+     */
+    private boolean socketBehind(Aggregation a) {
+        return out.pendingBytes() > (a == null ? 0 : a.heldBytes()) || wire.hasPendingOutput();
+    }
+
+    /**
      * Under the lock, at the first send: the frame policies of the path to the peer (its site is known by then),
      * from {@code tcp_aggregate} and {@code tcp_compress}.
      */
@@ -327,7 +335,11 @@ public final class TcpLink implements CommObject {
         TcpConfig config = module.config();
         AggregationPolicy policy = config.aggregate().forPath(here, there);
         aggregation = policy.isOff() ? null : new Aggregation(policy, System.nanoTime());
-        compression = config.compress().forPath(here, there) ? new Compression(config.compressMin()) : null;
+        compression = switch (config.compress().forPath(here, there)) {
+            case OFF -> null;
+            case LZ4 -> new Compression(config.compressMin(), null);
+            case AUTO -> new Compression(config.compressMin(), new CompressionChoice(module.widePathTo(peerRank)));
+        };
         pathName = here.equals(there) ? (here.isEmpty() ? "same-site" : "same-site " + here)
                 : "cross-site " + here + "-" + there;
     }

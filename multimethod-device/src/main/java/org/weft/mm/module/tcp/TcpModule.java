@@ -757,6 +757,11 @@ public final class TcpModule implements CommModule {
     }
 
 
+    /** The wide-area path to {@code peer}'s site, or null (inside a site, or before the first connect). */
+    WidePath widePathTo(int peer) {
+        return widePaths.get(context.siteOf(peer));
+    }
+
     /**
      * The connection {@code peer} and this process share is gone for {@code why} while both run: the device hears
      * of it after {@code tcp_lost_peer_wait} (see {@link LostPeers}) and fails what waits on the peer. Nothing at

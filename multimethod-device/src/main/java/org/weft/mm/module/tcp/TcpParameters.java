@@ -65,10 +65,10 @@ public final class TcpParameters {
     public static final Parameter<Integer> AGGREGATE_FRAME_COST = Parameter.integer("tcp_aggregate_frame_cost", 1000,
             "us", "adaptive aggregation: the delay, summed over the held RSRs, that one write saved is worth");
 
-    public static final Parameter<String> COMPRESS = Parameter.string("tcp_compress", "off",
-            "compression of RSR frames, per path: off or lz4, or SCOPE:CODEC,... with SCOPE same-site, cross-site,"
-                    + " all or SITE-SITE (e.g. cross-site:lz4 for slow links between sites); data whose first 4 KiB"
-                    + " do not compress goes raw");
+    public static final Parameter<String> COMPRESS = Parameter.string("tcp_compress", "cross-site:auto,same-site:off",
+            "compression of RSR frames, per path: off, lz4 or auto (lz4 where the link finds its wire slower than"
+                    + " the compressor and the data compressible), or SCOPE:CODEC,... with SCOPE same-site,"
+                    + " cross-site, all or SITE-SITE; data whose first 4 KiB do not compress goes raw");
 
     public static final Parameter<Long> COMPRESS_MIN = Parameter.bytes("tcp_compress_min", 4096,
             "smallest RSR frame a compressing path tries to compress");

@@ -49,6 +49,11 @@ final class WidePath {
         return rttNanos;
     }
 
+    /** One stream's measured throughput, bytes per second (0 until measured). */
+    long oneStreamRate() {
+        return oneStreamRate;
+    }
+
     Measurement measurement() {
         return measurement;
     }
