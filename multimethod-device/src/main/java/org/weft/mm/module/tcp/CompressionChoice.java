@@ -12,8 +12,9 @@ import java.util.Locale;
  *       LZ4 compressed this link's samples at (the other half: the receiver's decompression and the sender's
  *       staging copy). Until then the link's own socket tells: a socket that has not taken the bytes written
  *       before (they wait in the link's queue) drains slower than this process produces, so the time spent
- *       compressing is time the sender would have waited anyway. A socket that keeps up (a fast path, loopback)
- *       gets raw frames and costs no compression at all.</li>
+ *       compressing is time the sender would have waited anyway; the finding holds for the next
+ *       {@value #HELD_FRAMES} frames considered, since compressed frames let the socket catch up. A socket that
+ *       keeps up (a fast path, loopback) gets raw frames and costs no compression at all.</li>
  *   <li><b>The data</b>: each candidate frame's first 4 KiB are compressed as a sample ({@link Compression}); a
  *       sample that does not shrink to 85 % sends the frame raw and makes the link skip sampling for the next
  *       1, 2, 4, ... up to {@value #MOST_SKIPPED} frames (reset by a sample that compresses), so random data costs
@@ -27,7 +28,12 @@ final class CompressionChoice {
     /** The wire is the bottleneck below this share of LZ4's rate on this link's samples (percent). */
     private static final int WIRE_SHARE_PERCENT = 50;
 
+    /** Frames for which a socket found behind keeps counting as a bottleneck (64 frames of 256 KiB: 16 MiB). */
+    static final int HELD_FRAMES = 64;
+
     private final WidePath path;
+    /** Frames left for which the last socket found behind holds. */
+    private int behindFrames;
     private int skip;
     private int backOff;
     private long sampledBytes;
@@ -68,7 +74,17 @@ final class CompressionChoice {
         }
         lastPathRate = 0;
         lastSocketBehind = socketBehind;
-        return socketBehind;
+        if (socketBehind) {
+            behindFrames = HELD_FRAMES;
+            return true;
+        }
+        // Compressed frames let the socket catch up: the finding holds for a while, or the link would compress
+        // only every other stretch of a stream that the wire limits.
+        if (behindFrames > 0) {
+            behindFrames--;
+            return true;
+        }
+        return false;
     }
 
     /** A sample of {@code bytes} took {@code nanos} to compress and {@code compresses} or not. */
