@@ -3,10 +3,12 @@
 # on three paths: shm (2 ranks on this host; shm never aggregates, so its three rows measure the same code), tcp
 # loopback (2 ranks, --methods tcp) and two emulated sites (bin/weft-wan as root, one rank per site, RTT). ROUNDS
 # times, every configuration once per round (interleaved). Prints per path and policy the median events/s with every
-# round's figure and the medians of rollbacks and RSRs per frame; writes CSV to $CSV if set. The order of the policies
-# rotates from round to round (use a multiple of 3 rounds).
+# round's figure and the medians of rollbacks and RSRs per frame; writes CSV to $CSV if set, and a PNG to $PLOT if set
+# (the medians: events/s and events/s against aggregation off, a series per path, drawn by weft bench compare from
+# the table it writes beside it as ${PLOT%.png}-table.csv). The order of the policies rotates from round to round
+# (use a multiple of 3 rounds).
 # WEFT_WAN_PREFIX / WEFT_WAN_NET choose the emulator's names (keep them your own); PATHS limits the paths.
-# Usage: [RTT=10ms PATHS="shm tcp wan" MODEL="lps=1024 end=10"] benchmarks/scripts/phold.sh [ROUNDS]
+# Usage: [RTT=10ms PATHS="shm tcp wan" MODEL="lps=1024 end=10" CSV=F PLOT=F.png] benchmarks/scripts/phold.sh [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-3}
@@ -57,3 +59,27 @@ for p in $paths; do
       "$(awk -v p=$p -v a=$a '$1 == p && $2 == a { printf "%.0f ", $3 }' "$work/all")"
   done
 done
+if [ -n "${PLOT:-}" ]; then
+  table=${PLOT%.png}-table.csv
+  {
+    echo "# title: PHOLD across paths (median of $rounds rounds)"
+    echo "# model: $model"
+    echo "# load: $(cut -d' ' -f1-3 /proc/loadavg)"
+    printf 'Aggregation'
+    for p in $paths; do printf ',Committed events/s [%s]' "$p"; done
+    for p in $paths; do printf ',Events/s against off [%s]' "$p"; done
+    echo
+    for a in off fixed adaptive; do
+      printf '%s' "$a"
+      for p in $paths; do
+        printf ',%s' "$(awk -v p=$p -v a=$a '$1 == p && $2 == a { print $3 }' "$work/all" | median)"
+      done
+      for p in $paths; do
+        off=$(awk -v p=$p '$1 == p && $2 == "off" { print $3 }' "$work/all" | median)
+        printf ',%s' "$(awk -v p=$p -v a=$a -v off="$off" '$1 == p && $2 == a { print $3 / off }' "$work/all" | median)"
+      done
+      echo
+    done
+  } >"$table"
+  bin/weft bench compare "$table" --plot "$PLOT" >/dev/null && echo "plot: $PLOT (table: $table)"
+fi

@@ -11,8 +11,9 @@ import org.weft.bench.Results;
 /**
  * One large message from rank 0 to rank 1, answered by a 4-byte acknowledgement, timed: first a field that LZ4
  * compresses well (a smooth field stored at coarse resolution: plateaus of 64 equal doubles), then random bytes that
- * it cannot compress. Run it with and without {@code --param tcp_compress=lz4} on a slow path to see what
- * compression gains and costs. Usage: {@code CompressedTransfer [-m bytes (64 MiB)] [-i repetitions (3)]}; prints
+ * it cannot compress. Run it with {@code --param tcp_compress=off}, {@code lz4} and {@code auto} (the default across
+ * sites) on a slow path to see what compression gains and costs, with {@code --path a:b min=1g} so that the message
+ * goes on the pair's connection (a striped message's chunks are not compressed). Usage: {@code CompressedTransfer [-m bytes (64 MiB)] [-i repetitions (3)]}; prints
  * per kind the median seconds and MB/s.
  */
 public final class CompressedTransfer {

@@ -37,7 +37,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Run one of Weft's benchmarks as a weftrun job (2 ranks).",
         customSynopsis = {"weft bench [OPTIONS] NAME [ARGS...]", "       weft bench --list",
-                "       weft bench compare A.csv B.csv... [--plot FILE] [--csv FILE]"},
+                "       weft bench compare A.csv [B.csv...] [--plot FILE] [--csv FILE]"},
         footerHeading = "%n",
         footer = {"JMH microbenchmarks of the internals run in one JVM, not through weftrun:",
                 "  java -cp 'benchmarks/target/benchmarks-VERSION.jar:benchmarks/target/lib/*' "
@@ -100,7 +100,7 @@ final class Bench implements Callable<Integer> {
                     List.of("--site", "a:1", "--site", "b:1", "--site-launcher", "a=weft", "--site-launcher",
                             "b=weft")),
             new Benchmark("compress", "org.weft.bench.wan.CompressedTransfer",
-                    "64 MiB compressible then random, one message (run with and without tcp_compress=lz4)"),
+                    "64 MiB compressible then random, one message (tcp_compress=off, lz4, auto; --path a:b min=1g)"),
             new Benchmark("relay", "org.weft.bench.nexus.RelayVsDirect",
                     "the relay's cost: 0 B one-way and stream throughput, direct tcp against relayed",
                     List.of("--site", "a:1", "--site", "b:1", "--site-launcher", "a=weft", "--site-launcher", "b=weft",
@@ -233,10 +233,13 @@ final class Bench implements Callable<Integer> {
         command = rest;
     }
 
-    /** {@code weft bench compare A.csv B.csv ...}: the runs side by side, and {@code --plot}/{@code --csv} of it. */
+    /**
+     * {@code weft bench compare A.csv B.csv ...}: the runs side by side, and {@code --plot}/{@code --csv} of it; of
+     * one file, its table redrawn (how scripts that make their own tables get a PNG).
+     */
     private int compare(List<Path> files) {
-        if (files.size() < 2) {
-            throw usage("compare needs two CSV files of weft bench --csv or more, not " + files.size());
+        if (files.isEmpty()) {
+            throw usage("compare needs one CSV file of weft bench --csv or more");
         }
         Map<String, ResultTable> runs;
         try {
@@ -245,7 +248,7 @@ final class Bench implements Callable<Integer> {
             err.println("weft bench compare: " + e.getMessage());
             return 1;
         }
-        ResultTable merged = ResultTable.merge(runs);
+        ResultTable merged = runs.size() == 1 ? runs.values().iterator().next() : ResultTable.merge(runs);
         RunComparison.print(runs, merged, out);
         return csv == null && plot == null ? 0 : BenchFiles.write(merged, facts(), csv, plot, err);
     }
