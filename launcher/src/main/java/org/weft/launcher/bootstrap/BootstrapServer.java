@@ -185,6 +185,14 @@ public final class BootstrapServer implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Keeps the job's published names in {@code directory}, shared with every other job given it (weftrun
+     * {@code --names}), instead of in this service alone.
+     */
+    public void shareNamesIn(java.nio.file.Path directory) {
+        requests.shareNamesIn(directory);
+    }
+
     /** Starts the processes of spawns ({@link Spawner}); without one, spawns are refused. */
     public void spawner(Spawner spawner) {
         requests.spawner(spawner);

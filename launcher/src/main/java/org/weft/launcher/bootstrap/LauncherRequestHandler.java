@@ -29,6 +29,11 @@ final class LauncherRequestHandler {
         this.cards = cards;
     }
 
+    /** Shares the job's names with the other jobs given {@code directory} ({@link NameService}). */
+    void shareNamesIn(java.nio.file.Path directory) {
+        names.shareIn(directory);
+    }
+
     void spawner(Spawner spawner) {
         this.spawner = spawner;
     }

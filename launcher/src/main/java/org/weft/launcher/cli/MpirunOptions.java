@@ -38,6 +38,10 @@ final class MpirunOptions {
             description = "Also write each rank's output to DIR/1/rank.N/stdout and stderr (only there with :nocopy).")
     String outputFilename;
 
+    @Option(names = {"--names"}, paramLabel = "DIR", description = "Publish names (MPI_Publish_name) in DIR, where"
+            + " every weftrun given the same DIR looks them up, as Open MPI's --ompi-server.")
+    java.nio.file.Path names;
+
     @Option(names = {"-q", "--quiet"}, description = "Keep weftrun's warnings and notes to itself (not its errors).")
     boolean quiet;
 

@@ -232,7 +232,7 @@ public final class WeftRun implements Callable<Integer> {
                 .withAotCache(AotCache.of(launcherEnvironment));
         int status = new Job(plan, commands, new HostAgent(new LocalAgent(), remote), new OutputSink(out),
                 new OutputSink(err), in).withOutput(outputFiles, mpirun.quiet).withRelays(relayPlacements(plan))
-                .run();
+                .withNames(mpirun.names).run();
         jfr.listRecordings(err);
         return status;
     }

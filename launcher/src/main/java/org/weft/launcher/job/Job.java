@@ -103,6 +103,8 @@ public final class Job {
     }
     /** The relays to start before the ranks ({@code --relay}). */
     private List<RelayPlacement> relays = List.of();
+    /** Where published names are shared with other jobs ({@code --names}), or {@code null}. */
+    private java.nio.file.Path names;
     /** The plan the ranks started with: the job's, with the relays' addresses once they listen (spawns get them). */
     private volatile JobPlan ranksPlan;
     private BootstrapServer server;
@@ -147,6 +149,12 @@ public final class Job {
         this.exited = new boolean[plan.np()];
     }
 
+    /** This job's published names go to {@code directory}, shared with other jobs ({@code --names}); or not. */
+    public Job withNames(java.nio.file.Path directory) {
+        this.names = directory;
+        return this;
+    }
+
     /** This job with relay processes, started before the ranks, which learn where they listen. */
     public Job withRelays(List<RelayPlacement> placements) {
         this.relays = List.copyOf(placements);
@@ -161,6 +169,9 @@ public final class Job {
             server = bootstrap;
             identity = new JobIdentity(JobIdentity.newJobId(), secret, bootstrap.address());
             bootstrap.spawner(this::requestSpawn);
+            if (names != null) {
+                bootstrap.shareNamesIn(names);
+            }
             StartupTrace.mark("weftrun", "bootstrap service listening");
             Thread hook = new Thread(this::killOnShutdown, "weftrun-shutdown");
             Runtime.getRuntime().addShutdownHook(hook); // before anything it must clean up exists

@@ -13,6 +13,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.crypto.Mac;
@@ -43,17 +44,15 @@ class TwoJobsJobTest {
     @CsvSource({"2, 3, cross-site", "1, 2, all"})
     void twoJobsMeetThroughAPortNameInAFile(int acceptors, int connectors, String tls) throws Exception {
         Path file = dir.resolve("port");
-        CompletableFuture<WeftrunJob.Result> accepting = CompletableFuture.supplyAsync(() -> run(WeftrunJob.of(
-                "-np", Integer.toString(acceptors), "--param", "tcp_tls=" + tls, JobPort.class.getName(), "accept",
-                file.toString())));
-        String port = JobPort.awaitPort(file);
-        assertEquals(1, knockWithGarbage(port), "a stranger is told it was refused");
-        WeftrunJob.Result connecting = WeftrunJob.of("-np", Integer.toString(connectors), "--param",
-                "tcp_tls=" + tls, JobPort.class.getName(), "connect", file.toString()).timeout(JOB_LIMIT).start();
-        WeftrunJob.Result accepted = accepting.get(JOB_LIMIT.toSeconds() + 20, TimeUnit.SECONDS);
-        String both = accepted.output() + "\n---- connecting job\n" + connecting.output();
-        assertEquals(0, accepted.exitCode(), both);
-        assertEquals(0, connecting.exitCode(), both);
+        Both jobs = runBoth(WeftrunJob.of("-np", Integer.toString(acceptors), "--param", "tcp_tls=" + tls,
+                JobPort.class.getName(), "accept", file.toString()), () -> {
+                    String port = JobPort.awaitPort(file);
+                    assertEquals(1, knockWithGarbage(port), "a stranger is told it was refused");
+                }, WeftrunJob.of("-np", Integer.toString(connectors), "--param", "tcp_tls=" + tls,
+                JobPort.class.getName(), "connect", file.toString()));
+        String both = jobs.succeeded();
+        WeftrunJob.Result accepted = jobs.accepted();
+        WeftrunJob.Result connecting = jobs.connecting();
         assertTrue(connecting.stdout().contains("WRONG TOKEN class 43"), both);
         assertTrue(accepted.stderr().contains("refused a connection"), both);
         for (int rank = 0; rank < acceptors; rank++) {
@@ -65,6 +64,27 @@ class TwoJobsJobTest {
             String line = "SIDE connect rank " + rank + " size " + connectors + " remote " + acceptors + " sum "
                     + sumOf(acceptors);
             assertTrue(connecting.stdout().contains(line), line + "\n" + both);
+        }
+    }
+
+    /**
+     * Names shared by two weftruns given one directory ({@code --names}, as Open MPI's ompi-server): one job
+     * publishes its port, the other looks it up (until it is there) and connects; the name is gone after the
+     * unpublish.
+     */
+    @Test
+    void twoJobsGivenOneNameDirectoryFindEachOthersPorts() throws Exception {
+        Path names = java.nio.file.Files.createDirectory(dir.resolve("names"));
+        Both jobs = runBoth(WeftrunJob.of("--names", names.toString(), "-np", "2", JobPort.class.getName(), "publish",
+                "ocean/port 1"), () -> { }, WeftrunJob.of("--names", names.toString(), "-np", "2",
+                JobPort.class.getName(), "lookup", "ocean/port 1"));
+        String both = jobs.succeeded();
+        WeftrunJob.Result accepted = jobs.accepted();
+        WeftrunJob.Result connecting = jobs.connecting();
+        assertTrue(accepted.stdout().contains("SIDE publish rank 1 size 2 remote 2 sum 201"), both);
+        assertTrue(connecting.stdout().contains("SIDE lookup rank 0 size 2 remote 2 sum 201"), both);
+        try (var left = java.nio.file.Files.list(names)) {
+            assertEquals(List.of(), left.toList(), "unpublished: no name is left");
         }
     }
 
@@ -91,6 +111,29 @@ class TwoJobsJobTest {
         WeftrunJob.Result accepted = accepting.get(JOB_LIMIT.toSeconds() + 20, TimeUnit.SECONDS);
         assertEquals(0, accepted.exitCode(), accepted.output());
         assertTrue(accepted.stdout().contains("ACCEPT FAILED class 43"), accepted.output());
+    }
+
+    /** What two jobs left: the accepting one, started first in the background, and the connecting one. */
+    private record Both(WeftrunJob.Result accepted, WeftrunJob.Result connecting) {
+        /** Checks that both ended well; returns their output, for the messages of later checks. */
+        String succeeded() {
+            String output = accepted.output() + "\n---- connecting job\n" + connecting.output();
+            assertEquals(0, accepted.exitCode(), output);
+            assertEquals(0, connecting.exitCode(), output);
+            return output;
+        }
+    }
+
+    /** A step of the test's own between the two jobs' starts. */
+    private interface Between {
+        void run() throws Exception;
+    }
+
+    private static Both runBoth(WeftrunJob accepting, Between between, WeftrunJob connecting) throws Exception {
+        CompletableFuture<WeftrunJob.Result> first = CompletableFuture.supplyAsync(() -> run(accepting));
+        between.run();
+        WeftrunJob.Result second = connecting.timeout(JOB_LIMIT).start();
+        return new Both(first.get(JOB_LIMIT.toSeconds() + 20, TimeUnit.SECONDS), second);
     }
 
     private static WeftrunJob.Result run(WeftrunJob job) {

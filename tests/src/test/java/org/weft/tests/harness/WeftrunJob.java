@@ -132,7 +132,7 @@ public final class WeftrunJob {
     private static boolean takesValue(String option) {
         return List.of("-np", "-n", "--timeout", "-x", "--param", "-J", "--jvm-arg", "--methods", "--site",
                 "--site-launcher", "--host", "-H", "--rsh", "--hostfile", "--bind-to", "--map-by", "--output-filename",
-                "--app", "-npernode", "-N", "--relay").contains(option);
+                "--names", "--app", "-npernode", "-N", "--relay").contains(option);
     }
 
     /** Reads a stream to the end on a thread of its own, so that a chatty job never blocks on a full pipe. */

@@ -13,7 +13,8 @@ import mpi.MPIException;
 /**
  * One side of two jobs that meet through a port whose name goes through a file: {@code accept FILE} (rank 0 opens
  * a port and writes its name to FILE; all accept) or {@code connect FILE} (rank 0 waits for FILE; all connect; rank
- * 0 first tries the name with its token altered and prints {@code WRONG TOKEN class C}). Over the intercommunicator
+ * 0 first tries the name with its token altered and prints {@code WRONG TOKEN class C}); or through a name both
+ * jobs' weftruns share ({@code --names DIR}): {@code publish SERVICE} and {@code lookup SERVICE}. Over the intercommunicator
  * each side sums the other's world ranks plus 100 x its ranks' count and prints {@code SIDE s rank R remote N sum
  * X}. Under {@code ERRORS_RETURN} a failed accept prints {@code ACCEPT FAILED class C} and the job ends cleanly.
  */
@@ -22,7 +23,8 @@ public final class JobPort {
         MPI.Init(args);
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         MPI.COMM_SELF.setErrhandler(MPI.ERRORS_RETURN);
-        boolean accepting = args[0].equals("accept");
+        boolean published = args[0].equals("publish") || args[0].equals("lookup"); // a name, not a file
+        boolean accepting = args[0].equals("accept") || args[0].equals("publish");
         Path file = Path.of(args[1]);
         int rank = MPI.COMM_WORLD.getRank();
         Intercomm other;
@@ -30,9 +32,13 @@ public final class JobPort {
         if (accepting) {
             if (rank == 0) {
                 port = Intracomm.openPort();
-                Path written = Path.of(file + ".tmp");
-                Files.writeString(written, port);
-                Files.move(written, file, StandardCopyOption.ATOMIC_MOVE);
+                if (published) {
+                    Intracomm.publishName(args[1], port);
+                } else {
+                    Path written = Path.of(file + ".tmp");
+                    Files.writeString(written, port);
+                    Files.move(written, file, StandardCopyOption.ATOMIC_MOVE);
+                }
             }
             try {
                 other = MPI.COMM_WORLD.accept(port, 0);
@@ -45,7 +51,7 @@ public final class JobPort {
             }
         } else {
             if (rank == 0) {
-                port = awaitPort(file);
+                port = published ? lookUp(args[1]) : awaitPort(file);
                 tryWrongToken(port);
             }
             other = MPI.COMM_WORLD.connect(port, 0);
@@ -57,6 +63,9 @@ public final class JobPort {
                 + other.getRemoteSize() + " sum " + sum[0]);
         other.disconnect();
         if (port != null && accepting) {
+            if (published) {
+                Intracomm.unpublishName(args[1], port);
+            }
             Intracomm.closePort(port);
         }
         MPI.Finalize();
@@ -71,6 +80,21 @@ public final class JobPort {
             Thread.sleep(20);
         }
         return Files.readString(file, StandardCharsets.UTF_8).trim();
+    }
+
+    /** The port published under {@code service} (by another job: looked up until it is there, up to 60 s). */
+    private static String lookUp(String service) throws MPIException, InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (true) {
+            try {
+                return Intracomm.lookupName(service);
+            } catch (MPIException e) {
+                if (e.getErrorClass() != MPI.ERR_NAME || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(20);
+            }
+        }
     }
 
     private static void tryWrongToken(String port) {
