@@ -58,6 +58,14 @@ public interface Device {
         return DynamicProcesses.none("device-" + System.identityHashCode(this));
     }
 
+    /**
+     * Memory this process can share with other ranks of its host for collectives ({@link SharedMemory}), or
+     * {@code null} when the device has none (the default).
+     */
+    default SharedMemory sharedMemory() {
+        return null;
+    }
+
     /** How this process was started ({@code MPI.APPNUM}, {@code UNIVERSE_SIZE}, {@code INFO_ENV}). */
     default ProcessStart start() {
         return ProcessStart.ofThisJvm(-1, size(), size(), size());

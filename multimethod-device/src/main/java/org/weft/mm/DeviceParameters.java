@@ -37,11 +37,15 @@ public final class DeviceParameters {
     public static final Parameter<Integer> PARENT = Parameter.integer("parent", -1, "rank",
             "the job rank of the root that spawned this process's world (MPI_Comm_get_parent); set by weftrun");
 
+    public static final Parameter<Integer> COLL_SHM = Parameter.integer("coll_shm", 1, "flag",
+            "1 = the blocking barrier, bcast, reduce and allreduce of a communicator whose ranks all reach each other"
+                    + " through shm go through a segment they share (up to 64 KiB); 0 = point-to-point rounds");
+
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
             LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, Jfr.JFR,
             Jfr.JFR_DIR, APPNUM, UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS,
             CpuBinding.LOCAL_RANK, WORLD_FIRST_RANK, PARENT,
-            ProgressEngine.POLL_HAND_OFF);
+            ProgressEngine.POLL_HAND_OFF, COLL_SHM);
 
     private DeviceParameters() {
     }

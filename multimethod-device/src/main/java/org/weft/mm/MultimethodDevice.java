@@ -10,6 +10,9 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.DynamicProcesses;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Locality;
+import org.weft.adi.SharedMemory;
+import org.weft.mm.module.shm.ShmModule;
+import org.weft.mm.module.shm.ShmSharedMemory;
 import org.weft.adi.ProbeResult;
 import org.weft.adi.ProcessStart;
 import org.weft.adi.Ranks;
@@ -67,6 +70,9 @@ public final class MultimethodDevice implements Device {
     private final AtomicReference<Locality[]> localities;
     private final DoorbellParker parker;
     private final ProcessStart start;
+    /** The shm module's memory for collectives ({@code null}: none), made on first request. */
+    private volatile SharedMemory sharedMemory;
+    private volatile boolean sharedMemoryResolved;
     private WorldGrowth growth;
     private volatile boolean finished;
 
@@ -286,6 +292,44 @@ public final class MultimethodDevice implements Device {
     @Override
     public void hint(int context, Map<String, String> hints) {
         pointToPoint.hint(context, hints);
+    }
+
+    @Override
+    public SharedMemory sharedMemory() {
+        if (!sharedMemoryResolved) {
+            synchronized (this) {
+                if (!sharedMemoryResolved) {
+                    sharedMemory = makeSharedMemory();
+                    sharedMemoryResolved = true;
+                }
+            }
+        }
+        return sharedMemory;
+    }
+
+    /** The shm module's memory for collectives, unless the shm module is not running or coll_shm is 0. */
+    private SharedMemory makeSharedMemory() {
+        if (Parameters.of(config.parameters()).get(DeviceParameters.COLL_SHM) == 0) {
+            return null;
+        }
+        for (CommModule module : context.modules()) {
+            if (module instanceof ShmModule shm) {
+                return new ShmSharedMemory(shm, this::reachesThroughShm);
+            }
+        }
+        return null;
+    }
+
+    /** Whether this process is {@code worldRank} or reaches it through shm. */
+    private boolean reachesThroughShm(int worldRank) {
+        if (worldRank == rank()) {
+            return true;
+        }
+        try {
+            return context.knows(worldRank) && context.startpoint(worldRank).link().module() instanceof ShmModule;
+        } catch (RuntimeException e) {
+            return false; // no method reaches it: certainly not shm
+        }
     }
 
     @Override

@@ -54,6 +54,9 @@ public final class Collectives {
             InterCollectives.barrier(call);
             return call.schedule();
         }
+        if (keep && comm.collectives().shared(comm).barrier()) {
+            return comm.collectives().shared(comm).done();
+        }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.BARRIER, null, null, null, null, 0, 0, 0);
         if (kept != null) {
             return kept;
@@ -75,6 +78,9 @@ public final class Collectives {
             return InterCollectives.bcast(new CollectiveCall(comm), buf, count, type, root);
         }
         checkRoot(comm, root);
+        if (keep && comm.collectives().shared(comm).bcast(buf, count, type, root)) {
+            return comm.collectives().shared(comm).done();
+        }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.BCAST, buf, null, type, null, count, 0, root);
         if (kept != null) {
             return kept;
@@ -323,6 +329,9 @@ public final class Collectives {
             return InterCollectives.reduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op, root);
         }
         checkRoot(comm, root);
+        if (keep && comm.collectives().shared(comm).reduce(sendbuf, recvbuf, count, type, op, root)) {
+            return comm.collectives().shared(comm).done();
+        }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.REDUCE, sendbuf, recvbuf, type, op, count, 0, root);
         if (kept != null) {
             return kept;
@@ -346,6 +355,9 @@ public final class Collectives {
                                      TypeDescriptor type, Reduction op, boolean keep) {
         if (comm.isInter()) {
             return InterCollectives.allReduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op);
+        }
+        if (keep && comm.collectives().shared(comm).allReduce(sendbuf, recvbuf, count, type, op)) {
+            return comm.collectives().shared(comm).done();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLREDUCE, sendbuf, recvbuf, type, op, count, 0, 0);
         if (kept != null) {

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.ReusableSchedules;
+import org.weft.core.coll.shm.SharedCollectives;
 import org.weft.core.coll.sched.ReusableSchedules.Kind;
 import org.weft.core.coll.sched.Schedule;
 
@@ -27,6 +28,31 @@ public final class CollectiveTraffic {
     private final ConcurrentLinkedQueue<BooleanSupplier> outstanding = new ConcurrentLinkedQueue<>();
     /** Schedules of blocking collectives, kept to run again for the same arguments. */
     private final ReusableSchedules schedules = new ReusableSchedules();
+    /** The blocking collectives through shared memory, made on the first blocking collective call. */
+    private volatile SharedCollectives shared;
+
+    /** {@code comm}'s (this traffic's communicator's) collectives through shared memory. */
+    public SharedCollectives shared(Communicator comm) {
+        SharedCollectives s = shared;
+        if (s == null) {
+            synchronized (this) {
+                s = shared;
+                if (s == null) {
+                    s = new SharedCollectives(comm);
+                    shared = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The communicator was freed: its shared segment, if it has one, is unmapped. */
+    public void release() {
+        SharedCollectives s = shared;
+        if (s != null) {
+            s.close();
+        }
+    }
 
     /** The base tag of the next collective; the low 8 bits are free for its phases. */
     public int nextTag() {

@@ -166,6 +166,7 @@ public final class Communicator {
             hintDevice(Map.of());
         }
         runtime.contextIds().release(context);
+        collectives.release();
         if (localCommunicator != null) {
             localCommunicator.free();
         }

@@ -73,6 +73,11 @@ final class ShmLink implements CommObject {
         return status;
     }
 
+    /** Wakes the peer if it sleeps in its doorbell (it may wait on memory this process wrote). */
+    void wakePeer() {
+        peerBell.ringIfSleeping();
+    }
+
     /** No send runs after this returns, so the mapping may go. */
     void close() {
         lock.lock();

@@ -215,6 +215,17 @@ public final class ShmModule implements CommModule {
         }
     }
 
+    /** The directory of this job's shared files (valid after {@link #init}). */
+    Path jobDirectory() {
+        requireInitialised();
+        return config.jobDir();
+    }
+
+    /** The link to {@code peerRank} made so far, or {@code null}. */
+    ShmLink linkTo(int peerRank) {
+        return links.get(peerRank);
+    }
+
     private ShmLink open(int peerRank, Path peerInbox) {
         if (shutdown.get()) {
             throw new IllegalStateException("shm module shut down");

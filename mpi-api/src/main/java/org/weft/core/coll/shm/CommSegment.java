@@ -1,0 +1,139 @@
+package org.weft.core.coll.shm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.util.function.BooleanSupplier;
+
+import org.weft.adi.Device;
+import org.weft.adi.SharedMemory;
+import org.weft.core.comm.CollectiveTraffic;
+
+/**
+ * One communicator's shared segment, mapped by this rank, and the flags that order its operations. Every member
+ * numbers the operations it runs through the segment 1, 2, 3… alike (they are collective); its flag holds its
+ * <em>phase</em>: {@code 2s - 1} once its data for operation {@code s} is in its slot, {@code 2s} once it is done
+ * with operation {@code s} (read all it needed). Flags only grow, so "reached" is a comparison.
+ *
+ * <p>Operation {@code s} uses slot set {@code s & 1}; before a rank writes into it, every member must be done with
+ * operation {@code s - 2}, which used the same set ({@link #beforeWriting}) — usually long since true.
+ *
+ * <p>Waits check the flags, then wait in {@link Device#await} (polling the device, so point-to-point traffic and
+ * the communicator's nonblocking collectives move on, and backing off through the device's idle strategy: spin,
+ * yield, park) — a rank never burns the core that the rank it waits for needs. A rank that publishes wakes members
+ * that sleep in the device's doorbell.
+ */
+final class CommSegment implements BooleanSupplier {
+    private static final VarHandle PHASE = ValueLayout.JAVA_LONG.varHandle();
+
+    private final Arena arena;
+    private final MemorySegment memory;
+    private final SegmentLayout layout;
+    private final int me;
+    private final int[] worldRanks;
+    private final SharedMemory shared;
+    private final Device device;
+    private final CollectiveTraffic traffic;
+    /** Slots by set and rank, sliced once. */
+    private final MemorySegment[][] slots;
+    /** Operations begun through the segment. */
+    private long sequence;
+    /** The running wait: every member's phase ({@code -1}) or one member's, at least {@link #waitPhase}. */
+    private int waitRank;
+    private long waitPhase;
+
+    CommSegment(Arena arena, MemorySegment memory, SegmentLayout layout, int me, int[] worldRanks,
+                SharedMemory shared, Device device, CollectiveTraffic traffic) {
+        this.arena = arena;
+        this.memory = memory;
+        this.layout = layout;
+        this.me = me;
+        this.worldRanks = worldRanks;
+        this.shared = shared;
+        this.device = device;
+        this.traffic = traffic;
+        this.slots = new MemorySegment[2][layout.ranks];
+        for (int set = 0; set < 2; set++) {
+            for (int r = 0; r < layout.ranks; r++) {
+                slots[set][r] = memory.asSlice(layout.slot(set, r), layout.slotBytes);
+            }
+        }
+    }
+
+    long slotBytes() {
+        return layout.slotBytes;
+    }
+
+    int ranks() {
+        return layout.ranks;
+    }
+
+    /** Begins the next operation; returns its number. */
+    long next() {
+        return ++sequence;
+    }
+
+    /** The slot of {@code rank} that operation {@code s} uses. */
+    MemorySegment slot(long s, int rank) {
+        return slots[(int) (s & 1)][rank];
+    }
+
+    /** Waits until every member is done with the operation before the last, whose slots {@code s} reuses. */
+    void beforeWriting(long s) {
+        awaitAll(2 * (s - 2));
+    }
+
+    /** Sets this rank's phase (after its writes to the segment) and wakes members that sleep. */
+    void publish(long phase) {
+        PHASE.setRelease(memory, layout.flag(me), phase);
+        for (int r = 0; r < worldRanks.length; r++) {
+            if (r != me) {
+                shared.wake(worldRanks[r]);
+            }
+        }
+    }
+
+    /** Waits until every member's phase is at least {@code phase}. */
+    void awaitAll(long phase) {
+        if (!allReached(phase)) {
+            waitRank = -1;
+            waitPhase = phase;
+            device.await(this);
+        }
+    }
+
+    /** Waits until {@code rank}'s phase is at least {@code phase}. */
+    void awaitRank(int rank, long phase) {
+        if (!reached(rank, phase)) {
+            waitRank = rank;
+            waitPhase = phase;
+            device.await(this);
+        }
+    }
+
+    /** The running wait's condition; advances the communicator's nonblocking collectives, which a peer may need. */
+    @Override
+    public boolean getAsBoolean() {
+        traffic.advanceAll();
+        return waitRank < 0 ? allReached(waitPhase) : reached(waitRank, waitPhase);
+    }
+
+    private boolean allReached(long phase) {
+        for (int r = 0; r < layout.ranks; r++) {
+            if (!reached(r, phase)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean reached(int rank, long phase) {
+        return (long) PHASE.getAcquire(memory, layout.flag(rank)) >= phase;
+    }
+
+    /** Unmaps the segment (the communicator was freed). */
+    void close() {
+        arena.close();
+    }
+}

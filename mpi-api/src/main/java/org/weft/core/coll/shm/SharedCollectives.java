@@ -1,0 +1,196 @@
+package org.weft.core.coll.shm;
+
+import java.lang.foreign.MemorySegment;
+
+import org.weft.core.coll.Reduction;
+import org.weft.core.coll.op.Combiner;
+import org.weft.core.coll.sched.Schedule;
+import org.weft.core.comm.Communicator;
+import org.weft.core.datatype.BufferMapping;
+import org.weft.core.datatype.TypeDescriptor;
+
+/**
+ * The blocking collectives of one intracommunicator that go through its shared segment ({@link CommSegment}) when
+ * every member is on this host and reached through shared memory, and the data fits a slot. Each method returns
+ * false, having done nothing, when the call keeps the schedules; the choice depends only on what every member
+ * knows alike (the communicator, the byte count, which signature matching makes equal), so all members choose
+ * the same. The segment is made at the first such call ({@link SegmentSetup}), whatever its size.
+ *
+ * <p>Algorithms, for {@code n} members and operation {@code s} (phases: {@link CommSegment}):
+ * <ul>
+ *   <li>barrier: each publishes {@code 2s} and waits for all to reach it;</li>
+ *   <li>bcast: the root copies its data into its slot and publishes {@code 2s}; the others wait for it, copy out
+ *       and publish {@code 2s};</li>
+ *   <li>reduce: each copies its data into its slot; the others publish {@code 2s}, the root {@code 2s - 1}, waits
+ *       for all to reach {@code 2s - 1} and combines the slots into its receive buffer;</li>
+ *   <li>allreduce: each copies its data into its slot, publishes {@code 2s - 1}, waits for all, combines the
+ *       slots into its receive buffer and publishes {@code 2s}.</li>
+ * </ul>
+ * Slots are combined in rank order on every rank ({@code c0 op (c1 op (… c(n-1)))}), so every member of an
+ * allreduce gets the same bits, and a non-commutative operation's order holds.
+ */
+public final class SharedCollectives {
+    private static final int UNDECIDED = 0;
+    private static final int ACTIVE = 1;
+    private static final int NONE = 2;
+
+    private final Communicator comm;
+    private final ArrayViews views = new ArrayViews();
+    /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
+    private final Schedule done;
+    private volatile int state = UNDECIDED;
+    private CommSegment segment;
+
+    public SharedCollectives(Communicator comm) {
+        this.comm = comm;
+        this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
+        done.run();
+    }
+
+    /** A completed schedule with no steps, for a blocking call that ran through the segment. */
+    public Schedule done() {
+        return done;
+    }
+
+    /** {@code MPI_Barrier} through the segment; false if this communicator keeps the schedules. */
+    public boolean barrier() {
+        if (!ready()) {
+            return false;
+        }
+        CommSegment seg = segment;
+        long s = seg.next();
+        seg.publish(2 * s);
+        seg.awaitAll(2 * s);
+        return true;
+    }
+
+    /** {@code MPI_Bcast} through the segment; false if it keeps the schedules (too large, or no segment). */
+    public boolean bcast(Object buf, int count, TypeDescriptor type, int root) {
+        long bytes = (long) count * TypeDescriptor.check(type).byteSize();
+        if (!ready() || bytes > segment.slotBytes()) {
+            return false;
+        }
+        CommSegment seg = segment;
+        boolean staged = BufferMapping.needsStaging(buf, type);
+        if (comm.rank() == root) {
+            MemorySegment data = staged ? BufferMapping.forSend(buf, count, type) : views.view(buf, count, type, false);
+            long s = seg.next();
+            seg.beforeWriting(s);
+            MemorySegment.copy(data, 0, seg.slot(s, root), 0, bytes);
+            seg.publish(2 * s);
+        } else {
+            MemorySegment data = staged ? BufferMapping.forReceive(buf, count, type)
+                    : views.view(buf, count, type, true);
+            long s = seg.next();
+            seg.awaitRank(root, 2 * s);
+            MemorySegment.copy(seg.slot(s, root), 0, data, 0, bytes);
+            seg.publish(2 * s);
+            if (staged) {
+                BufferMapping.finishReceive(buf, count, type, data, bytes);
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code MPI_Reduce} through the segment ({@code sendbuf == null} at the root: in place); false if it keeps the
+     * schedules.
+     */
+    public boolean reduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op, int root) {
+        long bytes = (long) count * TypeDescriptor.check(type).byteSize();
+        if (!ready() || bytes > segment.slotBytes()) {
+            return false;
+        }
+        CommSegment seg = segment;
+        boolean isRoot = comm.rank() == root;
+        boolean staged = isRoot && BufferMapping.needsFinish(recvbuf, type);
+        MemorySegment recv = isRoot ? receiving(recvbuf, count, type, staged) : null;
+        MemorySegment send = sendbuf == null && isRoot ? recv : sending(sendbuf, count, type);
+        long s = contribute(seg, send, bytes);
+        if (isRoot) {
+            combineAll(seg, s, recvbuf, recv, count, type, op, staged);
+        } else {
+            seg.publish(2 * s);
+        }
+        return true;
+    }
+
+    /** {@code MPI_Allreduce} through the segment ({@code sendbuf == null}: in place); false if it keeps the schedules. */
+    public boolean allReduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op) {
+        long bytes = (long) count * TypeDescriptor.check(type).byteSize();
+        if (!ready() || bytes > segment.slotBytes()) {
+            return false;
+        }
+        CommSegment seg = segment;
+        boolean staged = BufferMapping.needsFinish(recvbuf, type);
+        MemorySegment recv = receiving(recvbuf, count, type, staged);
+        MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
+        combineAll(seg, contribute(seg, send, bytes), recvbuf, recv, count, type, op, staged);
+        return true;
+    }
+
+    /** Unmaps the segment: the communicator was freed. */
+    public synchronized void close() {
+        if (state == ACTIVE) {
+            segment.close();
+            segment = null;
+        }
+        state = NONE;
+        views.clear();
+    }
+
+    /** Begins the next operation with this rank's {@code bytes} of {@code data} in its slot; returns its number. */
+    private long contribute(CommSegment seg, MemorySegment data, long bytes) {
+        long s = seg.next();
+        seg.beforeWriting(s);
+        MemorySegment.copy(data, 0, seg.slot(s, comm.rank()), 0, bytes);
+        return s;
+    }
+
+    /**
+     * Publishes this rank's contribution to operation {@code s}, waits for every member's and combines them into
+     * {@code recv} ({@code recv = slot(0) op (slot(1) op (… slot(n-1)))}), then unpacks a staged result into
+     * {@code recvbuf}.
+     */
+    private static void combineAll(CommSegment seg, long s, Object recvbuf, MemorySegment recv, int count,
+                                   TypeDescriptor type, Reduction op, boolean staged) {
+        seg.publish(2 * s - 1);
+        seg.awaitAll(2 * s - 1);
+        long bytes = (long) count * type.byteSize();
+        int last = seg.ranks() - 1;
+        MemorySegment.copy(seg.slot(s, last), 0, recv, 0, bytes);
+        Combiner combiner = op.combiner();
+        for (int r = last - 1; r >= 0; r--) {
+            combiner.combine(seg.slot(s, r), recv, count);
+        }
+        seg.publish(2 * s);
+        if (staged) {
+            BufferMapping.finishReceive(recvbuf, count, type, recv, bytes);
+        }
+    }
+
+    /** Where a reduction's result goes: a view of the buffer, or (staged) a packed copy of its current values. */
+    private MemorySegment receiving(Object buffer, int count, TypeDescriptor type, boolean staged) {
+        return staged ? BufferMapping.forSend(buffer, count, type) : views.view(buffer, count, type, true);
+    }
+
+    private MemorySegment sending(Object buffer, int count, TypeDescriptor type) {
+        return BufferMapping.needsStaging(buffer, type) ? BufferMapping.forSend(buffer, count, type)
+                : views.view(buffer, count, type, false);
+    }
+
+    /** Whether the segment is there, made now if this is the communicator's first such call. */
+    private boolean ready() {
+        int s = state;
+        if (s == UNDECIDED) {
+            synchronized (this) {
+                if (state == UNDECIDED) {
+                    segment = SegmentSetup.setUp(comm);
+                    state = segment != null ? ACTIVE : NONE;
+                }
+                s = state;
+            }
+        }
+        return s == ACTIVE;
+    }
+}

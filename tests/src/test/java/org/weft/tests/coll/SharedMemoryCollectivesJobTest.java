@@ -1,0 +1,45 @@
+package org.weft.tests.coll;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.SharedCollectivesCheck;
+
+/**
+ * Blocking barrier, bcast, reduce and allreduce through a communicator's shared segment when all its ranks are on
+ * one host over shm: results equal a sequential computation for every predefined operation and type, on
+ * sub-communicators used in turns, communicators freed and made again (no segment file left), an intercommunicator
+ * and a nonblocking collective outstanding alongside; and small collectives then send (almost) no messages. Over
+ * tcp the same calls keep the point-to-point schedules and give the same results.
+ */
+@Timeout(900)
+class SharedMemoryCollectivesJobTest {
+    /** Many times a job's time on a loaded machine (4 ranks took 99 s at load 35 with twice the calls). */
+    private static final Duration TIMEOUT = Duration.ofMinutes(4);
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
+    void collectivesOnOneHostGoThroughSharedMemoryAndGiveTheSequentialResults(int ranks) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", String.valueOf(ranks), SharedCollectivesCheck.class.getName(),
+                "shared").timeout(TIMEOUT).start();
+        assertEquals(0, result.exitCode(), result.output());
+        for (int r = 0; r < ranks; r++) {
+            assertTrue(result.stdout().contains("SHARED-COLLECTIVES OK rank " + r), result.output());
+        }
+    }
+
+    @Test
+    void overTcpTheSameCollectivesKeepTheirMessages() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "3", "--param", "methods=self,tcp",
+                SharedCollectivesCheck.class.getName(), "messages").timeout(TIMEOUT).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("SHARED-COLLECTIVES OK rank 2"), result.output());
+    }
+}

@@ -1,0 +1,347 @@
+package org.weft.tests.programs;
+
+import java.io.IOException;
+import java.nio.IntBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import mpi.Datatype;
+import mpi.Group;
+import mpi.Intercomm;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Op;
+import mpi.Request;
+import org.weft.adi.DeviceReport;
+import org.weft.api.Weft;
+
+/**
+ * Checks the blocking barrier, bcast, reduce and allreduce against a sequential computation of what they must give
+ * — every predefined operation and type, in place and not, every root, counts around a shared slot's size, on the
+ * world, a duplicate, a split, a reordered subgroup and an intercommunicator, used in turns; communicators freed and
+ * made again; a blocking collective while a nonblocking one is outstanding. Then counts the messages a thousand of
+ * each small collective sent: {@code shared} as the first argument asserts they sent (nearly) none, that the calls
+ * went through shared memory; {@code messages} asserts they went as messages. Also checks that no shared segment's
+ * file stays in the job directory. Prints {@code SHARED-COLLECTIVES OK} per rank.
+ */
+public final class SharedCollectivesCheck {
+    private static final Op[] ARITHMETIC = {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN};
+    private static final Op[] BITWISE = {MPI.BAND, MPI.BOR, MPI.BXOR, MPI.LAND, MPI.LOR, MPI.LXOR};
+    private static final int[] COUNTS = {1, 1000};
+    /** Around a slot (64 KiB of ints, less for big communicators) and well beyond: the schedules take over. */
+    private static final int[] LARGE_COUNTS = {4096, 16384, 16385, 70000};
+
+    private SharedCollectivesCheck() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        Intracomm world = MPI.COMM_WORLD;
+        int rank = world.getRank();
+        int size = world.getSize();
+        Intracomm dup = world.dup();
+        Intracomm half = world.split(rank % 2, size - rank);
+        int[] reversed = new int[size];
+        for (int r = 0; r < size; r++) {
+            reversed[r] = size - 1 - r;
+        }
+        Group reversedGroup = world.getGroup().incl(reversed);
+        Intracomm backwards = world.create(reversedGroup);
+        Intracomm[] comms = {world, dup, half, backwards};
+        for (Intracomm comm : comms) {
+            checkReductions(comm, 0);
+            checkBcasts(comm, 0);
+            checkBarrier(comm);
+        }
+        for (int round = 1; round < 7; round++) { // the communicators in turns, call after call
+            for (Intracomm comm : comms) {
+                checkAllReduce(comm, MPI.INT, MPI.SUM, 3, round, round % 2 == 0);
+                checkReduce(comm, MPI.LONG, MPI.MAX, 2, round, round % comm.getSize(), round % 3 == 0);
+                checkBcast(comm, 5, round, (round + 1) % comm.getSize(), round % 2 == 1);
+                comm.barrier();
+            }
+        }
+        for (int count : LARGE_COUNTS) {
+            for (Intracomm comm : new Intracomm[] {world, backwards}) {
+                checkAllReduce(comm, MPI.INT, MPI.SUM, count, 0, false);
+                checkAllReduce(comm, MPI.DOUBLE, MPI.MAX, count, 1, true);
+                checkReduce(comm, MPI.LONG, MPI.SUM, count, 2, comm.getSize() - 1, false);
+                checkBcast(comm, count, 1, comm.getSize() - 1, false);
+            }
+        }
+        checkIntercomm(world, half, rank, size);
+        checkWithNonblockingOutstanding(world);
+        for (int i = 0; i < 20; i++) { // made and freed again and again: each segment released
+            Intracomm again = (i % 2 == 0 ? world : backwards).dup();
+            checkAllReduce(again, MPI.INT, MPI.SUM, 5, i, false);
+            again.free();
+        }
+        world.barrier();
+        checkNoSegmentFileLeft();
+        countMessages(world, args.length > 0 ? args[0] : "");
+        dup.free();
+        half.free();
+        backwards.free();
+        System.out.println("SHARED-COLLECTIVES OK rank " + rank);
+        MPI.Finalize();
+    }
+
+    /**
+     * Every predefined operation on every type it takes (a few items), reduced to every root for SUM; more items
+     * for a few pairs.
+     */
+    private static void checkReductions(Intracomm comm, int round) throws MPIException {
+        Datatype[] integers = {MPI.BYTE, MPI.SHORT, MPI.CHAR, MPI.INT, MPI.LONG};
+        for (Datatype type : integers) {
+            for (Op op : ARITHMETIC) {
+                reduceEverywhere(comm, type, op, 3, round);
+            }
+            for (Op op : BITWISE) {
+                reduceEverywhere(comm, type, op, 3, round);
+            }
+        }
+        for (Datatype type : new Datatype[] {MPI.FLOAT, MPI.DOUBLE}) {
+            for (Op op : ARITHMETIC) {
+                reduceEverywhere(comm, type, op, 3, round);
+            }
+        }
+        for (Op op : new Op[] {MPI.LAND, MPI.LOR, MPI.LXOR}) {
+            reduceEverywhere(comm, MPI.BOOLEAN, op, 3, round);
+        }
+        checkLoc(comm, MPI.MINLOC, 3, round);
+        checkLoc(comm, MPI.MAXLOC, 3, round);
+        for (int count : COUNTS) {
+            reduceEverywhere(comm, MPI.INT, MPI.SUM, count, round);
+            reduceEverywhere(comm, MPI.DOUBLE, MPI.PROD, count, round);
+            reduceEverywhere(comm, MPI.BYTE, MPI.BXOR, count, round);
+            checkLoc(comm, MPI.MAXLOC, count, round);
+        }
+    }
+
+    /** An allreduce, in place and not, and a reduce to a root (to every root for SUM), in place and not. */
+    private static void reduceEverywhere(Intracomm comm, Datatype type, Op op, int count, int round)
+            throws MPIException {
+        checkAllReduce(comm, type, op, count, round, false);
+        checkAllReduce(comm, type, op, count, round + 1, true);
+        int roots = op == MPI.SUM ? comm.getSize() : 1;
+        for (int i = 0; i < roots; i++) {
+            int root = (i + round) % comm.getSize();
+            checkReduce(comm, type, op, count, round + root, root, root % 2 == 1);
+        }
+    }
+
+    private static void checkAllReduce(Intracomm comm, Datatype type, Op op, int count, int seed, boolean inPlace)
+            throws MPIException {
+        Values v = new Values(type, count);
+        Object mine = v.contribution(comm.getRank(), seed);
+        Object result = inPlace ? mine : v.array();
+        if (inPlace) {
+            comm.allReduce(mine, count, type, op);
+        } else {
+            comm.allReduce(mine, result, count, type, op);
+        }
+        v.check(result, v.expected(op, comm.getSize(), seed), "allReduce " + describe(comm, type, op, count, inPlace));
+    }
+
+    private static void checkReduce(Intracomm comm, Datatype type, Op op, int count, int seed, int root,
+                                    boolean inPlace) throws MPIException {
+        Values v = new Values(type, count);
+        boolean isRoot = comm.getRank() == root;
+        Object mine = v.contribution(comm.getRank(), seed);
+        Object result = isRoot && inPlace ? mine : v.array();
+        if (isRoot && inPlace) {
+            comm.reduce(mine, count, type, op, root);
+        } else {
+            comm.reduce(mine, result, count, type, op, root);
+        }
+        if (isRoot) {
+            v.check(result, v.expected(op, comm.getSize(), seed), "reduce to " + root + " "
+                    + describe(comm, type, op, count, inPlace));
+        }
+    }
+
+    private static void checkLoc(Intracomm comm, Op op, int count, int seed) throws MPIException {
+        int n = comm.getSize();
+        int[] pairs = new int[2 * count];
+        for (int i = 0; i < count; i++) {
+            pairs[2 * i] = Values.value(comm.getRank(), i, seed) % 5;
+            pairs[2 * i + 1] = comm.getRank();
+        }
+        int[] out = new int[2 * count];
+        comm.allReduce(pairs, out, count, MPI.INT2, op);
+        for (int i = 0; i < count; i++) {
+            int best = Values.value(0, i, seed) % 5;
+            int at = 0;
+            for (int r = 1; r < n; r++) {
+                int x = Values.value(r, i, seed) % 5;
+                if (op == MPI.MINLOC ? x < best : x > best) {
+                    best = x;
+                    at = r;
+                }
+            }
+            if (out[2 * i] != best || out[2 * i + 1] != at) {
+                throw new AssertionError("allReduce " + (op == MPI.MINLOC ? "MINLOC" : "MAXLOC") + " item " + i
+                        + ": (" + out[2 * i] + ", " + out[2 * i + 1] + "), expected (" + best + ", " + at + ")");
+            }
+        }
+    }
+
+    private static void checkBcasts(Intracomm comm, int round) throws MPIException {
+        for (int count : COUNTS) {
+            for (int root = 0; root < comm.getSize(); root++) {
+                checkBcast(comm, count, round + root, root, false);
+                checkBcast(comm, count, round + root, root, true);
+            }
+        }
+    }
+
+    /** {@code strided}: the non-roots receive into every other int (a vector type), the root sends contiguous. */
+    private static void checkBcast(Intracomm comm, int count, int seed, int root, boolean strided)
+            throws MPIException {
+        boolean isRoot = comm.getRank() == root;
+        int[] buf = new int[strided ? 2 * count : count];
+        if (isRoot) {
+            for (int i = 0; i < count; i++) {
+                buf[i] = Values.value(root, i, seed);
+            }
+            comm.bcast(buf, count, MPI.INT, root);
+            return;
+        }
+        java.util.Arrays.fill(buf, -7);
+        if (strided) {
+            Datatype everyOther = Datatype.createVector(count, 1, 2, MPI.INT);
+            everyOther.commit();
+            comm.bcast(buf, 1, everyOther, root);
+            everyOther.free();
+        } else {
+            comm.bcast(buf, count, MPI.INT, root);
+        }
+        for (int i = 0; i < count; i++) {
+            int got = buf[strided ? 2 * i : i];
+            if (got != Values.value(root, i, seed) || strided && buf[2 * i + 1] != -7) {
+                throw new AssertionError("bcast from " + root + " of " + count + (strided ? " strided" : "")
+                        + " on " + comm.getName() + ": item " + i + " is " + got);
+            }
+        }
+    }
+
+    /** The last rank arrives late: nobody may leave before it arrived. */
+    private static void checkBarrier(Intracomm comm) throws MPIException {
+        int last = comm.getSize() - 1;
+        int[] arrived = {0};
+        if (comm.getRank() == last) {
+            sleep(30);
+            arrived[0] = 1;
+        }
+        comm.barrier();
+        comm.bcast(arrived, 1, MPI.INT, last); // after the barrier the late rank's flag is set
+        if (arrived[0] != 1) {
+            throw new AssertionError("barrier on " + comm.getName() + " let a rank through early");
+        }
+    }
+
+    /** An intercommunicator between the two halves keeps the schedules, and still reduces right. */
+    private static void checkIntercomm(Intracomm world, Intracomm half, int rank, int size) throws MPIException {
+        if (size < 2) {
+            return;
+        }
+        Intracomm parity = world.split(rank % 2, rank);
+        Intercomm inter = world.createIntercomm(parity, 0, rank % 2 == 0 ? 1 : 0, 77);
+        int[] mine = {rank + 1};
+        int[] sum = new int[1];
+        inter.allReduce(mine, sum, 1, MPI.INT, MPI.SUM);
+        int expected = 0;
+        for (int r = 0; r < size; r++) {
+            if (r % 2 != rank % 2) {
+                expected += r + 1;
+            }
+        }
+        if (sum[0] != expected) {
+            throw new AssertionError("intercommunicator allReduce gave " + sum[0] + ", expected " + expected);
+        }
+        inter.barrier();
+        inter.free();
+        parity.free();
+    }
+
+    private static void checkWithNonblockingOutstanding(Intracomm world) throws MPIException {
+        IntBuffer in = MPI.newIntBuffer(4);
+        IntBuffer out = MPI.newIntBuffer(4);
+        for (int i = 0; i < 4; i++) {
+            in.put(i, world.getRank() + i);
+        }
+        Request pending = world.iAllReduce(in, out, 4, MPI.INT, MPI.SUM);
+        checkAllReduce(world, MPI.INT, MPI.SUM, 7, 3, false);
+        checkBcast(world, 9, 4, 0, false);
+        world.barrier();
+        pending.waitFor();
+        int n = world.getSize();
+        for (int i = 0; i < 4; i++) {
+            if (out.get(i) != n * (n - 1) / 2 + n * i) {
+                throw new AssertionError("iAllReduce beside blocking collectives gave " + out.get(i));
+            }
+        }
+    }
+
+    private static void checkNoSegmentFileLeft() throws IOException {
+        String dir = System.getenv("WEFT_JOB_DIR");
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(Path.of(dir))) {
+            java.util.List<Path> left = files.filter(p -> p.getFileName().toString().startsWith("coll-")).toList();
+            if (!left.isEmpty()) {
+                throw new AssertionError("shared segments left in the job directory: " + left);
+            }
+        }
+    }
+
+    /** A thousand each of small allreduce, reduce, bcast and barrier, and the messages this rank sent meanwhile. */
+    private static void countMessages(Intracomm world, String expectation) throws MPIException {
+        int calls = 1000;
+        long before = sent();
+        int[] a = new int[4];
+        int[] b = new int[4];
+        for (int i = 0; i < calls; i++) {
+            a[0] = i;
+            world.allReduce(a, b, 4, MPI.INT, MPI.SUM);
+            world.reduce(a, b, 4, MPI.INT, MPI.MAX, i % world.getSize());
+            world.bcast(a, 4, MPI.INT, i % world.getSize());
+            world.barrier();
+        }
+        long messages = sent() - before;
+        System.out.println("SHARED-COLLECTIVES rank " + world.getRank() + " sent " + messages + " messages in "
+                + 4 * calls + " collectives");
+        if (expectation.equals("shared") && messages > calls / 10) {
+            throw new AssertionError(messages + " messages for " + 4 * calls
+                    + " small collectives on one host: they did not go through shared memory");
+        }
+        if (expectation.equals("messages") && messages < calls) {
+            throw new AssertionError("only " + messages + " messages for " + 4 * calls + " collectives");
+        }
+    }
+
+    private static long sent() throws MPIException {
+        long total = 0;
+        for (DeviceReport.MethodReport method : Weft.report().methods()) {
+            total += method.rsrsSent();
+        }
+        return total;
+    }
+
+    private static String describe(Intracomm comm, Datatype type, Op op, int count, boolean inPlace)
+            throws MPIException {
+        return "of " + count + " " + type.getName() + " " + op + (inPlace ? " in place" : "") + " on "
+                + comm.getName() + " (" + comm.getSize() + " ranks)";
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
