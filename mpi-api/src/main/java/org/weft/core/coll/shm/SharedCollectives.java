@@ -158,9 +158,9 @@ public final class SharedCollectives {
         seg.awaitAll(2 * s - 1);
         long bytes = (long) count * type.byteSize();
         int last = seg.ranks() - 1;
-        MemorySegment.copy(seg.slot(s, last), 0, recv, 0, bytes);
         Combiner combiner = op.combiner();
-        for (int r = last - 1; r >= 0; r--) {
+        combiner.combineInto(seg.slot(s, last - 1), seg.slot(s, last), recv, count); // no copy of a slot first
+        for (int r = last - 2; r >= 0; r--) {
             combiner.combine(seg.slot(s, r), recv, count);
         }
         seg.publish(2 * s);
