@@ -20,18 +20,23 @@ weft_find_jdk() {
     WEFT_JAVA_BIN=$WEFT_JDK_HOME/bin
 }
 
+# Whether the glob pattern in $1 matched a file (an unmatched pattern stays itself): without an ls.
+weft_matched() {
+    [ -e "$1" ]
+}
+
 # Weft's jars: an installed lib/ beside bin/ (holding the launcher jar too), else the build's
 # launcher/target/lib (copy-dependencies) plus launcher/target/launcher-VERSION.jar.
 weft_find_jars() {
     local lib jar launcher_jar=""
-    if ls "$WEFT_HOME"/lib/launcher*.jar >/dev/null 2>&1; then
+    if weft_matched "$WEFT_HOME"/lib/launcher*.jar; then
         lib=$WEFT_HOME/lib
     else
         lib=$WEFT_HOME/launcher/target/lib
         for jar in "$WEFT_HOME"/launcher/target/launcher-*.jar; do
             case $jar in *-sources.jar|*-tests.jar|*-javadoc.jar) ;; *) [ -f "$jar" ] && launcher_jar=$jar ;; esac
         done
-        if [ -z "$launcher_jar" ] || ! ls "$lib"/*.jar >/dev/null 2>&1; then
+        if [ -z "$launcher_jar" ] || ! weft_matched "$lib"/*.jar; then
             weft_die "Weft's jars are missing in $lib; build them first: (cd $WEFT_HOME && ./mvnw -q package -DskipTests)"
         fi
     fi
@@ -48,14 +53,16 @@ weft_find_jars() {
 weft_aot_dir() {
     local base key
     if [ -z "${WEFT_AOT_DIR:-}" ]; then
-        base=$(dirname "${WEFT_CP%%:*}")/aot
+        base=${WEFT_CP%%:*}
+        base=${base%/*}/aot
         local jars
         IFS=: read -ra jars <<< "$WEFT_CP" # paths may hold blanks (a release unpacked in "My Apps")
         key=$({ echo "$WEFT_JAVA_BIN"; stat -L -c '%n %s %.9Y %.9Z' "$WEFT_JAVA_BIN/../lib/modules" "${jars[@]}"; } \
-            | md5sum | cut -c1-16)
+            | md5sum)
+        key=${key:0:16}
         # An installed release may sit where this user cannot write (/opt): then caches go to ~/.weft/aot,
         # unless trained beside the jars already.
-        if [ ! -d "$base/$key" ] && [ ! -w "$base" ] && [ ! -w "$(dirname "$base")" ] && [ -n "${HOME:-}" ]; then
+        if [ ! -d "$base/$key" ] && [ ! -w "$base" ] && [ ! -w "${base%/*}" ] && [ -n "${HOME:-}" ]; then
             base=$HOME/.weft/aot
         fi
         WEFT_AOT_DIR=$base/$key
@@ -70,7 +77,8 @@ weft_aot_dir() {
 # Native access: the launcher reads how each rank ended from its pidfd (a signal, or an exit code).
 WEFT_LAUNCHER_JVM_OPTS="--enable-native-access=ALL-UNNAMED"
 
-WEFT_HOME=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd -P)
+weft_self=$(readlink -f "$0")
+WEFT_HOME=$(cd "${weft_self%/*}/.." && pwd -P)
 weft_find_jdk
 weft_find_jars
 weft_aot_dir

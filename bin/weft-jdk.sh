@@ -5,11 +5,19 @@
 
 WEFT_JDK_MIN=25
 
-# The feature version of the JDK in $1 (a JDK home), or 0.
+# The feature version of the JDK in $1 (a JDK home), or 0. Read with the shell's own read: every program this runs
+# (sed, dirname) is a fork and an exec on the start path of each weftrun (issue 20, item 12).
 weft_jdk_feature() {
     weft_v=""
     if [ -r "$1/release" ]; then
-        weft_v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release")
+        while IFS= read -r weft_line || [ -n "$weft_line" ]; do
+            case $weft_line in
+                JAVA_VERSION=\"*)
+                    weft_v=${weft_line#JAVA_VERSION=\"}
+                    weft_v=${weft_v%%[!0-9]*}
+                    break ;;
+            esac
+        done < "$1/release"
     fi
     if [ -z "$weft_v" ] && [ -x "$1/bin/java" ]; then
         weft_v=$("$1/bin/java" -version 2>&1 | sed -n '1s/.*version "\([0-9]*\).*/\1/p')
@@ -19,7 +27,9 @@ weft_jdk_feature() {
 
 # The JDK home of a java executable (symbolic links resolved: /usr/bin/java -> /usr/lib/jvm/X/bin/java).
 weft_jdk_home_of() {
-    dirname "$(dirname "$(readlink -f "$1")")"
+    weft_p=$(readlink -f "$1")
+    weft_p=${weft_p%/*}
+    echo "${weft_p%/*}"
 }
 
 # 0 when $1 is the home of a JDK 25 or newer; else a note ($2, a label, then $1) on why not.
