@@ -2,6 +2,7 @@ package org.weft.launcher.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -191,6 +192,16 @@ public final class WeftRun implements Callable<Integer> {
     /** Runs {@code weftrun} with these arguments and streams; returns its exit status. */
     public static int execute(String[] args, InputStream in, PrintStream out, PrintStream err) {
         return commandLine(new WeftRun(System.getenv(), in, out, err), out, err).execute(args);
+    }
+
+    /**
+     * {@code weftrun}'s options and parameters as its command line declares them, for code that writes weftrun
+     * command lines and must know, e.g., that {@code --path} takes two values (the tests' harness).
+     */
+    public static CommandSpec commandSpec() {
+        PrintStream discard = new PrintStream(OutputStream.nullOutputStream());
+        return commandLine(new WeftRun(Map.of(), InputStream.nullInputStream(), discard, discard), discard, discard)
+                .getCommandSpec();
     }
 
     /** The picocli command line of a {@code weftrun} (also used as {@code weft run}). */

@@ -13,12 +13,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.weft.launcher.cli.WeftRun;
+import picocli.CommandLine;
+
 /**
  * A real job: {@code weftrun} in its own JVM starting real rank JVMs, with this test's class path (so test
  * programs in this module can be the ranks' main classes). If the job does not end in time, the failure carries
  * a thread dump of every JVM of the job, and every process of the job is killed.
  */
 public final class WeftrunJob {
+    private static final CommandLine.Model.CommandSpec WEFTRUN_COMMAND_LINE = WeftRun.commandSpec();
+
     private final List<String> arguments = new ArrayList<>();
     private final List<String> wrapper = new ArrayList<>();
     private final Map<String, String> environment = new HashMap<>();
@@ -59,11 +64,56 @@ public final class WeftrunJob {
         return command;
     }
 
-    /** What a finished job left. */
-    public record Result(int exitCode, String stdout, String stderr) {
+    /** What a finished job left; {@code stdoutArrivals} tells when each part of standard output came. */
+    public record Result(int exitCode, String stdout, String stderr, Arrivals stdoutArrivals) {
         public String output() {
             return stdout + stderr;
         }
+
+        /**
+         * How long the job ran on after it printed {@code fragment} on standard output (e.g. a rank's last words
+         * before it dies), measured by this JVM when the bytes came; empty if it never printed it. Unlike the time
+         * from the start, it does not hold the JVMs' start-up, which takes 10-30 s on a loaded machine.
+         */
+        public java.util.Optional<Duration> ranOnAfter(String fragment) {
+            int at = stdout.indexOf(fragment);
+            return at < 0 ? java.util.Optional.empty() : java.util.Optional.of(stdoutArrivals.after(at));
+        }
+    }
+
+    /** When the bytes of a stream came: the time of each read, with how far the stream had got. */
+    public static final class Arrivals {
+        private final List<long[]> reads = new ArrayList<>(); // {nanoTime, bytes so far after the read}
+        private long endedAt;
+
+        synchronized void read(long bytesSoFar) {
+            reads.add(new long[] {System.nanoTime(), bytesSoFar});
+        }
+
+        synchronized void end() {
+            endedAt = System.nanoTime();
+        }
+
+        /** The time from the read that brought byte {@code offset} to the end of the job. */
+        synchronized Duration after(int offset) {
+            for (long[] read : reads) {
+                if (read[1] > offset) {
+                    return Duration.ofNanos(endedAt - read[0]);
+                }
+            }
+            return Duration.ZERO;
+        }
+    }
+
+    /**
+     * The job ended within 30 s of the rank's death (the launcher's graces add up to 8 s; the others would wait
+     * forever): timed from the rank's last words, not from the start, which takes 10-30 s on a loaded machine.
+     */
+    public static void assertEndedSoonAfter(WeftrunJob.Result result, String lastWords) {
+        Duration ranOn = result.ranOnAfter(lastWords)
+                .orElseThrow(() -> new AssertionError("no '" + lastWords + "' in:\n" + result.output()));
+        org.junit.jupiter.api.Assertions.assertTrue(ranOn.compareTo(Duration.ofSeconds(30)) < 0, "the job ended " + ranOn + " after '" + lastWords
+                + "':\n" + result.output());
     }
 
     /** The class path the ranks and {@code weftrun} run with: this test JVM's. */
@@ -107,43 +157,56 @@ public final class WeftrunJob {
             throw new AssertionError("weftrun " + arguments + " did not end within " + timeout + "\nstdout:\n"
                     + out.text() + "\nstderr:\n" + err.text() + "\nthread dumps:\n" + dumps);
         }
-        return new Result(process.exitValue(), out.text(), err.text());
+        out.arrivals.end();
+        return new Result(process.exitValue(), out.text(), err.text(), out.arrivals);
     }
 
-    /** Puts {@code -cp CLASSPATH} before the main class unless the arguments give one or use {@code -jar}. */
-    private static List<String> insertClassPath(List<String> arguments) {
+    /**
+     * Puts {@code -cp CLASSPATH} before the main class (the first argument that is neither an option nor one of an
+     * option's values) unless the arguments give one or use {@code -jar}.
+     */
+    static List<String> insertClassPath(List<String> arguments) {
         if (arguments.contains("-cp") || arguments.contains("-jar")) {
             return arguments;
         }
         List<String> result = new ArrayList<>();
-        boolean inserted = false;
-        for (int i = 0; i < arguments.size(); i++) {
-            String a = arguments.get(i);
-            if (!inserted && !a.startsWith("-") && (i == 0 || !takesValue(arguments.get(i - 1)))) {
-                result.add("-cp");
-                result.add(classPath());
-                inserted = true;
-            }
-            result.add(a);
+        int i = 0;
+        while (i < arguments.size() && arguments.get(i).startsWith("-")) {
+            int values = valuesOf(arguments.get(i));
+            result.addAll(arguments.subList(i, Math.min(arguments.size(), i + 1 + values)));
+            i += 1 + values;
+        }
+        if (i < arguments.size()) {
+            result.add("-cp");
+            result.add(classPath());
+            result.addAll(arguments.subList(i, arguments.size()));
         }
         return result;
     }
 
-    private static boolean takesValue(String option) {
-        return List.of("-np", "-n", "--timeout", "-x", "--param", "-J", "--jvm-arg", "--methods", "--site",
-                "--site-launcher", "--host", "-H", "--rsh", "--hostfile", "--bind-to", "--map-by", "--output-filename",
-                "--names", "--app", "-npernode", "-N", "--relay").contains(option);
+    /** How many values weftrun's option {@code option} takes (e.g. 2 for {@code --path a:b streams=4}), as its own
+     * command line declares (so that the harness cannot fall behind weftrun's options); 0 for a flag. */
+    private static int valuesOf(String option) {
+        CommandLine.Model.OptionSpec spec = WEFTRUN_COMMAND_LINE.findOption(option);
+        return spec == null ? 0 : spec.arity().min();
     }
 
     /** Reads a stream to the end on a thread of its own, so that a chatty job never blocks on a full pipe. */
     private static final class Drain {
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        private final Arrivals arrivals = new Arrivals();
         private final Thread thread;
 
         Drain(InputStream in) {
             thread = Thread.ofVirtual().start(() -> {
                 try (in) {
-                    in.transferTo(bytes);
+                    byte[] chunk = new byte[8192];
+                    for (int n = in.read(chunk); n >= 0; n = in.read(chunk)) {
+                        synchronized (bytes) {
+                            bytes.write(chunk, 0, n);
+                            arrivals.read(bytes.size());
+                        }
+                    }
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }

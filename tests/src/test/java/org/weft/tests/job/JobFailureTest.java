@@ -46,7 +46,6 @@ class JobFailureTest {
             "kill, 137, was killed by signal 9 (SIGKILL)"})
     void aDeadRankEndsTheJob(String how, int expectedCode, String howItEnded) throws Exception {
         List<ProcessHandle> ranks = new CopyOnWriteArrayList<>();
-        long start = System.nanoTime();
         WeftrunJob.Result result = WeftrunJob.of("-np", "3", DieAfterInit.class.getName(), "1", how)
                 .timeout(Duration.ofSeconds(60))
                 .run(weftrun -> {
@@ -56,13 +55,12 @@ class JobFailureTest {
                         sleep(50);
                     }
                 });
-        double seconds = (System.nanoTime() - start) / 1e9;
         assertNotEquals(0, result.exitCode(), result.output());
         assertEquals(expectedCode, result.exitCode(), result.output());
         assertEquals(List.of("weftrun: rank 1 (pid " + pidOf(result, 1) + ") " + howItEnded + "; aborting the job"),
                 launcherLines(result), result.output());
         assertEquals(List.of(), linesWith(result, "the launcher ended the job"), result.output());
-        assertTrue(seconds < 30, "the job ended after " + seconds + " s");
+        WeftrunJob.assertEndedSoonAfter(result, "RANK 1 DIES");
         assertNoneAlive(ranks);
     }
 
@@ -117,13 +115,14 @@ class JobFailureTest {
             List<String> problems = new CopyOnWriteArrayList<>();
             long[] launcher = new long[1];
             List<String> arguments = new ArrayList<>(List.of(FAST_JVM));
-            arguments.addAll(List.of("-np", "8", RingUntilKilled.class.getName(), "60"));
+            // the ring would end by itself after 300 s; the job must end on the signal long before
+            arguments.addAll(List.of("-np", "8", RingUntilKilled.class.getName(), "300"));
             WeftrunJob.Result result = WeftrunJob.of(arguments.toArray(String[]::new))
-                    .timeout(Duration.ofSeconds(60))
+                    .timeout(Duration.ofSeconds(180))
                     .run(weftrun -> {
                         launcher[0] = weftrun.pid();
                         if (!awaitShmFiles(weftrun.pid(), 8)) {
-                            problems.add("the 8 ranks' shm files did not all appear within 30 s");
+                            problems.add("the 8 ranks' shm files did not all appear within 120 s");
                         }
                         weftrun.descendants().forEach(ranks::add);
                         sleep(200); // messages flow through the rings
@@ -151,9 +150,12 @@ class JobFailureTest {
         return false;
     }
 
-    /** Whether the job directory of the launcher {@code pid} holds {@code count} shm files within 30 s. */
+    /**
+     * Whether the job directory of the launcher {@code pid} holds {@code count} shm files within 120 s (8 JVMs
+     * start in 2-5 s on a quiet machine, 30 s and more at load 30).
+     */
     private static boolean awaitShmFiles(long pid, int count) {
-        for (int i = 0; i < 600; i++) {
+        for (int i = 0; i < 2400; i++) {
             try {
                 for (Path dir : jobDirectoriesOf(pid)) {
                     try (Stream<Path> files = Files.list(dir)) {
