@@ -26,26 +26,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code weftrun} starts (its ranks get {@code JitHints}), nor do messages that wait as unexpected ones
  * ({@code UnexpectedPool}).
  */
-@Timeout(120)
+@Timeout(300)
 class SteadyStateAllocationTest {
     @ParameterizedTest
     @ValueSource(strings = {"self,shm,tcp", "tcp"})
     void persistentPingPongAllocatesNothingPerMessage(String methods) throws Exception {
         AtomicLongArray allocated = new AtomicLongArray(2);
-        InProcessWorld.of(2).with("methods", methods).run(rank -> allocated.set(rank,
+        InProcessWorld.of(2).with("methods", methods).timeout(SteadyStateAllocation.TIMEOUT).run(rank -> allocated.set(rank,
                 PersistentPingPong.leastBytes(rank)));
         for (int rank = 0; rank < 2; rank++) {
             double perMessage = allocated.get(rank) / (2.0 * PersistentPingPong.MEASURED);
             assertTrue(perMessage < 1.0, "rank " + rank + " over " + methods + " allocated " + allocated.get(rank)
                     + " bytes in " + 2 * PersistentPingPong.MEASURED + " messages (" + perMessage + " per message),"
-                    + " in the best of " + PersistentPingPong.WINDOWS + " windows");
+                    + " in the best of at most " + PersistentPingPong.WINDOWS + " windows");
         }
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"recv", "sendRecv", "burst", "self"})
     void aBlockingExchangeThatDropsItsStatusAllocatesNothingPerMessage(String call) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("-np", "2", BlockingPingPong.class.getName(), call).start();
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", BlockingPingPong.class.getName(), call)
+                .timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         SteadyStateAllocation.assertNothingPerMessage(result, 2, "shm with blocking " + call);
     }
@@ -57,9 +58,11 @@ class SteadyStateAllocationTest {
      */
     @Test
     void aNonblockingExchangeAllocatesOnlyTheApisRequestObjects() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("-np", "2", NonblockingExchange.class.getName()).start();
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", NonblockingExchange.class.getName())
+                .timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
-        SteadyStateAllocation.assertPerMessageBelow(result, 2, 40, "shm with iRecv, iSend and waitAll");
+        SteadyStateAllocation.assertPerMessageBelow(result, 2, NonblockingExchange.BYTES_PER_MESSAGE_BOUND,
+                "shm with iRecv, iSend and waitAll");
     }
 
     /**
@@ -73,7 +76,8 @@ class SteadyStateAllocationTest {
     @ValueSource(strings = {"barrier", "allreduce", "allgather", "alltoall", "gather", "scatter", "scan",
             "reducescatterblock"})
     void aRepeatedCollectiveRunsItsKeptSchedule(String collective) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("-np", "2", RepeatedCollectives.class.getName(), collective).start();
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", RepeatedCollectives.class.getName(), collective)
+                .timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         SteadyStateAllocation.assertNothingPerMessage(result, 2, "a blocking " + collective + " (per call)");
     }

@@ -14,13 +14,14 @@ import org.weft.tests.harness.SteadyStateAllocation;
  * what its thread allocates in steady state ({@link SteadyStateAllocation#print}), its best window.
  */
 public final class BlockingPingPong {
-    private static final int WARM_UP = 100_000;
+    private static final int WARM_UP = 20_000;
     private static final int MEASURED = 20_000;
     /**
-     * More than the persistent ping-pong's: here nothing is allocated only once the JIT has compiled the loop with
-     * {@code recv} inlined, which on a loaded machine (CI) was seen to land within the fifth window.
+     * At most (they stop once both ranks had one allocating less than a byte a message), more than the persistent
+     * ping-pong's: here nothing is allocated only once the JIT has compiled the loop with {@code recv} inlined,
+     * which on a loaded machine (CI) was seen to land within the fifth window of 20 000 rounds after 100 000.
      */
-    private static final int WINDOWS = 20;
+    private static final int WINDOWS = 40;
     private static final int BURST = 16;
 
     private BlockingPingPong() {
@@ -33,8 +34,14 @@ public final class BlockingPingPong {
         ByteBuffer other = MPI.newByteBuffer(64);
         String mode = args.length > 0 ? args[0] : "recv";
         // a round to oneself takes a tenth of a ping-pong's: ten times the rounds, or the JIT has not compiled the
-        // loop (and dropped its Status objects) before the last window
-        int scale = mode.equals("self") ? 10 : 1;
+        // loop (and dropped its Status objects) before the last window; a burst's round is BURST + 1 messages, a
+        // ping-pong's 2: a quarter of the rounds (still four times the messages), or a window takes minutes at load 30
+        int scale = switch (mode) {
+            case "self" -> 40;
+            case "burst" -> 1;
+            default -> 4;
+        };
+        int messages = (mode.equals("burst") ? BURST + 1 : 2) * scale * MEASURED / 4;
         long bytes = SteadyStateAllocation.leastBytes(rounds -> {
             switch (mode) {
                 case "sendRecv" -> pingPongBySendRecv(rank, buffer, other, rounds);
@@ -42,8 +49,8 @@ public final class BlockingPingPong {
                 case "self" -> toSelf(rank, buffer, rounds);
                 default -> pingPong(rank, buffer, rounds);
             }
-        }, scale * WARM_UP, scale * MEASURED, WINDOWS);
-        SteadyStateAllocation.print(rank, bytes, (mode.equals("burst") ? BURST + 1 : 2) * scale * MEASURED);
+        }, scale * WARM_UP / 4, scale * MEASURED / 4, WINDOWS, messages);
+        SteadyStateAllocation.print(rank, bytes, messages);
         MPI.Finalize();
     }
 

@@ -11,9 +11,12 @@ import org.weft.tests.harness.SteadyStateAllocation;
  * ({@link SteadyStateAllocation#print}), its best window.
  */
 public final class NonblockingExchange {
-    private static final int WARM_UP = 100_000;
+    /** The API's request objects, one per operation (24 bytes with compressed pointers), and some slack. */
+    public static final int BYTES_PER_MESSAGE_BOUND = 40;
+    private static final int WARM_UP = 20_000;
     private static final int MEASURED = 20_000;
-    private static final int WINDOWS = 10;
+    /** At most; the windows stop once both ranks had one below the bound. */
+    private static final int WINDOWS = 30;
 
     private NonblockingExchange() {
     }
@@ -31,7 +34,7 @@ public final class NonblockingExchange {
                 requests[1] = MPI.COMM_WORLD.iSend(out, 64, MPI.BYTE, peer, 1);
                 Request.waitAll(requests);
             }
-        }, WARM_UP, MEASURED, WINDOWS);
+        }, WARM_UP, MEASURED, WINDOWS, BYTES_PER_MESSAGE_BOUND * 2L * MEASURED);
         SteadyStateAllocation.print(rank, bytes, 2 * MEASURED);
         MPI.Finalize();
     }

@@ -13,9 +13,10 @@ import org.weft.tests.harness.SteadyStateAllocation;
  * {@link #leastBytes} directly.
  */
 public final class PersistentPingPong {
-    public static final int WARM_UP = 50_000;
+    public static final int WARM_UP = 10_000;
     public static final int MEASURED = 20_000;
-    public static final int WINDOWS = 5;
+    /** At most; the windows stop once both ranks had one allocating less than a byte a message. */
+    public static final int WINDOWS = 20;
 
     private PersistentPingPong() {
     }
@@ -36,7 +37,7 @@ public final class PersistentPingPong {
         Prequest send = MPI.COMM_WORLD.sendInit(out, 64, MPI.BYTE, peer, 1);
         Prequest recv = MPI.COMM_WORLD.recvInit(in, 64, MPI.BYTE, peer, 1);
         long least = SteadyStateAllocation.leastBytes(rounds -> pingPong(rank, send, recv, rounds), WARM_UP,
-                MEASURED, WINDOWS);
+                MEASURED, WINDOWS, 2L * MEASURED);
         send.free();
         recv.free();
         return least;

@@ -13,9 +13,10 @@ import org.weft.tests.harness.SteadyStateAllocation;
  * ({@link SteadyStateAllocation#print}, its best window), a "message" being one call.
  */
 public final class RepeatedCollectives {
-    private static final int WARM_UP = 50_000;
+    private static final int WARM_UP = 10_000;
     private static final int MEASURED = 10_000;
-    private static final int WINDOWS = 10;
+    /** At most; the windows stop once both ranks had one allocating less than a byte a call. */
+    private static final int WINDOWS = 30;
 
     private RepeatedCollectives() {
     }
@@ -88,7 +89,7 @@ public final class RepeatedCollectives {
                             + " scatter, scan or reducescatterblock, not " + collective);
                 }
             }
-        }, WARM_UP, MEASURED, WINDOWS);
+        }, WARM_UP, MEASURED, WINDOWS, MEASURED);
         SteadyStateAllocation.print(rank, bytes, MEASURED);
         MPI.Finalize();
     }
