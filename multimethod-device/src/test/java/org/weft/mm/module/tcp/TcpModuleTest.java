@@ -48,7 +48,8 @@ import org.weft.mm.spi.SendStatus;
  * strangers here are plain {@link Socket}s on the loopback address writing bytes by hand.
  */
 class TcpModuleTest extends CommModuleConformanceTest {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** Many times what a delivery takes, even at load 30. */
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     /** Every module's one-line reports; each line starts with "weft tcp (rank R): ". */
     private final ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
@@ -141,7 +142,9 @@ class TcpModuleTest extends CommModuleConformanceTest {
             long start = System.nanoTime();
             assertClosedByPeer(stranger);
             long waitedMillis = (System.nanoTime() - start) / 1_000_000;
-            assertTrue(waitedMillis >= 900, "closed after " + waitedMillis + " ms, before the 1000 ms timeout");
+            // the module's clock starts at its accept, which a descheduled test thread (load 30) may start its
+            // own clock 100s of ms after: half the timeout still tells a timeout from an at-once close
+            assertTrue(waitedMillis >= 500, "closed after " + waitedMillis + " ms, long before the 1000 ms timeout");
         }
         awaitLog("no valid HELLO within 1000 ms");
     }
