@@ -8,11 +8,14 @@ import mpi.Status;
  * Every rank but 0 sends {@code perSender} messages to rank 0 (tag = sequence number, small sizes with now and then
  * one past the eager limit); rank 0 takes them all in one {@code ANY_SOURCE}/{@code ANY_TAG} stream and checks
  * per-sender order, tags, sizes and bytes, and times every receive: one that waits longer than {@code maxWaitMillis}
- * is a stall (MPJ Express's hybrid device slept 2 s between its devices) and fails the program. Prints
- * {@code STREAM OK N messages, longest wait T ms}.
+ * is a stall (MPJ Express's hybrid device slept 2 s between its devices: most receives from the other device would
+ * wait that long). More than {@value #STALLS_ALLOWED} of them, or one of over ten times the limit, fails the program:
+ * a loaded machine (load 30) may keep a sender from a core for a second now and then, but not time after time.
+ * Prints {@code STREAM OK N messages, longest wait T ms}.
  */
 public final class TimedWildcardStream {
     private static final int LARGE = 70_000;
+    private static final int STALLS_ALLOWED = 3;
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -33,6 +36,7 @@ public final class TimedWildcardStream {
         } else {
             int[] next = new int[size];
             long longest = 0;
+            int stalls = 0;
             for (int m = 0; m < perSender * (size - 1); m++) {
                 long start = System.nanoTime();
                 Status status = MPI.COMM_WORLD.recv(buffer, buffer.length, MPI.BYTE, MPI.ANY_SOURCE, MPI.ANY_TAG);
@@ -40,8 +44,10 @@ public final class TimedWildcardStream {
                 longest = Math.max(longest, waited);
                 int source = status.getSource();
                 int seq = status.getTag();
-                WildcardOrdering.check(waited <= maxWaitMillis, "message " + m + " (from " + source + ") took "
-                        + waited + " ms to arrive");
+                stalls += waited > maxWaitMillis ? 1 : 0;
+                WildcardOrdering.check(stalls <= STALLS_ALLOWED && waited <= 10 * maxWaitMillis, "message " + m
+                        + " (from " + source + ") took " + waited + " ms to arrive, " + stalls + " over "
+                        + maxWaitMillis + " ms so far");
                 WildcardOrdering.check(seq == next[source], "from " + source + " expected message " + next[source]
                         + ", got " + seq);
                 int n = status.getCount(MPI.BYTE);
