@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.WeftrunJob;
@@ -18,16 +20,18 @@ import org.weft.tests.programs.PassiveTarget;
  * window under its default handler aborts the job with the error class as exit code.
  */
 class PassiveTargetJobTest {
-    private static final int SLEEP_MILLIS = 4000;
+    /** The most the target stays away from MPI; it comes back once the origins are done (1-4 s, more loaded). */
+    private static final int SLEEP_MILLIS = 120_000;
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"default", "tcp"})
-    void originsCompleteWhileTheTargetSleeps(String methods) throws Exception {
+    void originsCompleteWhileTheTargetSleeps(String methods, @TempDir Path dir) throws Exception {
         String[] command = methods.equals("default")
-                ? new String[] {"-np", "3", PassiveTarget.class.getName(), String.valueOf(SLEEP_MILLIS)}
+                ? new String[] {"-np", "3", PassiveTarget.class.getName(), String.valueOf(SLEEP_MILLIS),
+                    dir.toString()}
                 : new String[] {"--methods", "tcp", "-np", "3", PassiveTarget.class.getName(),
-                    String.valueOf(SLEEP_MILLIS)};
-        WeftrunJob.Result result = WeftrunJob.of(command).timeout(Duration.ofSeconds(90)).start();
+                    String.valueOf(SLEEP_MILLIS), dir.toString()};
+        WeftrunJob.Result result = WeftrunJob.of(command).timeout(Duration.ofSeconds(240)).start();
         assertEquals(0, result.exitCode(), result.output());
         for (int origin = 1; origin <= 2; origin++) {
             assertTrue(result.stdout().contains("origin " + origin + " read " + (1000 + origin)), result.output());
