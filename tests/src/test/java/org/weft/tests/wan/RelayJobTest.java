@@ -75,8 +75,9 @@ class RelayJobTest {
 
     @Test
     void aRelayKilledMidJobEndsTheJobNamingThePathsThroughIt() throws Exception {
-        WeftrunJob.Result result = job("a:1", "b:1", RingUntilKilled.class.getName(), "120")
-                .timeout(Duration.ofSeconds(120)).run((weftrun, output) -> killRelayBOnceTheRingRuns(weftrun, output));
+        // the ring would end by itself after 600 s: only the relay's death can end it within the test's time
+        WeftrunJob.Result result = job("a:1", "b:1", RingUntilKilled.class.getName(), "600")
+                .timeout(Duration.ofSeconds(200)).run((weftrun, output) -> killRelayBOnceTheRingRuns(weftrun, output));
         assertNotEquals(0, result.exitCode(), result.output());
         assertTrue(result.stderr().contains("weftrun: the relay of site b on " + WAN.host("bgw") + " (pid "),
                 result.output());
@@ -97,7 +98,7 @@ class RelayJobTest {
     private static void killRelayBOnceTheRingRuns(Process weftrun, Supplier<String> output) {
         Thread.ofVirtual().start(() -> {
             try {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
                 while (!output.get().contains("RING RUNNING") && System.nanoTime() < deadline) {
                     Thread.sleep(100);
                 }
