@@ -95,7 +95,30 @@ final class WideArea {
 
     /** The packets the emulator has taken from site {@code from} for site {@code to}, from its statistics. */
     long packetsCarried(String from, String to) throws IOException, InterruptedException {
-        Matcher m = Pattern.compile("(?m)^" + from + ":" + to + " .*?: received (\\d+) packets").matcher(status());
+        return counter(from, to, "received (\\d+) packets");
+    }
+
+    /**
+     * The packets the emulator's loss setting dropped from site {@code from} to site {@code to}, once its statistics
+     * (written every second) have stopped changing: what the link lost, apart from what a late receiver's socket
+     * buffer drops on a busy machine.
+     */
+    long packetsLostAtRandom(String from, String to) throws IOException, InterruptedException {
+        long seen = counter(from, to, "lost at random (\\d+)");
+        for (int i = 0; i < 20; i++) {
+            Thread.sleep(1500);
+            long now = counter(from, to, "lost at random (\\d+)");
+            if (now == seen) {
+                return now;
+            }
+            seen = now;
+        }
+        return seen;
+    }
+
+    /** The last statistics line's figure of direction {@code from}:{@code to} that {@code figure} matches. */
+    private long counter(String from, String to, String figure) throws IOException, InterruptedException {
+        Matcher m = Pattern.compile("(?m)^" + from + ":" + to + " .*?: .*?" + figure).matcher(status());
         long last = 0;
         while (m.find()) {
             last = Long.parseLong(m.group(1));

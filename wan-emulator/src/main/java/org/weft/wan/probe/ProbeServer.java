@@ -74,16 +74,23 @@ final class ProbeServer {
         }
     }
 
-    /** Reads to the end, then says how many bytes came and over how long (first byte to end). */
-    private static void sink(DataInputStream in, DataOutputStream out) throws IOException {
+    /**
+     * Reads to the end, then says how many bytes came after the first read and over how long (that read to the
+     * end). The first read's bytes came before the clock started: counting them overstated the rate by up to a
+     * buffer (64 KiB, or more when this thread was late), the +1-frame bias the path probe had (52d77f9).
+     */
+    static void sink(DataInputStream in, DataOutputStream out) throws IOException {
         byte[] buffer = new byte[1 << 16];
         long bytes = 0;
         long first = 0;
+        boolean started = false;
         for (int n; (n = in.read(buffer)) >= 0; ) {
-            if (bytes == 0) {
+            if (!started) {
                 first = System.nanoTime();
+                started = true;
+            } else {
+                bytes += n;
             }
-            bytes += n;
         }
         out.writeLong(bytes);
         out.writeLong(System.nanoTime() - first);
