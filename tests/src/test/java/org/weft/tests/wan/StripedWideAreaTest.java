@@ -49,8 +49,16 @@ class StripedWideAreaTest {
                 + " 4 streams ([0-9.]+) Mbit/s").matcher(result.stdout());
         assertTrue(m.find(), result.output());
         double rtt = Double.parseDouble(m.group(1));
-        assertTrue(rtt >= 20 && rtt < 60, "measured round trip " + rtt + " ms on a 20 ms link:\n" + result.output());
-        assertTrue(Double.parseDouble(m.group(3)) <= 100 * 1.05, "faster than the link:\n" + result.output());
+        // the least of 3 pings: never below the link's; above it by the answering rank's lateness to poll, which was
+        // 110 ms at load 30 (130.7 ms measured); 25 times the link's still tells a unit slip or a ping queued
+        // behind bulk data (seconds)
+        assertTrue(rtt >= 20 && rtt < 500, "measured round trip " + rtt + " ms on a 20 ms link:\n" + result.output());
+        // The meter's arithmetic is checked exactly, with a clock, by ProbeMeterTest (a +1-frame bias gave 110.8 on
+        // this link in CI, 52d77f9). Here the receiving thread times frames when it gets to them: over the phase's
+        // 200 ms second half, being 10 ms late at its middle frame on a loaded machine adds 5 %. 125 Mbit/s is
+        // beyond that noise, and far below what a wrong measurement shows (a sender timing its writes into its
+        // socket buffers sees hundreds).
+        assertTrue(Double.parseDouble(m.group(3)) <= 100 * 1.25, "faster than the link:\n" + result.output());
         assertTrue(result.stdout().contains("rank 1: path b:a 4MiB-8MiB: "), result.output());
     }
 }
