@@ -71,13 +71,14 @@ final class Path {
     void onReadable(Side side) {
         try {
             while (side.out.hasRoom()) {
+                int room = side.out.room();
                 int n = side.out.fillFrom(side.channel);
                 if (n < 0) {
                     side.ended = true;
                     break;
                 }
-                if (n == 0) {
-                    break;
+                if (n < room) {
+                    break; // the socket had less than the pipe takes: it is empty, no second read to find out
                 }
             }
             Side other = side.other();

@@ -30,6 +30,11 @@ final class Pipe {
         return writeAt < buffer.capacity() || readAt > 0;
     }
 
+    /** Bytes the next {@link #fillFrom} can take at most. */
+    int room() {
+        return writeAt == buffer.capacity() ? readAt : buffer.capacity() - writeAt; // see makeRoom
+    }
+
     long carried() {
         return carried;
     }

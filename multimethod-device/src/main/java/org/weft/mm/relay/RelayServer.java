@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,6 +55,8 @@ public final class RelayServer implements AutoCloseable {
     private final List<Handshake> handshakes = new ArrayList<>();
     private long nextSession = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
     private volatile boolean closed;
+    /** {@link #dispatch}, made once: the select loop hands it each ready key. */
+    private final Consumer<SelectionKey> dispatcher = this::dispatch;
 
     /** {@code log}: one line per event worth telling (a refused stranger, a broken path), prefixed here. */
     public RelayServer(String site, String jobId, String secret, int buffer, long spinMicros, Consumer<String> log)
@@ -85,18 +86,16 @@ public final class RelayServer implements AutoCloseable {
         return new TcpAddress(hosts, port);
     }
 
-    /** Serves until {@link #close()}. */
+    /**
+     * Serves until {@link #close()}. Each ready key goes straight to {@link #dispatch} (no selected-key set to fill
+     * and empty per pass).
+     */
     public void run() throws IOException {
         long spinUntil = 0;
         while (!closed) {
-            int ready = System.nanoTime() - spinUntil < 0 ? selector.selectNow() : selector.select(SELECT_MILLIS);
+            int ready = System.nanoTime() - spinUntil < 0 ? selector.selectNow(dispatcher)
+                    : selector.select(dispatcher, SELECT_MILLIS);
             if (ready > 0) {
-                Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
-                while (keys.hasNext()) {
-                    SelectionKey key = keys.next();
-                    keys.remove();
-                    dispatch(key);
-                }
                 spinUntil = System.nanoTime() + spinNanos;
             } else if (spinUntil == 0 || System.nanoTime() - spinUntil >= 0) {
                 expire();
