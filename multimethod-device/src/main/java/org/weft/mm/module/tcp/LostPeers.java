@@ -16,12 +16,15 @@ final class LostPeers {
     }
 
     private final long waitNanos;
+    /** Where a loss is told once its wait is over (the device). */
+    private final BiConsumer<Integer, String> device;
     private final List<Loss> waiting = new ArrayList<>();
     /** Whether {@link #waiting} holds anything (read without the lock by every poll). */
     private volatile boolean any;
 
-    LostPeers(long waitNanos) {
+    LostPeers(long waitNanos, BiConsumer<Integer, String> device) {
         this.waitNanos = waitNanos;
+        this.device = device;
     }
 
     /** {@code peer}'s connection is gone for {@code why}: the device hears of it after the wait. */
@@ -35,8 +38,11 @@ final class LostPeers {
         any = true;
     }
 
-    /** Tells {@code device} of every loss whose wait is over (outside the lock); returns how many. */
-    int tellDue(BiConsumer<Integer, String> device) {
+    /**
+     * Tells the device of every loss whose wait is over (outside the lock); returns how many. Every poll calls it:
+     * it allocates nothing while nothing is lost (the device's callback was made once, at construction).
+     */
+    int tellDue() {
         if (!any) {
             return 0;
         }

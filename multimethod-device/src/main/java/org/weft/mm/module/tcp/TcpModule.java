@@ -192,7 +192,7 @@ public final class TcpModule implements CommModule {
         }
         this.context = context;
         this.config = TcpConfig.from(context.parameters());
-        this.lostPeers = new LostPeers(TimeUnit.MILLISECONDS.toNanos(config.lostPeerWaitMillis()));
+        this.lostPeers = new LostPeers(TimeUnit.MILLISECONDS.toNanos(config.lostPeerWaitMillis()), context::peerLost);
         this.moves = new AtomicIntegerArray(context.rankLimit());
         DaemonGlobalExecutor.install();
         this.strangers = new ThrottledLog(logSink, STRANGERS_BURST, STRANGERS_INTERVAL, (count, interval, last) ->
@@ -525,7 +525,7 @@ public final class TcpModule implements CommModule {
                 work += transfer.progress();
             }
         }
-        return work + lostPeers.tellDue(context::peerLost);
+        return work + lostPeers.tellDue();
     }
 
     /** A thread of this process is about to wait: every link writes what its aggregate holds. */
