@@ -22,7 +22,8 @@ run() { # $1: tcp_compress value
   bin/weftrun --rsh "bin/weft-wan exec" --site "a:1:${prefix}a1" --site "b:1:${prefix}b1" --param "tcp_compress=$1" \
     --path a:b min=1g \
     -cp benchmarks/target/classes org.weft.bench.wan.CompressedTransfer -m "${BYTES:-67108864}" -i 1 2>/dev/null \
-    | awk -v c="$1" '$1 == "compressible" || $1 == "random" { print c, $1, $2, $3 }' >>"$work/all"
+    | awk -v c="$1" '$1 == "compressible" || $1 == "random" { print c, $1, $2, $3 }' >>"$work/all" \
+    || echo "tcp_compress=$1: the run failed (load $(cut -d' ' -f1 /proc/loadavg)); its figures are missing" >&2
 }
 for r in $(seq "$rounds"); do
   settings=(off lz4 auto)
