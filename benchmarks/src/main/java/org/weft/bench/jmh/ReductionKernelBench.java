@@ -14,7 +14,8 @@ import org.weft.core.datatype.TypeDescriptor;
 /**
  * The float SUM step of a reduction ({@code inout[i] += in[i]}, what allreduce repeats per round), per call of
  * {@code floats} elements: Weft's kernel (chunks copied into {@code float[]} and combined there), the
- * element-by-element loop over the segments it replaced, and a plain loop over {@code float[]}, the floor. As in a
+ * element-by-element loop over the segments it replaced, and a plain loop over {@code float[]}, the floor; and a
+ * schedule's first step, copying the send buffer into recv then combining, against combining both into recv. As in a
  * job, each loop has first seen both heap segments (the schedules' {@code byte[]} scratch) and native ones (direct
  * user buffers): the segment loop's accessors then serve both kinds, and C2 no longer vectorises it.
  */
@@ -58,6 +59,22 @@ public class ReductionKernelBench extends NanosecondBenchmark {
     @Benchmark
     public void kernelHeapIntoNative() {
         kernel.combine(heapIn, nativeInout, floats);
+    }
+
+    /**
+     * A schedule's step before reductions combined from where their operands lie: copy this rank's send buffer
+     * into recv, then combine the received block (heap) into it.
+     */
+    @Benchmark
+    public void copyThenCombine() {
+        MemorySegment.copy(nativeIn, 0, nativeInout, 0, 4L * floats);
+        kernel.combine(heapIn, nativeInout, floats);
+    }
+
+    /** The same step now: the received block and the send buffer combined straight into recv. */
+    @Benchmark
+    public void combineInto() {
+        kernel.combineInto(heapIn, nativeIn, nativeInout, floats);
     }
 
     /** The kernel before: one loop over the segments, native into native. */
