@@ -767,7 +767,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Gather}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("MPI_Gather", c -> gatherInPlace(c, buf, count, type, root));
+        blocking("MPI_Gather", c -> gatherInPlace(c, buf, count, type, root, true));
     }
 
     /** {@code MPI_Igather}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -778,7 +778,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Igather}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iGather(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return start("MPI_Igather", c -> gatherInPlace(c, buf, count, type, root));
+        return start("MPI_Igather", c -> gatherInPlace(c, buf, count, type, root, false));
     }
 
     /** {@code MPI_Gatherv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
@@ -830,7 +830,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Scatter}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
     public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
-        blocking("MPI_Scatter", c -> scatterInPlace(c, buf, count, type, root));
+        blocking("MPI_Scatter", c -> scatterInPlace(c, buf, count, type, root, true));
     }
 
     /** {@code MPI_Iscatter}: the collective runs as a schedule that the request's waits and tests advance. */
@@ -841,7 +841,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** {@code MPI_Iscatter}: the collective runs as a schedule that the request's waits and tests advance. */
     public final Request iScatter(java.nio.Buffer buf, int count, Datatype type, int root) throws MPIException {
-        return start("MPI_Iscatter", c -> scatterInPlace(c, buf, count, type, root));
+        return start("MPI_Iscatter", c -> scatterInPlace(c, buf, count, type, root, false));
     }
 
     /** {@code MPI_Scatterv}: see {@code org.weft.core.coll.Algorithms} for the algorithm. */
@@ -1192,18 +1192,22 @@ public class Comm implements Freeable, Cloneable {
         return guarded(call, c -> new CollectiveRequest(c, plan.plan(c)));
     }
 
-    /** {@code MPI_Gather} with {@code MPI_IN_PLACE} at the root: {@code buf} is the root's receive buffer. */
-    private Schedule gatherInPlace(Communicator c, Object buf, int count, Datatype type, int root) {
+    /**
+     * {@code MPI_Gather} with {@code MPI_IN_PLACE} at the root: {@code buf} is the root's receive buffer;
+     * {@code keep}: a blocking call, which goes the way the other form's blocking call goes (a root in place may meet
+     * members calling the other form).
+     */
+    private Schedule gatherInPlace(Communicator c, Object buf, int count, Datatype type, int root, boolean keep) {
         TypeDescriptor t = Datatype.descriptorOf(type);
-        return c.rank() == root && !c.isInter() ? Collectives.gather(c, null, count, t, buf, count, t, root)
-                : Collectives.gather(c, buf, count, t, buf, count, t, root);
+        return c.rank() == root && !c.isInter() ? Collectives.gather(c, null, count, t, buf, count, t, root, keep)
+                : Collectives.gather(c, buf, count, t, buf, count, t, root, keep);
     }
 
     /** {@code MPI_Scatter} with {@code MPI_IN_PLACE} at the root: {@code buf} is the root's send buffer. */
-    private Schedule scatterInPlace(Communicator c, Object buf, int count, Datatype type, int root) {
+    private Schedule scatterInPlace(Communicator c, Object buf, int count, Datatype type, int root, boolean keep) {
         TypeDescriptor t = Datatype.descriptorOf(type);
-        return c.rank() == root && !c.isInter() ? Collectives.scatter(c, buf, count, t, null, count, t, root)
-                : Collectives.scatter(c, buf, count, t, buf, count, t, root);
+        return c.rank() == root && !c.isInter() ? Collectives.scatter(c, buf, count, t, null, count, t, root, keep)
+                : Collectives.scatter(c, buf, count, t, buf, count, t, root, keep);
     }
 
     /** {@code MPI_Reduce} with {@code MPI_IN_PLACE} at the root: {@code buf} is every rank's input, the root's output. */

@@ -105,6 +105,10 @@ public final class Collectives {
                     CollectiveCall.repeated(recvcount, comm.remoteGroup().size()), null, recvtype, root);
         }
         checkRoot(comm, root);
+        if (keep && comm.collectives().shared(comm).gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                root)) {
+            return comm.collectives().shared(comm).done();
+        }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.GATHER, sendbuf, recvbuf, sendtype, recvtype,
                 sendcount, recvcount, root);
         if (kept != null) {
@@ -159,6 +163,10 @@ public final class Collectives {
                     sendtype, recvbuf, recvcount, recvtype, root);
         }
         checkRoot(comm, root);
+        if (keep && comm.collectives().shared(comm).scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype, root)) {
+            return comm.collectives().shared(comm).done();
+        }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.SCATTER, sendbuf, recvbuf, sendtype, recvtype,
                 sendcount, recvcount, root);
         if (kept != null) {
@@ -212,6 +220,10 @@ public final class Collectives {
             return InterCollectives.allGather(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype);
         }
+        if (keep && comm.collectives().shared(comm).allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype)) {
+            return comm.collectives().shared(comm).done();
+        }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLGATHER, sendbuf, recvbuf, sendtype, recvtype,
                 sendcount, recvcount, 0);
         if (kept != null) {
@@ -264,6 +276,10 @@ public final class Collectives {
         if (comm.isInter()) {
             return InterCollectives.allToAll(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype);
+        }
+        if (keep && comm.collectives().shared(comm).allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                recvtype)) {
+            return comm.collectives().shared(comm).done();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLTOALL, sendbuf, recvbuf, sendtype, recvtype,
                 sendcount, recvcount, 0);

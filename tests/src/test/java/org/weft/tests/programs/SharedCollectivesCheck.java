@@ -18,7 +18,7 @@ import org.weft.adi.DeviceReport;
 import org.weft.api.Weft;
 
 /**
- * Checks the blocking barrier, bcast, reduce and allreduce against a sequential computation of what they must give
+ * Checks the blocking barrier, bcast, reduce, allreduce, allgather, gather, scatter and alltoall against a sequential computation of what they must give
  * — every predefined operation and type, in place and not, every root, counts around a shared slot's size, on the
  * world, a duplicate, a split, a reordered subgroup and an intercommunicator, used in turns; communicators freed and
  * made again; a blocking collective while a nonblocking one is outstanding. Then counts the messages a thousand of
@@ -53,6 +53,7 @@ public final class SharedCollectivesCheck {
         for (Intracomm comm : comms) {
             checkReductions(comm, 0);
             checkBcasts(comm, 0);
+            checkBlocks(comm, 0);
             checkBarrier(comm);
         }
         for (int round = 1; round < 7; round++) { // the communicators in turns, call after call
@@ -60,6 +61,7 @@ public final class SharedCollectivesCheck {
                 checkAllReduce(comm, MPI.INT, MPI.SUM, 3, round, round % 2 == 0);
                 checkReduce(comm, MPI.LONG, MPI.MAX, 2, round, round % comm.getSize(), round % 3 == 0);
                 checkBcast(comm, 5, round, (round + 1) % comm.getSize(), round % 2 == 1);
+                checkAllGather(comm, 2, round, round % 2 == 0);
                 comm.barrier();
             }
         }
@@ -69,6 +71,10 @@ public final class SharedCollectivesCheck {
                 checkAllReduce(comm, MPI.DOUBLE, MPI.MAX, count, 1, true);
                 checkReduce(comm, MPI.LONG, MPI.SUM, count, 2, comm.getSize() - 1, false);
                 checkBcast(comm, count, 1, comm.getSize() - 1, false);
+                checkAllGather(comm, count, 2, false);
+                checkGather(comm, count, 3, 0, false);
+                checkScatter(comm, count, 4, comm.getSize() - 1, false);
+                checkAllToAll(comm, count / comm.getSize(), 5);
             }
         }
         checkIntercomm(world, half, rank, size);
@@ -227,6 +233,110 @@ public final class SharedCollectivesCheck {
         }
     }
 
+    /** Allgather, gather and scatter to and from every root and alltoall, in place and not. */
+    private static void checkBlocks(Intracomm comm, int round) throws MPIException {
+        for (int count : COUNTS) {
+            checkAllGather(comm, count, round, false);
+            checkAllGather(comm, count, round + 1, true);
+            checkAllToAll(comm, count, round);
+            for (int root = 0; root < comm.getSize(); root++) {
+                checkGather(comm, count, round + root, root, false);
+                checkGather(comm, count, round + root, root, true);
+                checkScatter(comm, count, round + root, root, false);
+                checkScatter(comm, count, round + root, root, true);
+            }
+        }
+    }
+
+    /** Block {@code r} of an allgather, gather or scatter's {@code n} blocks of {@code count} ints. */
+    private static int blockValue(int r, int i, int seed) {
+        return Values.value(r, i, seed) + 100 * r;
+    }
+
+    private static int[] blocksOf(int n, int count, int seed) {
+        int[] all = new int[n * count];
+        for (int r = 0; r < n; r++) {
+            for (int i = 0; i < count; i++) {
+                all[r * count + i] = blockValue(r, i, seed);
+            }
+        }
+        return all;
+    }
+
+    private static void checkAllGather(Intracomm comm, int count, int seed, boolean inPlace) throws MPIException {
+        int n = comm.getSize();
+        int me = comm.getRank();
+        int[] all = new int[n * count];
+        int[] expected = blocksOf(n, count, seed);
+        if (inPlace) {
+            System.arraycopy(expected, me * count, all, me * count, count);
+            comm.allGather(all, count, MPI.INT);
+        } else {
+            comm.allGather(java.util.Arrays.copyOfRange(expected, me * count, (me + 1) * count), count, MPI.INT, all,
+                    count, MPI.INT);
+        }
+        checkInts(all, expected, "allGather of " + count + (inPlace ? " in place" : "") + " on " + comm.getName());
+    }
+
+    private static void checkGather(Intracomm comm, int count, int seed, int root, boolean inPlace)
+            throws MPIException {
+        int n = comm.getSize();
+        int me = comm.getRank();
+        int[] expected = blocksOf(n, count, seed);
+        int[] mine = java.util.Arrays.copyOfRange(expected, me * count, (me + 1) * count);
+        int[] all = new int[n * count];
+        if (inPlace && me == root) {
+            System.arraycopy(mine, 0, all, me * count, count);
+            comm.gather(all, count, MPI.INT, root);
+        } else {
+            comm.gather(mine, count, MPI.INT, all, count, MPI.INT, root);
+        }
+        if (me == root) {
+            checkInts(all, expected, "gather to " + root + " of " + count + (inPlace ? " in place" : "") + " on "
+                    + comm.getName());
+        }
+    }
+
+    private static void checkScatter(Intracomm comm, int count, int seed, int root, boolean inPlace)
+            throws MPIException {
+        int n = comm.getSize();
+        int me = comm.getRank();
+        int[] all = me == root ? blocksOf(n, count, seed) : new int[n * count];
+        int[] mine = new int[count];
+        if (inPlace && me == root) {
+            comm.scatter(all, count, MPI.INT, root);
+            return; // the root's block stays where it is
+        }
+        comm.scatter(all, count, MPI.INT, mine, count, MPI.INT, root);
+        checkInts(mine, java.util.Arrays.copyOfRange(blocksOf(n, count, seed), me * count, (me + 1) * count),
+                "scatter from " + root + " of " + count + (inPlace ? " in place" : "") + " on " + comm.getName());
+    }
+
+    /** Block j of rank r's send buffer: {@code 1000 * r + j} and the item; rank r receives block r of every rank. */
+    private static void checkAllToAll(Intracomm comm, int count, int seed) throws MPIException {
+        int n = comm.getSize();
+        int me = comm.getRank();
+        int[] send = new int[n * count];
+        int[] expected = new int[n * count];
+        for (int j = 0; j < n; j++) {
+            for (int i = 0; i < count; i++) {
+                send[j * count + i] = 1000 * me + 10 * j + Values.value(j, i, seed);
+                expected[j * count + i] = 1000 * j + 10 * me + Values.value(me, i, seed);
+            }
+        }
+        int[] recv = new int[n * count];
+        comm.allToAll(send, count, MPI.INT, recv, count, MPI.INT);
+        checkInts(recv, expected, "allToAll of " + count + " on " + comm.getName());
+    }
+
+    private static void checkInts(int[] got, int[] expected, String what) {
+        for (int i = 0; i < expected.length; i++) {
+            if (got[i] != expected[i]) {
+                throw new AssertionError(what + ": item " + i + " is " + got[i] + ", expected " + expected[i]);
+            }
+        }
+    }
+
     /** The last rank arrives late: nobody may leave before it arrived. */
     private static void checkBarrier(Intracomm comm) throws MPIException {
         int last = comm.getSize() - 1;
@@ -298,28 +408,32 @@ public final class SharedCollectivesCheck {
         }
     }
 
-    /** A thousand each of small allreduce, reduce, bcast and barrier, and the messages this rank sent meanwhile. */
+    /** A thousand each of small allreduce, reduce, bcast, barrier, allgather, gather, scatter and alltoall, and the messages this rank sent meanwhile. */
     private static void countMessages(Intracomm world, String expectation) throws MPIException {
         int calls = 1000;
         long before = sent();
-        int[] a = new int[4];
-        int[] b = new int[4];
+        int[] a = new int[Math.max(4, world.getSize())];
+        int[] b = new int[Math.max(4, world.getSize())];
         for (int i = 0; i < calls; i++) {
             a[0] = i;
             world.allReduce(a, b, 4, MPI.INT, MPI.SUM);
             world.reduce(a, b, 4, MPI.INT, MPI.MAX, i % world.getSize());
             world.bcast(a, 4, MPI.INT, i % world.getSize());
             world.barrier();
+            world.allGather(a, 1, MPI.INT, b, 1, MPI.INT);
+            world.gather(a, 1, MPI.INT, b, 1, MPI.INT, i % world.getSize());
+            world.scatter(b, 1, MPI.INT, a, 1, MPI.INT, i % world.getSize());
+            world.allToAll(b, 1, MPI.INT, a, 1, MPI.INT);
         }
         long messages = sent() - before;
         System.out.println("SHARED-COLLECTIVES rank " + world.getRank() + " sent " + messages + " messages in "
-                + 4 * calls + " collectives");
+                + 8 * calls + " collectives");
         if (expectation.equals("shared") && messages > calls / 10) {
-            throw new AssertionError(messages + " messages for " + 4 * calls
+            throw new AssertionError(messages + " messages for " + 8 * calls
                     + " small collectives on one host: they did not go through shared memory");
         }
         if (expectation.equals("messages") && messages < calls) {
-            throw new AssertionError("only " + messages + " messages for " + 4 * calls + " collectives");
+            throw new AssertionError("only " + messages + " messages for " + 8 * calls + " collectives");
         }
     }
 

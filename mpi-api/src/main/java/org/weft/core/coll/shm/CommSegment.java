@@ -79,6 +79,23 @@ final class CommSegment implements BooleanSupplier {
         return slots[(int) (s & 1)][rank];
     }
 
+    /**
+     * Records that this rank's data for operation {@code s} is {@code bytes} long (before {@link #publish}, which
+     * makes it visible): a block may be shorter than the receiver's. One place per slot set, as the slots.
+     */
+    void setLength(long s, long bytes) {
+        memory.set(ValueLayout.JAVA_LONG, lengthAt(me, s), bytes);
+    }
+
+    /** What {@code rank} recorded with {@link #setLength} for operation {@code s} (read after waiting for it). */
+    long length(int rank, long s) {
+        return memory.get(ValueLayout.JAVA_LONG, lengthAt(rank, s));
+    }
+
+    private long lengthAt(int rank, long s) {
+        return layout.flag(rank) + Long.BYTES * (1 + (s & 1));
+    }
+
     /** Waits until every member is done with the operation before the last, whose slots {@code s} reuses. */
     void beforeWriting(long s) {
         awaitAll(2 * (s - 2));

@@ -36,6 +36,7 @@ public final class SharedCollectives {
 
     private final Communicator comm;
     private final ArrayViews views = new ArrayViews();
+    private final BlockExchanges blocks;
     /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
     private final Schedule done;
     private volatile int state = UNDECIDED;
@@ -43,6 +44,7 @@ public final class SharedCollectives {
 
     public SharedCollectives(Communicator comm) {
         this.comm = comm;
+        this.blocks = new BlockExchanges(comm.rank(), views);
         this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
         done.run();
     }
@@ -66,8 +68,8 @@ public final class SharedCollectives {
 
     /** {@code MPI_Bcast} through the segment; false if it keeps the schedules (too large, or no segment). */
     public boolean bcast(Object buf, int count, TypeDescriptor type, int root) {
-        long bytes = (long) count * TypeDescriptor.check(type).byteSize();
-        if (!ready() || bytes > segment.slotBytes()) {
+        long bytes = bytes(count, type);
+        if (!fits(bytes)) {
             return false;
         }
         CommSegment seg = segment;
@@ -97,8 +99,8 @@ public final class SharedCollectives {
      * schedules.
      */
     public boolean reduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op, int root) {
-        long bytes = (long) count * TypeDescriptor.check(type).byteSize();
-        if (!ready() || bytes > segment.slotBytes()) {
+        long bytes = bytes(count, type);
+        if (!fits(bytes)) {
             return false;
         }
         CommSegment seg = segment;
@@ -117,8 +119,8 @@ public final class SharedCollectives {
 
     /** {@code MPI_Allreduce} through the segment ({@code sendbuf == null}: in place); false if it keeps the schedules. */
     public boolean allReduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op) {
-        long bytes = (long) count * TypeDescriptor.check(type).byteSize();
-        if (!ready() || bytes > segment.slotBytes()) {
+        long bytes = bytes(count, type);
+        if (!fits(bytes)) {
             return false;
         }
         CommSegment seg = segment;
@@ -127,6 +129,60 @@ public final class SharedCollectives {
         MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
         combineAll(seg, contribute(seg, send, bytes), recvbuf, recv, count, type, op, staged);
         return true;
+    }
+
+    /** {@code MPI_Allgather} ({@code sendbuf == null}: in place); false if it keeps the schedules. */
+    public boolean allGather(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
+                             TypeDescriptor recvtype) {
+        long block = bytes(recvcount, recvtype);
+        if (!fits(block)) {
+            return false;
+        }
+        blocks.allGather(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
+        return true;
+    }
+
+    /** {@code MPI_Gather} ({@code sendbuf == null} at the root: in place); false if it keeps the schedules. */
+    public boolean gather(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
+                          TypeDescriptor recvtype, int root) {
+        boolean isRoot = comm.rank() == root;
+        if (!fits(isRoot ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype))) {
+            return false;
+        }
+        blocks.gather(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        return true;
+    }
+
+    /** {@code MPI_Scatter} ({@code recvbuf == null} at the root: in place); false if it keeps the schedules. */
+    public boolean scatter(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
+                           TypeDescriptor recvtype, int root) {
+        boolean isRoot = comm.rank() == root;
+        if (!fits(isRoot ? bytes(sendcount, sendtype) : bytes(recvcount, recvtype))) {
+            return false;
+        }
+        blocks.scatter(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        return true;
+    }
+
+    /** {@code MPI_Alltoall}; false if it keeps the schedules (every rank's blocks must fit one slot). */
+    public boolean allToAll(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
+                            TypeDescriptor recvtype) {
+        long block = bytes(sendcount, sendtype);
+        if (sendbuf == null || block < 0 || !fits(block * comm.size())) {
+            return false;
+        }
+        blocks.allToAll(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        return true;
+    }
+
+    /** Bytes of {@code count} items; negative for a negative count (the schedules' path raises the error). */
+    private static long bytes(int count, TypeDescriptor type) {
+        return (long) count * TypeDescriptor.check(type).byteSize();
+    }
+
+    /** Whether the segment is there (made now at the communicator's first call) and {@code bytes} fit a slot. */
+    private boolean fits(long bytes) {
+        return bytes >= 0 && ready() && bytes <= segment.slotBytes();
     }
 
     /** Unmaps the segment: the communicator was freed. */
