@@ -6,9 +6,10 @@
 # and data the median seconds and MB/s with every round's figure, writes CSV to $CSV if set and a PNG to $PLOT if set
 # (drawn by weft bench compare from the table it writes beside it as ${PLOT%.png}-table.csv). The message goes on
 # the pair's connection, not striped (--path a:b min=1g): compression applies to a connection's frames, and striped
-# chunks travel raw.
+# chunks travel raw. Each job times REPS transfers of each kind (default 3) and reports their median: a job's first
+# transfer carries its warm-up (the JIT on TLS's path, the congestion window), several seconds here under load.
 # WEFT_WAN_PREFIX / WEFT_WAN_NET choose the emulator's names (keep them your own); RTT and RATE the link.
-# Usage: [RTT=10ms RATE=100mbit BYTES=67108864 CSV=F PLOT=F.png] benchmarks/scripts/wan-compress.sh [ROUNDS]
+# Usage: [RTT=10ms RATE=100mbit BYTES=67108864 REPS=3 CSV=F PLOT=F.png] benchmarks/scripts/wan-compress.sh [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds=${1:-3}
@@ -21,7 +22,8 @@ bin/weft-wan up --sites 2 --hosts 1 --rtt "${RTT:-10ms}" --rate "${RATE:-100mbit
 run() { # $1: tcp_compress value
   bin/weftrun --rsh "bin/weft-wan exec" --site "a:1:${prefix}a1" --site "b:1:${prefix}b1" --param "tcp_compress=$1" \
     --path a:b min=1g \
-    -cp benchmarks/target/classes org.weft.bench.wan.CompressedTransfer -m "${BYTES:-67108864}" -i 1 2>/dev/null \
+    -cp benchmarks/target/classes org.weft.bench.wan.CompressedTransfer -m "${BYTES:-67108864}" -i "${REPS:-3}" \
+    2>/dev/null \
     | awk -v c="$1" '$1 == "compressible" || $1 == "random" { print c, $1, $2, $3 }' >>"$work/all" \
     || echo "tcp_compress=$1: the run failed (load $(cut -d' ' -f1 /proc/loadavg)); its figures are missing" >&2
 }
