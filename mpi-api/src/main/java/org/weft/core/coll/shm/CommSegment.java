@@ -16,8 +16,8 @@ import org.weft.core.comm.CollectiveTraffic;
  * <em>phase</em>: {@code 2s - 1} once its data for operation {@code s} is in its slot, {@code 2s} once it is done
  * with operation {@code s} (read all it needed). Flags only grow, so "reached" is a comparison.
  *
- * <p>Operation {@code s} uses slot set {@code s & 1}; before a rank writes into it, every member must be done with
- * operation {@code s - 2}, which used the same set ({@link #beforeWriting}) — usually long since true.
+ * <p>Operation {@code s} uses slot set {@code s % SETS}; before a rank writes into it, every member must be done with
+ * operation {@code s - SETS}, which used the same set ({@link #beforeWriting}) — usually long since true.
  *
  * <p>Waits check the flags, then wait in {@link Device#await} (polling the device, so point-to-point traffic and
  * the communicator's nonblocking collectives move on, and backing off through the device's idle strategy: spin,
@@ -53,8 +53,8 @@ final class CommSegment implements BooleanSupplier {
         this.shared = shared;
         this.device = device;
         this.traffic = traffic;
-        this.slots = new MemorySegment[2][layout.ranks];
-        for (int set = 0; set < 2; set++) {
+        this.slots = new MemorySegment[SegmentLayout.SETS][layout.ranks];
+        for (int set = 0; set < SegmentLayout.SETS; set++) {
             for (int r = 0; r < layout.ranks; r++) {
                 slots[set][r] = memory.asSlice(layout.slot(set, r), layout.slotBytes);
             }
@@ -76,7 +76,7 @@ final class CommSegment implements BooleanSupplier {
 
     /** The slot of {@code rank} that operation {@code s} uses. */
     MemorySegment slot(long s, int rank) {
-        return slots[(int) (s & 1)][rank];
+        return slots[(int) (s % SegmentLayout.SETS)][rank];
     }
 
     /**
@@ -93,12 +93,12 @@ final class CommSegment implements BooleanSupplier {
     }
 
     private long lengthAt(int rank, long s) {
-        return layout.flag(rank) + Long.BYTES * (1 + (s & 1));
+        return layout.flag(rank) + Long.BYTES * (1 + s % SegmentLayout.SETS);
     }
 
-    /** Waits until every member is done with the operation before the last, whose slots {@code s} reuses. */
+    /** Waits until every member is done with the operation whose slots {@code s} reuses. */
     void beforeWriting(long s) {
-        awaitAll(2 * (s - 2));
+        awaitAll(2 * (s - SegmentLayout.SETS));
     }
 
     /** Sets this rank's phase (after its writes to the segment) and wakes members that sleep. */
