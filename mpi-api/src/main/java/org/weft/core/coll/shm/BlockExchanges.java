@@ -42,9 +42,7 @@ final class BlockExchanges {
         MemorySegment mine = sendbuf == null ? recv : sending(sendbuf, sendcount, sendtype);
         long offset = sendbuf == null ? me * block : 0;
         long bytes = sendbuf == null ? block : checkFits(mine.byteSize(), block);
-        long s = seg.next();
-        seg.beforeWriting(s);
-        MemorySegment.copy(mine, offset, seg.slot(s, me), 0, bytes);
+        long s = seg.write(mine, offset, bytes);
         seg.setLength(s, bytes);
         seg.publish(2 * s - 1);
         seg.awaitAll(2 * s - 1);
@@ -63,9 +61,7 @@ final class BlockExchanges {
         int n = seg.ranks();
         if (me != root) {
             MemorySegment mine = sending(sendbuf, sendcount, sendtype);
-            long s = seg.next();
-            seg.beforeWriting(s);
-            MemorySegment.copy(mine, 0, seg.slot(s, me), 0, mine.byteSize());
+            long s = seg.write(mine, 0, mine.byteSize());
             seg.setLength(s, mine.byteSize());
             seg.publish(2 * s);
             return;
@@ -141,9 +137,7 @@ final class BlockExchanges {
         boolean staged = BufferMapping.needsFinish(recvbuf, recvtype);
         MemorySegment recv = receiving(recvbuf, n * recvcount, recvtype, staged);
         checkFits(sendBlock, recvBlock);
-        long s = seg.next();
-        seg.beforeWriting(s);
-        MemorySegment.copy(send, 0, seg.slot(s, me), 0, n * sendBlock);
+        long s = seg.write(send, 0, n * sendBlock);
         seg.setLength(s, sendBlock);
         seg.publish(2 * s - 1);
         seg.awaitAll(2 * s - 1);

@@ -74,6 +74,18 @@ final class CommSegment implements BooleanSupplier {
         return ++sequence;
     }
 
+    /**
+     * Begins the next operation with this rank's data: waits until its slot set is free ({@link #beforeWriting}),
+     * copies {@code bytes} of {@code data} from {@code offset} into this rank's slot; returns the operation's number.
+     * Nothing is visible to the others until {@link #publish}.
+     */
+    long write(MemorySegment data, long offset, long bytes) {
+        long s = next();
+        beforeWriting(s);
+        MemorySegment.copy(data, offset, slot(s, me), 0, bytes);
+        return s;
+    }
+
     /** The slot of {@code rank} that operation {@code s} uses. */
     MemorySegment slot(long s, int rank) {
         return slots[(int) (s % SegmentLayout.SETS)][rank];

@@ -76,10 +76,7 @@ public final class SharedCollectives {
         boolean staged = BufferMapping.needsStaging(buf, type);
         if (comm.rank() == root) {
             MemorySegment data = staged ? BufferMapping.forSend(buf, count, type) : views.view(buf, count, type, false);
-            long s = seg.next();
-            seg.beforeWriting(s);
-            MemorySegment.copy(data, 0, seg.slot(s, root), 0, bytes);
-            seg.publish(2 * s);
+            seg.publish(2 * seg.write(data, 0, bytes));
         } else {
             MemorySegment data = staged ? BufferMapping.forReceive(buf, count, type)
                     : views.view(buf, count, type, true);
@@ -108,7 +105,7 @@ public final class SharedCollectives {
         boolean staged = isRoot && BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = isRoot ? receiving(recvbuf, count, type, staged) : null;
         MemorySegment send = sendbuf == null && isRoot ? recv : sending(sendbuf, count, type);
-        long s = contribute(seg, send, bytes);
+        long s = seg.write(send, 0, bytes);
         if (isRoot) {
             combineAll(seg, s, recvbuf, recv, count, type, op, staged);
         } else {
@@ -127,7 +124,7 @@ public final class SharedCollectives {
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
-        combineAll(seg, contribute(seg, send, bytes), recvbuf, recv, count, type, op, staged);
+        combineAll(seg, seg.write(send, 0, bytes), recvbuf, recv, count, type, op, staged);
         return true;
     }
 
@@ -193,14 +190,6 @@ public final class SharedCollectives {
         }
         state = NONE;
         views.clear();
-    }
-
-    /** Begins the next operation with this rank's {@code bytes} of {@code data} in its slot; returns its number. */
-    private long contribute(CommSegment seg, MemorySegment data, long bytes) {
-        long s = seg.next();
-        seg.beforeWriting(s);
-        MemorySegment.copy(data, 0, seg.slot(s, comm.rank()), 0, bytes);
-        return s;
     }
 
     /**
