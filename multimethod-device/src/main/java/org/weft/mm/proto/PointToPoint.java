@@ -29,6 +29,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -179,9 +181,10 @@ public final class PointToPoint implements RsrHandler {
 
     private DeviceRequest startWith(SendRequest request, MemorySegment data, int dest, int tag, int ctx,
                                     SendMode mode) {
-        if (!lostPeers.isEmpty() && lostPeers.containsKey(dest)) {
+        String lost = lostPeers.isEmpty() ? null : lostPeers.get(dest);
+        if (lost != null) {
             request.prepare(data, dest, tag, false);
-            request.completeFailed(dest, tag, ErrorClass.ERR_OTHER, lostPeers.get(dest));
+            request.completeFailed(dest, tag, ErrorClass.ERR_OTHER, lost);
             return request;
         }
         Startpoint peer = context.startpoint(dest);
@@ -219,21 +222,22 @@ public final class PointToPoint implements RsrHandler {
     /** Matches a receive against the unexpected messages, or posts it. */
     private DeviceRequest post(RecvRequest request) {
         UnexpectedMessage arrived;
+        String lost = null;
         engineLock.lock();
         try {
             arrived = engine.takeUnexpected(request.wantedSource(), request.wantedTag(), request.context());
-            if (arrived == null && (lostPeers.isEmpty() || lostPeerOf(request.wantedSource()) == null)) {
-                engine.addPosted(request);
+            if (arrived == null) {
+                lost = lostPeers.isEmpty() ? null : lostPeerOf(request.wantedSource());
+                if (lost == null) {
+                    engine.addPosted(request);
+                }
             }
         } finally {
             engineLock.unlock();
         }
-        if (arrived == null && !lostPeers.isEmpty()) {
-            String why = lostPeerOf(request.wantedSource());
-            if (why != null) {
-                request.completeFailed(request.wantedSource(), request.wantedTag(), ErrorClass.ERR_OTHER, why);
-                return request;
-            }
+        if (lost != null) {
+            request.completeFailed(request.wantedSource(), request.wantedTag(), ErrorClass.ERR_OTHER, lost);
+            return request;
         }
         if (arrived != null) {
             receiveMatched(request, arrived);
@@ -335,7 +339,7 @@ public final class PointToPoint implements RsrHandler {
         if (lostPeers.putIfAbsent(peer, why) != null) {
             return;
         }
-        java.util.List<RecvRequest> receives = new java.util.ArrayList<>();
+        List<RecvRequest> receives = new ArrayList<>();
         engineLock.lock();
         try {
             engine.removePostedFrom(peer, receives);
