@@ -26,6 +26,8 @@ public final class UnexpectedMessage extends DeviceMessage {
     private long senderRequest;
     private boolean synchronous;
     private final boolean bulkOffered;
+    /** Where a rendezvous message's data lies in its sender, offered for the receiver to copy itself; else 0. */
+    private long pullAddress;
     /** Whether this message belongs to a pool (its array then has the pool's capacity). */
     final boolean pooled;
 
@@ -58,6 +60,17 @@ public final class UnexpectedMessage extends DeviceMessage {
     public static UnexpectedMessage rendezvous(int source, int tag, int context, long byteCount,
                                                long senderRequest, boolean bulkOffered) {
         return new UnexpectedMessage(source, tag, context, byteCount, null, senderRequest, false, bulkOffered, false);
+    }
+
+    /**
+     * As {@link #rendezvous(int, int, int, long, long, boolean)}; {@code pullAddress}: where the data lies in the
+     * sender, for the receiver to copy by its link's single copy (0: not offered).
+     */
+    public static UnexpectedMessage rendezvous(int source, int tag, int context, long byteCount,
+                                               long senderRequest, boolean bulkOffered, long pullAddress) {
+        UnexpectedMessage m = rendezvous(source, tag, context, byteCount, senderRequest, bulkOffered);
+        m.pullAddress = pullAddress;
+        return m;
     }
 
     /** This pooled message made an eager one of {@code length} bytes (already in {@link #eagerData()}). */
@@ -106,6 +119,11 @@ public final class UnexpectedMessage extends DeviceMessage {
 
     public long senderRequest() {
         return senderRequest;
+    }
+
+    /** Where a rendezvous message's data lies in its sender, if it offered a single copy; else 0. */
+    public long pullAddress() {
+        return pullAddress;
     }
 
     /** A rendezvous message whose sender offered a bulk transfer of its data. */

@@ -21,7 +21,8 @@ import java.nio.ByteOrder;
  * Kinds: {@link #EAGER} (envelope and whole payload), {@link #RTS} (envelope, no payload: request to send),
  * {@link #CTS} (receiver is ready: both request ids), {@link #DATA} (one fragment of the payload for the receiver
  * request id; its sender-request field carries the fragment's byte offset in the message),
- * {@link #SYNC_ACK} (an eager synchronous send matched: sender request id).
+ * {@link #SYNC_ACK} (an eager synchronous send matched: sender request id), {@link #PULLED} (the receiver copied a
+ * rendezvous message's data itself, offered by {@link #FLAG_PULL}: sender request id).
  */
 public final class MessageHeader {
     public static final byte EAGER = 1;
@@ -29,6 +30,7 @@ public final class MessageHeader {
     public static final byte CTS = 3;
     public static final byte DATA = 4;
     public static final byte SYNC_ACK = 5;
+    public static final byte PULLED = 6;
 
     /** Flag: the sender waits for {@link #SYNC_ACK} when the message matches ({@code MPI_Ssend}). */
     public static final byte FLAG_SYNC = 1;
@@ -37,6 +39,11 @@ public final class MessageHeader {
      * receiver has started the bulk receive of message-length bytes (the sender sends that many, no DATA).
      */
     public static final byte FLAG_BULK = 2;
+    /**
+     * Flag: in an {@link #RTS}, the receiver-request field holds the address of the sender's data, which the
+     * receiver may copy out of the sender's memory by the link's single copy and answer {@link #PULLED} (else CTS).
+     */
+    public static final byte FLAG_PULL = 4;
 
     public static final int KIND_OFFSET = 0;
     public static final int FLAGS_OFFSET = 1;

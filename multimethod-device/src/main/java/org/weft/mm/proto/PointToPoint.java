@@ -8,6 +8,7 @@ import org.weft.adi.ProbeResult;
 import org.weft.adi.Ranks;
 import org.weft.adi.SendMode;
 import org.weft.adi.jfr.Jfr;
+import org.weft.adi.jfr.Rendezvous;
 import org.weft.adi.jfr.WeftEvents;
 import org.weft.adi.param.Parameter;
 import org.weft.mm.Context;
@@ -23,7 +24,9 @@ import org.weft.mm.match.UnexpectedPool;
 import org.weft.mm.progress.Waiters;
 import org.weft.mm.select.Link;
 import org.weft.mm.spi.BulkTransfer;
+import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.MalformedRsrException;
+import org.weft.mm.spi.SingleCopy;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -206,9 +209,13 @@ public final class PointToPoint implements RsrHandler {
         } else {
             long id = awaitReceiver(request);
             request.streams = streamHints.isEmpty() ? 0 : streamHints.getOrDefault(ctx, 0);
-            BulkTransfer bulk = peer.link().object().bulk();
+            CommObject link = peer.link().object();
+            BulkTransfer bulk = link.bulk();
+            SingleCopy single = link.singleCopy();
             byte flags = bulk != null && bulk.carries(data) ? MessageHeader.FLAG_BULK : 0;
-            peer.send(ENQUEUE_MESSAGE, header(MessageHeader.RTS, flags, ctx, tag, length, id, 0), NO_PAYLOAD,
+            long pull = single != null && single.offers(data) ? data.address() : 0; // RTS has no receiver id yet
+            flags |= pull != 0 ? MessageHeader.FLAG_PULL : 0;
+            peer.send(ENQUEUE_MESSAGE, header(MessageHeader.RTS, flags, ctx, tag, length, id, pull), NO_PAYLOAD,
                     request.failureReporter());
         }
         return request;
@@ -399,6 +406,7 @@ public final class PointToPoint implements RsrHandler {
             case MessageHeader.CTS -> onClearToSend(body);
             case MessageHeader.DATA -> onData(body);
             case MessageHeader.SYNC_ACK -> takeAwaitingSend(MessageHeader.senderRequest(body)).completeSent();
+            case MessageHeader.PULLED -> onPulled(body);
             default -> throw new MalformedRsrException("unknown message kind " + MessageHeader.kind(body));
         }
     }
@@ -445,13 +453,15 @@ public final class PointToPoint implements RsrHandler {
         long length = MessageHeader.messageLength(body);
         long senderRequest = MessageHeader.senderRequest(body);
         boolean bulkOffered = (MessageHeader.flags(body) & MessageHeader.FLAG_BULK) != 0;
+        long pull = (MessageHeader.flags(body) & MessageHeader.FLAG_PULL) != 0 ? MessageHeader.receiverRequest(body)
+                : 0;
         RecvRequest receive;
         engineLock.lock();
         try {
             receive = engine.takePosted(source, tag, ctx);
             if (receive == null) {
                 engine.addUnexpected(UnexpectedMessage.rendezvous(source, tag, ctx, length, senderRequest,
-                        bulkOffered));
+                        bulkOffered, pull));
             }
         } finally {
             engineLock.unlock();
@@ -462,8 +472,19 @@ public final class PointToPoint implements RsrHandler {
         if (receive == null) {
             waiters.wakeWatchers();
         } else {
-            clearToSend(receive, source, tag, length, senderRequest, bulkOffered);
+            clearToSend(receive, source, tag, length, senderRequest, bulkOffered, pull);
         }
+    }
+
+    /** The receiver copied a send's data out of this process itself: the send is over. */
+    private void onPulled(ByteBuffer body) {
+        SendRequest send = takeAwaitingSend(MessageHeader.senderRequest(body));
+        if (Jfr.ON) {
+            WeftEvents.ends(send.rendezvous);
+            send.rendezvous = null;
+        }
+        context.startpoint(send.dest).link().counters().sentInPlace(send.data.byteSize());
+        send.completeSent();
     }
 
     /**
@@ -530,7 +551,8 @@ public final class PointToPoint implements RsrHandler {
     /** Completes the receive side of a match made from the unexpected queue or a matched probe. */
     private void receiveMatched(RecvRequest receive, UnexpectedMessage m) {
         if (m.isRendezvous()) {
-            clearToSend(receive, m.source(), m.tag(), m.byteCount(), m.senderRequest(), m.isBulkOffered());
+            clearToSend(receive, m.source(), m.tag(), m.byteCount(), m.senderRequest(), m.isBulkOffered(),
+                    m.pullAddress());
             return;
         }
         copyInto(receive, m.source(), m.tag(), m.eagerSegment(), 0, m.byteCount());
@@ -540,19 +562,23 @@ public final class PointToPoint implements RsrHandler {
     }
 
     /**
-     * Tells the sender to send: by a bulk transfer straight into the receive's buffer when the sender offered one
-     * and this side's link to it can take the buffer (the receive is started before the CTS goes), else as DATA
-     * fragments.
+     * Takes the data itself when the sender offered it at {@code pullAddress} and this side's link to it can copy it
+     * into the receive's buffer (then answers PULLED); else tells the sender to send: by a bulk transfer straight
+     * into the receive's buffer when the sender offered one and this side's link to it can take the buffer (the
+     * receive is started before the CTS goes), else as DATA fragments.
      */
     private void clearToSend(RecvRequest receive, int source, int tag, long length, long senderRequest,
-                             boolean bulkOffered) {
+                             boolean bulkOffered, long pullAddress) {
+        long capacity = receive.buffer().byteSize();
+        long accepted = Math.min(length, capacity);
+        if (pullAddress != 0 && accepted > 0 && pulled(receive, source, tag, length, senderRequest, pullAddress)) {
+            return;
+        }
         long id = requestIds.incrementAndGet();
         receive.matched(source, tag, length);
         if (Jfr.ON) {
             receive.rendezvous = WeftEvents.rendezvousBegins("receiver", source, length, methodFrom(source));
         }
-        long capacity = receive.buffer().byteSize();
-        long accepted = Math.min(length, capacity);
         Link link = bulkOffered && accepted > 0 ? context.startpoint(source).link() : null;
         BulkTransfer bulk = link != null ? link.object().bulk() : null;
         if (bulk != null && bulk.carries(receive.buffer().asSlice(0, accepted))) {
@@ -585,6 +611,34 @@ public final class PointToPoint implements RsrHandler {
                 receive.completeFailed(source, tag, ErrorClass.ERR_OTHER, why);
             }
         }));
+    }
+
+    /**
+     * Copies the offered data at {@code address} in {@code source} straight into the receive's buffer by the link's
+     * single copy, tells the sender and completes the receive; false, having done nothing the sender would notice,
+     * when the link cannot.
+     */
+    private boolean pulled(RecvRequest receive, int source, int tag, long length, long senderRequest,
+                           long address) {
+        Link link = context.startpoint(source).link();
+        SingleCopy single = link.object().singleCopy();
+        long accepted = Math.min(length, receive.buffer().byteSize());
+        if (single == null) {
+            return false;
+        }
+        Rendezvous rendezvous = Jfr.ON ? WeftEvents.rendezvousBegins("receiver", source, length, methodFrom(source))
+                : null;
+        if (!single.copyFrom(address, receive.buffer().asSlice(0, accepted))) {
+            return false; // the event, never ended, is not recorded: the CTS's path begins its own
+        }
+        if (Jfr.ON) {
+            WeftEvents.ends(rendezvous);
+        }
+        receive.matched(source, tag, length);
+        link.counters().deliveredInPlace(accepted);
+        reply(source, MessageHeader.PULLED, senderRequest, 0, SendCompletion.LOG_FAILURE);
+        receive.complete(source, tag, accepted, length > accepted ? ErrorClass.ERR_TRUNCATE : ErrorClass.SUCCESS);
+        return true;
     }
 
     /**

@@ -21,6 +21,11 @@ public interface CommObject {
         return null;
     }
 
+    /** This link's copy of large data by the receiver out of the sender's memory, or {@code null}. */
+    default SingleCopy singleCopy() {
+        return null;
+    }
+
     /**
      * Why this link never reached its peer, when it did not (tcp: no address of the peer answered), else
      * {@code null}. Such a link took no RSR and answers {@link SendStatus#FAILED}: the selection policy passes over

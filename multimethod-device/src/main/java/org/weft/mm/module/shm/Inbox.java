@@ -50,6 +50,7 @@ final class Inbox {
             inbox.set(LONG, CAPACITY_OFFSET, capacity);
             inbox.set(INT, OWNER_OFFSET, owner);
             inbox.set(INT, DOORBELL_PORT_OFFSET, doorbellPort);
+            inbox.set(LONG, RingLayout.OWNER_PID_OFFSET, ProcessHandle.current().pid());
             COUNTER.setRelease(inbox, (long) MAGIC_OFFSET, MAGIC); // last: a reader that sees it sees the rest
             return inbox;
         }

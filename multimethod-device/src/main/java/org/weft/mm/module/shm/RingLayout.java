@@ -13,6 +13,7 @@ package org.weft.mm.module.shm;
  *
  *  file header:  0 magic "WEFTSHM1" (u64) | 8 version (i32) | 12 ring count (i32) | 16 ring capacity (i64)
  *                | 24 owner rank (i32) | 28 doorbell port (i32: the owner's loopback UDP port, {@link ShmDoorbell})
+ *                | 32 owner process id (i64: whose memory {@link CrossMemoryAttach} reads)
  *                | 128 sleeping (i32, on a line of its own: non-zero while the owner sleeps and wants a datagram)
  *
  *  ring control: each counter on its own pair of cache lines (the adjacent-line prefetcher works in 128 bytes):
@@ -60,6 +61,7 @@ final class RingLayout {
     static final int CAPACITY_OFFSET = 16;
     static final int OWNER_OFFSET = 24;
     static final int DOORBELL_PORT_OFFSET = 28;
+    static final int OWNER_PID_OFFSET = 32;
     static final int SLEEPING_OFFSET = 128;
 
     static final int CONTROL_LENGTH = 4096;

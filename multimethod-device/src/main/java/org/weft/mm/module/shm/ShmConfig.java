@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import org.weft.adi.param.Parameters;
 
 /** The values of {@link ShmParameters} for one module instance, read and checked once. */
-record ShmConfig(Path jobDir, long ringSize, long eagerLimit, int maxPerPoll) {
+record ShmConfig(Path jobDir, long ringSize, long eagerLimit, int maxPerPoll, boolean singleCopy) {
 
     /** Throws {@link IllegalArgumentException} with a sentence naming the parameter when a value is unusable. */
     static ShmConfig from(Parameters p) {
@@ -24,6 +24,12 @@ record ShmConfig(Path jobDir, long ringSize, long eagerLimit, int maxPerPoll) {
             throw new IllegalArgumentException("parameter " + ShmParameters.MAX_PER_POLL.name()
                     + ": must be positive, not " + maxPerPoll);
         }
-        return new ShmConfig(dir.isEmpty() ? null : Path.of(dir), ringSize, eagerLimit, maxPerPoll);
+        String singleCopy = p.get(ShmParameters.SINGLE_COPY).trim().toLowerCase(java.util.Locale.ROOT);
+        if (!singleCopy.equals("cma") && !singleCopy.equals("none")) {
+            throw new IllegalArgumentException("parameter " + ShmParameters.SINGLE_COPY.name() + ": '" + singleCopy
+                    + "' is neither cma nor none");
+        }
+        return new ShmConfig(dir.isEmpty() ? null : Path.of(dir), ringSize, eagerLimit, maxPerPoll,
+                singleCopy.equals("cma"));
     }
 }

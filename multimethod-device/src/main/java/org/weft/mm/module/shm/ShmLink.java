@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import org.weft.adi.concurrent.SpinLock;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.SendStatus;
+import org.weft.mm.spi.SingleCopy;
 import org.weft.mm.stats.MethodCounters;
 
 /**
@@ -23,10 +24,14 @@ final class ShmLink implements CommObject {
     private final SpinLock lock = new SpinLock();
     /** What this link sent (under {@link #lock}). */
     private final MethodCounters.Traffic traffic;
+    /** Large data read straight out of the peer's memory, or {@code null} (off, or not possible here). */
+    private final SingleCopy singleCopy;
     private boolean closed;
 
-    ShmLink(int peerRank, RingWriter ring, ShmDoorbell.PeerBell peerBell, MethodCounters.Traffic traffic) {
+    ShmLink(int peerRank, RingWriter ring, ShmDoorbell.PeerBell peerBell, MethodCounters.Traffic traffic,
+            SingleCopy singleCopy) {
         this.peerRank = peerRank;
+        this.singleCopy = singleCopy;
         this.traffic = traffic;
         this.ring = ring;
         this.peerBell = peerBell;
@@ -71,6 +76,11 @@ final class ShmLink implements CommObject {
             peerBell.ringIfSleeping();
         }
         return status;
+    }
+
+    @Override
+    public SingleCopy singleCopy() {
+        return singleCopy;
     }
 
     /** Wakes the peer if it sleeps in its doorbell (it may wait on memory this process wrote). */

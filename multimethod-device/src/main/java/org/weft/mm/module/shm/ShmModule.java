@@ -68,6 +68,8 @@ public final class ShmModule implements CommModule {
     /** This process's doorbell socket (its port is in the inbox header) and the doorbell around it. */
     private DatagramChannel bell;
     private ShmDoorbell doorbell;
+    /** Reads of peers' memory for large messages; {@code null} when off or not possible here. */
+    private CrossMemoryAttach crossMemory;
     private volatile boolean initialised;
 
     /** A module that logs its one-line reports to standard error. */
@@ -160,7 +162,18 @@ public final class ShmModule implements CommModule {
             throw e;
         }
         this.localDescriptor = new ShmAddress(host, context.jobId(), context.site(), inboxFile).toDescriptor();
+        this.crossMemory = config.singleCopy() ? bindCrossMemory() : null;
         this.initialised = true;
+    }
+
+    private CrossMemoryAttach bindCrossMemory() {
+        CrossMemoryAttach cma = CrossMemoryAttach.bind();
+        if (cma.cause() == null) {
+            return cma;
+        }
+        log("large messages come through the ring: " + cma.cause() + " (" + ShmParameters.SINGLE_COPY.name()
+                + "=none says nothing)");
+        return null;
     }
 
     @Override
@@ -232,8 +245,10 @@ public final class ShmModule implements CommModule {
         }
         try {
             Inbox.PeerInbox inbox = Inbox.mapFor(peerInbox, context.rank(), arena);
+            PeerMemoryReads reads = crossMemory == null ? null : new PeerMemoryReads(crossMemory,
+                    inbox.header().get(RingAccess.LONG, RingLayout.OWNER_PID_OFFSET), peerRank, logger);
             return new ShmLink(peerRank, new RingWriter(inbox.ring(), inbox.capacity()),
-                    new ShmDoorbell.PeerBell(inbox.header(), bell), context.counters().newTraffic());
+                    new ShmDoorbell.PeerBell(inbox.header(), bell), context.counters().newTraffic(), reads);
         } catch (IOException e) {
             throw new UncheckedIOException("shm: cannot map the inbox of rank " + peerRank, e);
         }

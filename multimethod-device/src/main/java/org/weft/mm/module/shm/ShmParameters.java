@@ -21,8 +21,12 @@ public final class ShmParameters {
     public static final Parameter<Integer> MAX_PER_POLL = Parameter.integer("shm_max_per_poll", 64, "RSRs",
             "most RSRs one shm poll delivers, over all senders, starting from a rotating sender");
 
+    public static final Parameter<String> SINGLE_COPY = Parameter.string("shm_single_copy", "cma",
+            "how a rendezvous message's data moves: cma (the receiver copies it out of the sender's memory with"
+                    + " process_vm_readv, when both buffers are native memory) or none (fragments through the ring)");
+
     /** All of the above, in the order {@code weftrun --info} shows them. */
-    public static final List<Parameter<?>> ALL = List.of(JOB_DIR, RING_SIZE, EAGER_LIMIT, MAX_PER_POLL);
+    public static final List<Parameter<?>> ALL = List.of(JOB_DIR, RING_SIZE, EAGER_LIMIT, MAX_PER_POLL, SINGLE_COPY);
 
     private ShmParameters() {
     }

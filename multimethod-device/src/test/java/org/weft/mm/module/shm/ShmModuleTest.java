@@ -279,7 +279,8 @@ class ShmModuleTest extends CommModuleConformanceTest {
             assertTrue(names.add(p.name()), "declared twice: " + p.name());
             assertTrue(!p.doc().isBlank(), p.name());
         }
-        assertEquals(Set.of("job_dir", "shm_ring_size", "shm_eager_limit", "shm_max_per_poll"), names);
+        assertEquals(Set.of("job_dir", "shm_ring_size", "shm_eager_limit", "shm_max_per_poll", "shm_single_copy"),
+                names);
         assertEquals("WEFT_JOB_DIR", ShmParameters.JOB_DIR.environmentName());
     }
 

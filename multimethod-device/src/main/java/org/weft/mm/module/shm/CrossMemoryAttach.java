@@ -1,0 +1,125 @@
+package org.weft.mm.module.shm;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+
+import org.weft.adi.concurrent.CachedThreadLocal;
+
+/**
+ * Linux's cross-memory attach through FFM: {@code process_vm_readv} copies bytes out of another process's memory
+ * into this one's in one system call, by the reader alone (Open MPI's vader and MPICH's Nemesis use it for large
+ * messages on one host). The kernel allows it between processes of one user (ptrace's "attach" check: no Yama
+ * restriction, the peer dumpable); a container's seccomp profile may forbid it. Unavailable without native access
+ * or off Linux; {@link #cause()} says why.
+ *
+ * <p>Each thread keeps its two {@code struct iovec}s (local, remote), so a read allocates nothing.
+ */
+final class CrossMemoryAttach {
+    /** {@code struct iovec}: {@code void *iov_base; size_t iov_len}. */
+    private static final long IOVEC = 16;
+    private static final StructLayout CAPTURE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CAPTURE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final int EINTR = 4;
+
+    private final MethodHandle readv;
+    private final String cause;
+    /** Per thread: the local and the remote iovec, and the errno capture, sliced once. */
+    private final CachedThreadLocal<Vectors> scratch = new CachedThreadLocal<>(Vectors::new);
+
+    private record Vectors(MemorySegment local, MemorySegment remote, MemorySegment state) {
+        Vectors() {
+            this(Arena.ofAuto().allocate(IOVEC, 8));
+        }
+
+        private Vectors(MemorySegment local) {
+            this(local, Arena.ofAuto().allocate(IOVEC, 8), Arena.ofAuto().allocate(CAPTURE));
+        }
+    }
+
+    private CrossMemoryAttach(MethodHandle readv, String cause) {
+        this.readv = readv;
+        this.cause = cause;
+    }
+
+    /** Binds {@code process_vm_readv}, and reads a few bytes of this process through it to see that it works. */
+    static CrossMemoryAttach bind() {
+        if (!System.getProperty("os.name").equals("Linux")) {
+            return new CrossMemoryAttach(null, "cross-memory attach needs Linux");
+        }
+        if (!CrossMemoryAttach.class.getModule().isNativeAccessEnabled()) {
+            return new CrossMemoryAttach(null, "native access is not enabled (weftrun gives ranks"
+                    + " --enable-native-access=ALL-UNNAMED)");
+        }
+        try {
+            Linker linker = Linker.nativeLinker();
+            // ssize_t process_vm_readv(pid_t, const struct iovec *, unsigned long, const struct iovec *,
+            //                          unsigned long, unsigned long)
+            MethodHandle h = linker.downcallHandle(linker.defaultLookup().find("process_vm_readv").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                            ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+                    Linker.Option.captureCallState("errno"));
+            CrossMemoryAttach cma = new CrossMemoryAttach(h, null);
+            return cma.selfTest();
+        } catch (RuntimeException | LinkageError e) {
+            return new CrossMemoryAttach(null, "libc's process_vm_readv is not reachable: " + e);
+        }
+    }
+
+    /** {@code null} when reads work here, else why they do not. */
+    String cause() {
+        return cause;
+    }
+
+    /**
+     * Copies {@code into.byteSize()} bytes from {@code address} in process {@code pid} into {@code into} (native
+     * memory); returns 0 once all arrived, else the {@code errno} of the call that failed (a partial copy counts as
+     * failed: the caller moves the message another way, which overwrites what came).
+     */
+    int read(long pid, long address, MemorySegment into) {
+        Vectors v = scratch.get();
+        long done = 0;
+        long length = into.byteSize();
+        while (done < length) {
+            v.local.set(ValueLayout.JAVA_LONG, 0, into.address() + done);
+            v.local.set(ValueLayout.JAVA_LONG, 8, length - done);
+            v.remote.set(ValueLayout.JAVA_LONG, 0, address + done);
+            v.remote.set(ValueLayout.JAVA_LONG, 8, length - done);
+            long n;
+            try {
+                n = (long) readv.invokeExact(v.state, (int) pid, v.local, 1L, v.remote, 1L, 0L);
+            } catch (Throwable t) {
+                throw new IllegalStateException("process_vm_readv", t);
+            }
+            if (n <= 0) {
+                int errno = n < 0 ? (int) ERRNO.get(v.state, 0L) : -1;
+                if (errno == EINTR) {
+                    continue;
+                }
+                return errno;
+            }
+            done += n;
+        }
+        return 0;
+    }
+
+    private CrossMemoryAttach selfTest() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment from = arena.allocate(64);
+            MemorySegment into = arena.allocate(64);
+            from.fill((byte) 0x5A);
+            int errno = read(ProcessHandle.current().pid(), from.address(), into);
+            if (errno != 0 || into.mismatch(from) >= 0) {
+                return new CrossMemoryAttach(null, "process_vm_readv failed in this process (errno " + errno
+                        + "): the kernel or a seccomp profile forbids cross-memory attach");
+            }
+            return this;
+        }
+    }
+}

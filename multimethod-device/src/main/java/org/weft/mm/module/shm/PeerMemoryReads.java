@@ -1,0 +1,50 @@
+package org.weft.mm.module.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
+
+import org.weft.mm.spi.SingleCopy;
+
+/**
+ * The single copy of an shm link: the receiver reads a large message out of the peer process's memory with
+ * {@link CrossMemoryAttach}. Offered for native memory only (a Java heap array moves), and taken into native memory
+ * only (the system call is given addresses). A read the kernel refuses (the peer's credentials, a seccomp profile
+ * that allows a process to read only itself) turns the link's reads off for good, said once: the data then comes
+ * through the ring.
+ */
+final class PeerMemoryReads implements SingleCopy {
+    private final CrossMemoryAttach cma;
+    private final long peerPid;
+    private final int peerRank;
+    private final Consumer<String> log;
+    private volatile boolean refused;
+
+    PeerMemoryReads(CrossMemoryAttach cma, long peerPid, int peerRank, Consumer<String> log) {
+        this.cma = cma;
+        this.peerPid = peerPid;
+        this.peerRank = peerRank;
+        this.log = log;
+    }
+
+    @Override
+    public boolean offers(MemorySegment data) {
+        return data.isNative() && data.byteSize() > 0;
+    }
+
+    @Override
+    public boolean copyFrom(long address, MemorySegment into) {
+        if (refused || !into.isNative()) {
+            return false;
+        }
+        int errno = cma.read(peerPid, address, into);
+        if (errno == 0) {
+            return true;
+        }
+        if (!refused) {
+            refused = true;
+            log.accept("reading rank " + peerRank + "'s memory (process " + peerPid + ") failed with errno " + errno
+                    + ": its large messages come through the ring from now on");
+        }
+        return false;
+    }
+}
