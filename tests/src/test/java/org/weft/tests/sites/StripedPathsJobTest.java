@@ -18,12 +18,14 @@ import org.junit.jupiter.api.Timeout;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.StreamsHint;
 import org.weft.tests.programs.StripeDies;
+import org.weft.tests.programs.StripeRefused;
 import org.weft.tests.programs.StripedWildcards;
 
 /**
  * Wide-area paths between sites emulated on this machine (loopback, tcp across): large messages striped over
  * several streams keep MPI's order and wildcards; an auto-tuned path is measured and says what it chose; a job on
- * one site has no path and pays nothing; a stream killed in mid-message ends the job with an error naming the path.
+ * one site has no path and pays nothing; a stream killed in mid-message ends the job with an error naming the path,
+ * and so does a stream the receiver closes before its HELLO.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class StripedPathsJobTest {
@@ -99,6 +101,25 @@ class StripedPathsJobTest {
         assertFalse(result.stdout().contains("DELIVERED"), result.output());
         assertTrue(result.output().contains("wide-area path a:b"), result.output());
         assertTrue(seconds < 40, "the job ended " + seconds + " s after the kill");
+    }
+
+    /**
+     * The receiver closes each stripe before it reads its HELLO (the sender dials them in plaintext, the receiver
+     * wants TLS): the sender's send may well have finished (its bytes were in the stripes' sockets), but the
+     * receiver hears from the sender that its stripes failed (STRIPES_FAILED) and its receive fails naming the path.
+     * Before, the receive waited for ever (the job hung until the harness's timeout).
+     */
+    @Test
+    void aStripeTheReceiverClosesBeforeItsHelloFailsTheReceiveNamingThePath() throws Exception {
+        String program = StripeRefused.class.getName();
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:1", "--site", "b:1", "--path", "a:b", "streams=4",
+                "-x", "WEFT_TCP_TLS=none", "-cp", WeftrunJob.classPath(), program, "8",
+                ":", "-np", "1", "-x", "WEFT_TCP_TLS=cross-site", "-cp", WeftrunJob.classPath(), program, "8")
+                .timeout(Duration.ofSeconds(150)).start();
+        assertTrue(result.stdout().contains("RECEIVE FAILED: "), result.output());
+        assertTrue(result.stdout().matches("(?s).*RECEIVE FAILED: [^\n]*wide-area path a:b: stream .*"),
+                result.output());
+        assertFalse(result.stdout().contains("DELIVERED"), result.output());
     }
 
     /**

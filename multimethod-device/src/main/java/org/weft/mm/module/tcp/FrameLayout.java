@@ -77,6 +77,11 @@ package org.weft.mm.module.tcp;
  * STRIPES (handlerId 13), on the connection the pair shares, before the sender dials new stripes: u64 how many,
  * u64 the path's round trip in ns as the sender measured it (0: not measured). The receiver gives HELLOs that come
  * meanwhile the time such a burst takes to set up ({@link SetupAllowance}) on top of tcp_handshake_timeout.
+ * STRIPES_FAILED (handlerId 14), on the connection the pair shares: UTF-8 text, why a stripe of the sender's failed
+ * (at most {@link #MOST_REASON_BYTES} bytes are read). The sender stripes nothing more to this peer; the receiver
+ * fails every striped message it is receiving from the sender (chunks of them that still come are dropped), since
+ * it cannot tell which lost bytes on the failed stripe, or were never sent (a stripe the receiver closed before it
+ * read its STRIPE_HELLO fails only on the sender's side).
  * </pre>
  *
  * A frame whose total size (length field included) exceeds {@code tcp_max_frame} closes the connection.
@@ -113,6 +118,9 @@ final class FrameLayout {
     static final int PROBE_HANDLER = 10;
     static final int PROBE_RESULT_HANDLER = 12;
     static final int STRIPES_HANDLER = 13;
+    static final int STRIPES_FAILED_HANDLER = 14;
+    /** The most of a STRIPES_FAILED reason a receiver reads (a peer's text goes into its log and errors). */
+    static final int MOST_REASON_BYTES = 1024;
     /** Bytes of a CHUNK's body before its data: transfer id, offset. */
     static final int CHUNK_HEAD = 16;
 

@@ -2,6 +2,7 @@ package org.weft.mm.module.tcp;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.weft.mm.spi.BulkTransfer;
@@ -9,8 +10,8 @@ import org.weft.mm.spi.BulkTransfer;
 /**
  * The striped messages this process is receiving: each started by {@code BulkTransfer.receive} before the CTS
  * goes, keyed by the receiver's transfer id, and filled by the CHUNKs that come on any of the sender's stripes, in
- * any order, straight into the receive's memory. The last byte completes it; a lost connection from its sender
- * fails it (never a receive that waits for ever).
+ * any order, straight into the receive's memory. The last byte completes it; a lost connection from its sender, or
+ * the sender's word that one of its stripes failed (STRIPES_FAILED), fails it (never a receive that waits for ever).
  */
 final class StripeReceives {
     /** One message being received: its memory, its sender, the bytes still due. */
@@ -18,6 +19,11 @@ final class StripeReceives {
     }
 
     private final ConcurrentHashMap<Long, Receive> receives = new ConcurrentHashMap<>();
+    /**
+     * Transfers failed while their chunks may still come on the sender's other stripes: those are dropped, not taken
+     * for a garbled stream. One entry per failed message, and failures end a job as a rule.
+     */
+    private final Set<Long> abandoned = ConcurrentHashMap.newKeySet();
 
     void expect(int source, long id, MemorySegment into, BulkTransfer.Listener listener) {
         if (receives.putIfAbsent(id, new Receive(source, into, new AtomicLong(into.byteSize()), listener)) != null) {
@@ -42,6 +48,9 @@ final class StripeReceives {
         long offset = body.getLong(at + 8);
         int length = body.remaining() - FrameLayout.CHUNK_HEAD;
         Receive r = receives.get(id);
+        if (r == null && abandoned.contains(id)) {
+            return;
+        }
         if (r == null || r.source() != source) {
             throw new IllegalArgumentException("chunk of unknown striped transfer " + id);
         }
@@ -61,6 +70,7 @@ final class StripeReceives {
         for (var entry : receives.entrySet()) {
             Receive r = entry.getValue();
             if (r.source() == source && receives.remove(entry.getKey(), r)) {
+                abandoned.add(entry.getKey());
                 r.listener().failed(why);
                 failed++;
             }

@@ -3,6 +3,7 @@ package org.weft.mm.module.tcp;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +23,8 @@ import org.weft.mm.spi.SendStatus;
  * auto-tuned path waits for the path's measurement ({@link PathProbe}). Chunks go to whichever of the message's
  * streams has written everything it had, so a stream slowed by a loss takes fewer. Nothing runs on a thread of its
  * own: sends and {@link TcpModule#poll()} move the chunks. A stream that fails ends every message queued here with
- * an error naming the path, and every later one.
+ * an error naming the path, and every later one; the peer hears of it (STRIPES_FAILED) and fails the striped
+ * messages it is receiving from this process, so that no receive waits for bytes that will not come.
  */
 final class StripedTransfer implements BulkTransfer {
     /** One message being sent: its data, streams, the next byte to hand to a stream, and who hears the end. */
@@ -111,6 +113,7 @@ final class StripedTransfer implements BulkTransfer {
                 progress0();
                 return;
             }
+            tellPeerStripesFailed(); // the receiver has started this transfer: it must hear that nothing comes
         } finally {
             lock.unlock();
         }
@@ -119,6 +122,15 @@ final class StripedTransfer implements BulkTransfer {
 
     boolean isActive() {
         return active;
+    }
+
+    /**
+     * A connection from the peer ended: if it was one of this side's stripes (which the peer may close before it
+     * reads a byte, e.g. refusing its HELLO), the next poll finds it dead and fails the path, also when no message
+     * is being sent (the last one's bytes may have been in that stripe's socket).
+     */
+    void connectionEnded() {
+        active = true;
     }
 
     /** Any thread, never blocks: moves chunks to streams that took everything. Returns 1 when something moved. */
@@ -288,10 +300,20 @@ final class StripedTransfer implements BulkTransfer {
         while (!queue.isEmpty()) {
             queue.poll().listener.failed(why);
         }
+        tellPeerStripesFailed();
         active = false;
         if (path.measurement() == WidePath.Measurement.PROBING) {
             path.measurementFailed(why);
         }
+    }
+
+    /**
+     * Under the lock, after a failure: tells the peer (STRIPES_FAILED on the pair's connection), which fails the
+     * striped messages it is receiving from this process: bytes of them were lost on the failed stream or will not
+     * be sent, and the peer may not even have seen the stream (closed before its HELLO was read).
+     */
+    private void tellPeerStripesFailed() {
+        sendControl(FrameLayout.STRIPES_FAILED_HANDLER, failure.getBytes(StandardCharsets.UTF_8));
     }
 
     /** At shutdown: each stream writes what it has and a BYE, and closes. */

@@ -20,8 +20,8 @@ import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.time.Duration;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -671,6 +671,7 @@ public final class TcpModule implements CommModule {
                     body.getLong(body.position() + 8));
             case FrameLayout.STRIPES_HANDLER -> expectStripes(requireLength(body, 16).getLong(body.position()),
                     body.getLong(body.position() + 8));
+            case FrameLayout.STRIPES_FAILED_HANDLER -> stripesFailed(source, body);
             default -> throw new IllegalArgumentException("unexpected control frame " + handlerId);
         }
     }
@@ -748,11 +749,28 @@ public final class TcpModule implements CommModule {
             link.lost();
             pairLost(source, why);
         }
+        StripedTransfer transfer = link == null ? null : link.bulk();
+        if (transfer != null) {
+            transfer.connectionEnded(); // it may have been one of this side's stripes
+        }
+        failStripedFrom(source, why);
+    }
+
+    /** STRIPES_FAILED: a stripe of {@code source}'s to this process failed (its body: why, in UTF-8). */
+    private void stripesFailed(int source, ByteBuffer body) {
+        int length = Math.min(body.remaining(), FrameLayout.MOST_REASON_BYTES);
+        byte[] reason = new byte[length];
+        body.get(body.position(), reason);
+        failStripedFrom(source, "rank " + source + " says: " + new String(reason, StandardCharsets.UTF_8));
+    }
+
+    /** The striped messages this process is receiving from {@code source} fail with {@code why}, logged once. */
+    private void failStripedFrom(int source, String why) {
         WidePath path = widePaths.get(context.siteOf(source));
         int failed = stripeReceives.sourceLost(source, why);
-        if (path != null && failed > 0) {
-            log("wide-area path " + path.name() + ": " + failed + " striped message(s) from rank " + source
-                    + " fail: " + why);
+        if (failed > 0) {
+            log((path == null ? "" : "wide-area path " + path.name() + ": ") + failed
+                    + " striped message(s) from rank " + source + " fail: " + why);
         }
     }
 
