@@ -61,6 +61,9 @@ public final class OpenFile {
     private final Map<String, String> info = new LinkedHashMap<>();
     private ErrorMode errorMode = ErrorMode.RETURN;
     private ViewLayout view = new ViewLayout(0, BYTE, BYTE);
+    /** Every rank's view, learnt at the first collective access after {@link #setView}; {@code null} before. */
+    private ViewLayout[] peerViews;
+    private CollectiveBuffer collectiveBuffer;
     private long pointer;
     private boolean atomic;
     private boolean closed;
@@ -259,6 +262,22 @@ public final class OpenFile {
         return new LinkedHashMap<>(info);
     }
 
+    /** Every rank's current view: collective the first time after each {@link #setView} (see {@link TwoPhase}). */
+    ViewLayout[] peerViews() {
+        if (peerViews == null) {
+            peerViews = CollectiveAccess.exchangeViews(comm, view);
+        }
+        return peerViews;
+    }
+
+    /** The memory of this file's two-phase accesses, made at the first one and freed when the file closes. */
+    CollectiveBuffer collectiveBuffer() {
+        if (collectiveBuffer == null) {
+            collectiveBuffer = new CollectiveBuffer();
+        }
+        return collectiveBuffer;
+    }
+
     /** The hint {@code key}, or {@code null}. */
     synchronized String hint(String key) {
         return info.get(key);
@@ -297,6 +316,10 @@ public final class OpenFile {
     public synchronized void close() {
         usable();
         closed = true;
+        if (collectiveBuffer != null) {
+            collectiveBuffer.close();
+            collectiveBuffer = null;
+        }
         IOException failure = null;
         try {
             io.channel().close();
@@ -391,6 +414,7 @@ public final class OpenFile {
         }
         Collectives.barrier(comm).run();
         view = layout;
+        peerViews = null;
         pointer = 0;
     }
 

@@ -26,12 +26,15 @@ final class ViewLayout {
     private final long disp;
     private final TypeDescriptor etype;
     private final TypeDescriptor filetype;
-    private final Typemap blocks;
+    /** The filetype's copy blocks: file offsets from the start of a tile and lengths, in type order. */
+    private final long[] blockOffsets;
+    private final long[] blockLengths;
     private final long tileBytes;
     private final long extent;
     /** Stream bytes before block {@code b} of a tile. */
     private final long[] before;
     private final boolean contiguous;
+    private final boolean monotone;
 
     ViewLayout(long disp, TypeDescriptor etype, TypeDescriptor filetype) {
         TypeDescriptor.check(etype);
@@ -46,17 +49,64 @@ final class ViewLayout {
         if (filetype.typemap().runs() > 0 && filetype.typemap().trueLb() < 0) {
             throw MpiErrors.error(ErrorClass.ERR_TYPE, "the filetype " + filetype + " has a negative displacement");
         }
+        Typemap blocks = filetype.typemap().copyBlocks();
+        long[] offsets = new long[blocks.runs()];
+        long[] lengths = new long[blocks.runs()];
+        for (int b = 0; b < offsets.length; b++) {
+            offsets[b] = blocks.offset(b);
+            lengths[b] = blocks.length(b);
+        }
+        this(disp, etype, filetype, filetype.extent(), offsets, lengths);
+    }
+
+    private ViewLayout(long disp, TypeDescriptor etype, TypeDescriptor filetype, long extent, long[] blockOffsets,
+                       long[] blockLengths) {
         this.disp = disp;
         this.etype = etype;
         this.filetype = filetype;
-        this.blocks = filetype.typemap().copyBlocks();
-        this.tileBytes = filetype.byteSize();
-        this.extent = filetype.extent();
-        this.before = new long[blocks.runs()];
-        for (int b = 1; b < blocks.runs(); b++) {
-            before[b] = before[b - 1] + blocks.length(b - 1);
+        this.blockOffsets = blockOffsets;
+        this.blockLengths = blockLengths;
+        this.extent = extent;
+        this.before = new long[blockOffsets.length];
+        long bytes = blockLengths.length == 0 ? 0 : blockLengths[0];
+        boolean inOrder = extent > 0 && blockOffsets.length > 0 && blockOffsets[0] >= 0;
+        for (int b = 1; b < blockOffsets.length; b++) {
+            before[b] = before[b - 1] + blockLengths[b - 1];
+            bytes += blockLengths[b];
+            inOrder &= blockOffsets[b] >= blockOffsets[b - 1] + blockLengths[b - 1];
         }
-        this.contiguous = blocks.runs() == 1 && blocks.offset(0) == 0 && blocks.length(0) == extent;
+        int last = blockOffsets.length - 1;
+        this.tileBytes = bytes;
+        this.monotone = inOrder && blockOffsets[last] + blockLengths[last] <= extent;
+        this.contiguous = blockOffsets.length == 1 && blockOffsets[0] == 0 && blockLengths[0] == extent;
+    }
+
+    /**
+     * The view as numbers, for another rank to rebuild with {@link #described}: displacement, extent, number of
+     * blocks, then each block's offset and length.
+     */
+    long[] description() {
+        long[] d = new long[3 + 2 * blockOffsets.length];
+        d[0] = disp;
+        d[1] = extent;
+        d[2] = blockOffsets.length;
+        for (int b = 0; b < blockOffsets.length; b++) {
+            d[3 + 2 * b] = blockOffsets[b];
+            d[4 + 2 * b] = blockLengths[b];
+        }
+        return d;
+    }
+
+    /** Another rank's view from its {@link #description} at {@code at} of {@code all} (no etype nor filetype). */
+    static ViewLayout described(long[] all, int at) {
+        int blocks = Math.toIntExact(all[at + 2]);
+        long[] offsets = new long[blocks];
+        long[] lengths = new long[blocks];
+        for (int b = 0; b < blocks; b++) {
+            offsets[b] = all[at + 3 + 2 * b];
+            lengths[b] = all[at + 4 + 2 * b];
+        }
+        return new ViewLayout(all[at], null, null, all[at + 1], offsets, lengths);
     }
 
     long disp() {
@@ -75,6 +125,55 @@ final class ViewLayout {
         return etype.byteSize();
     }
 
+    /**
+     * True when the stream's bytes lie in file order: blocks in increasing offsets, none overlapping another or
+     * the next tile (as MPI requires of a filetype); two-phase I/O relies on it.
+     */
+    boolean isMonotone() {
+        return monotone;
+    }
+
+    /**
+     * The stream bytes at file offsets below {@code fileOffset}, counted from the stream's start (for a
+     * {@linkplain #isMonotone monotone} view): the stream byte that holds the first file byte at or past
+     * {@code fileOffset}.
+     */
+    long streamBefore(long fileOffset) {
+        long rel = fileOffset - disp;
+        if (rel <= 0) {
+            return 0;
+        }
+        if (contiguous) {
+            return rel;
+        }
+        long tile = rel / extent;
+        long within = rel % extent;
+        int lo = 0; // the first block that ends past within
+        int hi = blockOffsets.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (blockOffsets[mid] + blockLengths[mid] <= within) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        long inTile = lo == blockOffsets.length ? tileBytes : before[lo] + Math.max(0, within - blockOffsets[lo]);
+        return tile * tileBytes + inTile;
+    }
+
+    /** The mean bytes of a run of this view's stream (unbounded for a contiguous view). */
+    long meanRun() {
+        if (contiguous) {
+            return Long.MAX_VALUE;
+        }
+        int runs = blockOffsets.length;
+        for (int b = 1; b < blockOffsets.length; b++) {
+            runs -= blockOffsets[b] == blockOffsets[b - 1] + blockLengths[b - 1] ? 1 : 0;
+        }
+        return tileBytes / runs;
+    }
+
     /** True when the stream is the file from {@code disp} on, byte for byte. */
     boolean isContiguous() {
         return contiguous;
@@ -88,7 +187,7 @@ final class ViewLayout {
         long tile = position / tileBytes;
         long within = position % tileBytes;
         int b = blockHolding(within);
-        return disp + tile * extent + blocks.offset(b) + within - before[b];
+        return disp + tile * extent + blockOffsets[b] + within - before[b];
     }
 
     /** {@code {first file byte, one past the last}} of the stream's bytes {@code [position, position + length)}. */
@@ -114,8 +213,8 @@ final class ViewLayout {
         long pendingData = 0;
         long done = 0;
         while (done < length) {
-            long take = Math.min(blocks.length(b) - into, length - done);
-            long at = disp + tile * extent + blocks.offset(b) + into;
+            long take = Math.min(blockLengths[b] - into, length - done);
+            long at = disp + tile * extent + blockOffsets[b] + into;
             if (pendingLength > 0 && pendingOffset + pendingLength == at) {
                 pendingLength += take;
             } else {
@@ -128,7 +227,7 @@ final class ViewLayout {
             }
             done += take;
             into = 0;
-            if (++b == blocks.runs()) {
+            if (++b == blockOffsets.length) {
                 b = 0;
                 tile++;
             }

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.comm.Worlds;
 
 /**
@@ -67,6 +68,49 @@ class FileIoTest {
                 interleavedBlocks(MPI.COMM_WORLD, rank, size, dir.resolve("blocks-" + collective), collective);
                 vectorView(MPI.COMM_WORLD, rank, size, dir.resolve("vector-" + collective), collective);
             }
+        });
+    }
+
+    @ParameterizedTest(name = "{0} ranks, {1}")
+    @MethodSource("org.weft.tests.comm.Worlds#sizesAndMethods")
+    void twoPhaseShortRunsAcrossBufferCycles(int size, String methods, @TempDir Path dir) throws Exception {
+        Worlds.of(size, methods).run(rank -> {
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            int[] runs = {4, 12, 100, 256, 1000, 1024};
+            String[] buffers = {"333", null, "333", null, "333", "4096"}; // windows of odd and even sizes, or 16 MiB
+            for (int i = 0; i < runs.length; i++) {
+                shortRuns(MPI.COMM_WORLD, rank, size, dir.resolve("runs-" + i), runs[i], buffers[i]);
+            }
+        });
+    }
+
+    /**
+     * A collective write of 8 MiB a rank through a view of 256-byte runs, after a first one: two-phase I/O
+     * sends slices of the rank's data and places them in the file's native window, so the rank's thread allocates
+     * less than the data on the heap (what it does allocate is the device's, for the messages' fragments); before,
+     * it grouped its pieces into one array, received into another and placed them into a third, 2.5 times the
+     * data at 2 ranks.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 4})
+    void twoPhaseCopiesNoDataOnTheHeap(int size, @TempDir Path dir) throws Exception {
+        Worlds.of(size, "default").run(rank -> {
+            int run = 256;
+            Datatype filetype = Datatype.createResized(Datatype.createContiguous(run, MPI.BYTE), 0, size * run);
+            filetype.commit();
+            byte[] mine = new byte[8 << 20];
+            File f = new File(MPI.COMM_WORLD, dir.resolve("heap").toString(), MPI.MODE_CREATE | MPI.MODE_WRONLY);
+            f.setView((long) rank * run, MPI.BYTE, filetype, "native");
+            f.writeAtAll(0, mine, mine.length, MPI.BYTE);
+            com.sun.management.ThreadMXBean threads =
+                    (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long before = threads.getCurrentThreadAllocatedBytes();
+            f.writeAtAll(0, mine, mine.length, MPI.BYTE);
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            assertTrue(allocated < mine.length, "a two-phase write of " + mine.length + " bytes allocated "
+                    + allocated + " bytes on the rank's heap");
+            f.close();
+            filetype.free();
         });
     }
 
@@ -297,6 +341,63 @@ class FileIoTest {
         filetype.free();
         everyOther.free();
         world.barrier();
+    }
+
+    /**
+     * Blocks of {@code run} bytes dealt round the ranks, 7 per rank but 5 for rank 0 (when there are others), so
+     * that windows have holes, written collectively by two-phase I/O (forced by the hints) into a file rank 0
+     * filled with 0x55 first, with windows of {@code buffer} bytes (ROMIO's {@code cb_buffer_size}; default when
+     * {@code null}): every block lands, the holes keep 0x55, and the blocks read back collectively and
+     * independently.
+     */
+    private static void shortRuns(Intracomm world, int rank, int size, Path path, int run, String buffer)
+            throws Exception {
+        int blocks = 7;
+        int written = rank == 0 && size > 1 ? blocks - 2 : blocks;
+        Datatype filetype = Datatype.createResized(Datatype.createContiguous(run, MPI.BYTE), 0, size * run);
+        filetype.commit();
+        Info hints = new Info();
+        hints.set("romio_cb_write", "enable");
+        hints.set("romio_cb_read", "enable");
+        if (buffer != null) {
+            hints.set("cb_buffer_size", buffer);
+        }
+        File f = new File(world, path.toString(), MPI.MODE_CREATE | MPI.MODE_RDWR, hints);
+        byte[] fill = new byte[size * blocks * run];
+        java.util.Arrays.fill(fill, (byte) 0x55);
+        if (rank == 0) {
+            f.writeAt(0, fill, fill.length, MPI.BYTE);
+        }
+        world.barrier();
+        f.setView((long) rank * run, MPI.BYTE, filetype, "native");
+        byte[] mine = new byte[written * run];
+        for (int k = 0; k < written; k++) {
+            for (int i = 0; i < run; i++) {
+                mine[k * run + i] = blockByte(k * size + rank, i);
+            }
+        }
+        assertEquals(mine.length, f.writeAtAll(0, mine, mine.length, MPI.BYTE).getCount(MPI.BYTE));
+        world.barrier();
+        byte[] back = new byte[mine.length];
+        assertEquals(mine.length, f.readAtAll(0, back, back.length, MPI.BYTE).getCount(MPI.BYTE));
+        assertArrayEquals(mine, back, "read back collectively, runs of " + run + ", buffer " + buffer);
+        back = new byte[mine.length];
+        f.readAt(0, back, back.length, MPI.BYTE);
+        assertArrayEquals(mine, back, "read back independently, runs of " + run + ", buffer " + buffer);
+        f.close();
+        for (int b = 0; b < size * blocks; b++) {
+            boolean hole = size > 1 && b % size == 0 && b / size >= blocks - 2;
+            for (int i = 0; i < run; i++) {
+                fill[b * run + i] = hole ? 0x55 : blockByte(b, i);
+            }
+        }
+        assertArrayEquals(fill, Files.readAllBytes(path), "the file, runs of " + run + ", buffer " + buffer);
+        filetype.free();
+        world.barrier();
+    }
+
+    private static byte blockByte(int block, int i) {
+        return (byte) (block * 31 + i * 7 + 1);
     }
 
     // ------------------------------------------------------------------ shared, ordered, nonblocking, split

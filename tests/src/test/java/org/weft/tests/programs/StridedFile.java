@@ -2,6 +2,7 @@ package org.weft.tests.programs;
 
 import mpi.Datatype;
 import mpi.File;
+import mpi.Info;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
@@ -9,9 +10,10 @@ import mpi.Status;
 /**
  * Twin of {@code tests/src/test/c/strided_file.c}: blocks of 3 ints dealt round the ranks (rank r's view: a block
  * every {@code size * 3} ints, from int {@code r * 3}), 4 blocks per rank, each int its global index.
- * {@code write PATH} writes them with {@code writeAll}; {@code read PATH} reads them with {@code read} and prints
- * "rank R read ok" if every int is right; {@code fatal PATH} writes to the file opened read-only under
- * {@code ERRORS_ARE_FATAL}, which aborts the job with {@code ERR_READ_ONLY}.
+ * {@code write PATH} writes them with {@code writeAll} (two-phase I/O, through windows of 20 bytes so that it
+ * cycles); {@code read PATH} reads them with {@code read} and prints "rank R read ok" if every int is right;
+ * {@code fatal PATH} writes to the file opened read-only under {@code ERRORS_ARE_FATAL}, which aborts the job with
+ * {@code ERR_READ_ONLY}.
  */
 public final class StridedFile {
     private static final int BLOCK = 3;
@@ -25,7 +27,10 @@ public final class StridedFile {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         boolean writing = args[0].equals("write");
-        File f = new File(MPI.COMM_WORLD, args[1], writing ? MPI.MODE_CREATE | MPI.MODE_WRONLY : MPI.MODE_RDONLY);
+        Info hints = new Info();
+        hints.set("cb_buffer_size", "20"); // windows smaller than a domain: two-phase I/O cycles through them
+        File f = new File(MPI.COMM_WORLD, args[1], writing ? MPI.MODE_CREATE | MPI.MODE_WRONLY : MPI.MODE_RDONLY,
+                hints);
         if (args[0].equals("fatal")) {
             f.setErrhandler(MPI.ERRORS_ARE_FATAL);
             f.write(new int[1], 1, MPI.INT);
