@@ -2,8 +2,12 @@
 # MPI-IO against dd: a collective write of MIB MiB through a strided view (blocks of BLOCK bytes dealt round NP
 # ranks; org.weft.bench.io.CollectiveWrite, writeAll + sync) and dd's sequential write of as many bytes
 # (bs=4M conv=fsync) to the same file system (DIR), interleaved ROUNDS times; with INDEPENDENT=1 also the same
-# view written with independent writes. Prints each one's median MB/s and Weft's ratio to dd.
-# Usage: [NP=2] [MIB=1024] [BLOCK=65536] [DIR=/tmp] [INDEPENDENT=1] benchmarks/scripts/io-write.sh [ROUNDS]
+# view written with independent writes; with BASELINE=DIR also the collective write by another build of Weft (a
+# directory holding its bin/weftrun and benchmarks/target/classes), for A/B in the same rounds. Prints each
+# round's MB/s and ratios to that round's dd (dd swings several-fold under load), then each one's median MB/s,
+# the median of its per-round ratios to dd, and the load.
+# Usage: [NP=2] [MIB=1024] [BLOCK=65536] [DIR=/tmp] [INDEPENDENT=1] [BASELINE=DIR] benchmarks/scripts/io-write.sh
+#        [ROUNDS]
 set -euo pipefail
 rounds=${1:-5}
 np=${NP:-2}
@@ -13,25 +17,35 @@ dir=${DIR:-/tmp}
 file=$(mktemp "$dir/weft-io-write.XXXXXX")
 all=$(mktemp)
 trap 'rm -f "$file" "$all"' EXIT
-cp=benchmarks/target/classes
-for _ in $(seq "$rounds"); do
+# weft LABEL HOME [independent]: one run of the benchmark with the build at HOME; prints "LABEL MB/s".
+weft() {
+  "$2/bin/weftrun" -np "$np" -cp "$2/benchmarks/target/classes" org.weft.bench.io.CollectiveWrite "$file" "$mib" \
+    "$block" ${3:+"$3"} | awk -v label="$1" '{print label, int($4)}'
+}
+for round in $(seq "$rounds"); do
   rm -f "$file"
   start=$(date +%s%N)
   dd if=/dev/zero of="$file" bs=4M count=$((mib / 4)) conv=fsync status=none
   end=$(date +%s%N)
-  echo "dd $(( mib * 1048576 * 1000 / (end - start) ))" >> "$all"
-  bin/weftrun -np "$np" -cp "$cp" org.weft.bench.io.CollectiveWrite "$file" "$mib" "$block" \
-    | awk '{print "weft-collective", int($4)}' >> "$all"
-  if [ "${INDEPENDENT:-0}" = 1 ]; then
-    bin/weftrun -np "$np" -cp "$cp" org.weft.bench.io.CollectiveWrite "$file" "$mib" "$block" independent \
-      | awk '{print "weft-independent", int($4)}' >> "$all"
+  line="dd $(( mib * 1048576 * 1000 / (end - start) ))"
+  line="$line
+$(weft weft-collective .)"
+  if [ -n "${BASELINE:-}" ]; then
+    line="$line
+$(weft weft-baseline "$BASELINE")"
   fi
+  if [ "${INDEPENDENT:-0}" = 1 ]; then
+    line="$line
+$(weft weft-independent . independent)"
+  fi
+  dd_round=$(echo "$line" | awk '$1 == "dd" {print $2}')
+  echo "$line" | awk -v r="$round" -v dd="$dd_round" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
+    '{printf "round %d %s %d MB/s (%.2f of dd; load %s)\n", r, $1, $2, $2 / dd, load}' | tee -a "$all"
 done
-median() { grep "^$1 " "$all" | awk '{print $2}' | sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-dd_median=$(median dd)
-for label in dd weft-collective weft-independent; do
-  grep -q "^$label " "$all" || continue
-  m=$(median "$label")
-  echo "$label median ${m} MB/s ($(grep -c "^$label " "$all") runs; $(awk -v a="$m" -v b="$dd_median" \
-    'BEGIN {printf "%.2f", a / b}') of dd)"
+median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+for label in dd weft-collective weft-baseline weft-independent; do
+  grep -q " $label " "$all" || continue
+  m=$(grep " $label " "$all" | awk '{print $4}' | median)
+  ratio=$(grep " $label " "$all" | sed 's/.*(\([0-9.]*\) of dd.*/\1/' | median)
+  echo "$label median ${m} MB/s, median ratio to its round's dd ${ratio} ($(grep -c " $label " "$all") rounds)"
 done
