@@ -47,6 +47,11 @@ final class TlsWire implements Wire {
     private final ByteBuffer[] single = new ByteBuffer[1];
     /** {@link #plainOut} as the cipher's source. */
     private final ByteBuffer[] plainSource;
+    /**
+     * {@link #appIn} as the cipher's target: {@code SSLEngine.unwrap(ByteBuffer, ByteBuffer)} would wrap it in a new
+     * array on every record.
+     */
+    private final ByteBuffer[] appTarget;
     private volatile boolean established;
     /** The peer closed the socket (or its TLS session): nothing more will come. The reader's. */
     private boolean endOfStream;
@@ -62,6 +67,7 @@ final class TlsWire implements Wire {
         this.netOut.put(preamble).flip();
         this.netIn = ByteBuffer.allocate(RECORDS_PER_WRITE * packetSize).limit(0);
         this.appIn = ByteBuffer.allocate(applicationSize).limit(0);
+        this.appTarget = new ByteBuffer[] {appIn};
         engine.beginHandshake();
     }
 
@@ -151,7 +157,7 @@ final class TlsWire implements Wire {
         SSLEngineResult result;
         appIn.compact();
         try {
-            result = engine.unwrap(netIn, appIn);
+            result = engine.unwrap(netIn, appTarget, 0, 1);
         } catch (SSLException e) {
             throw new SSLException("TLS record failed its integrity check (altered on the way?): " + e.getMessage(),
                     e);
@@ -383,7 +389,7 @@ final class TlsWire implements Wire {
         appIn.compact();
         SSLEngineResult result;
         try {
-            result = engine.unwrap(netIn, appIn);
+            result = engine.unwrap(netIn, appTarget, 0, 1);
         } finally {
             appIn.flip();
         }
