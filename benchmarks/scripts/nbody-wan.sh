@@ -8,7 +8,9 @@
 # Messages from MIN (64k) up are striped; the default path's 1 MiB would leave a 32768-particle step's 384 KiB
 # blocks on the pair's connection. TLS sets tcp_tls (default none: at load 30 the autotuner's 32 TLS streams did not
 # finish their handshakes within the HELLO's 5 s over the 100 ms path, 2026-11-26). WEFT_WAN_PREFIX / WEFT_WAN_NET choose the emulator's names (keep them your own).
-# Usage: [RTT=100ms RATE=400mbit LOSS=0.01% MODEL="n=32768 steps=8" STREAMS=auto,1 MIN=64k TLS=none]
+# With PLOT=F.png it also draws the medians (a step, the exchange, per setting) through weft bench compare, from the
+# table it writes beside it as ${PLOT%.png}-table.csv. The model's steps are shared out among the settings in turns.
+# Usage: [RTT=100ms RATE=400mbit LOSS=0.01% MODEL="n=32768 steps=8" STREAMS=auto,1 MIN=64k TLS=none CSV=F PLOT=F.png]
 #        benchmarks/scripts/nbody-wan.sh [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,6 +32,20 @@ for r in $(seq "$rounds"); do
   echo "round $r of $rounds done (load $(cut -d' ' -f1 /proc/loadavg))" >&2
 done
 [ -n "${CSV:-}" ] && { echo "streams,seconds_per_step,seconds_per_exchange"; tr ' ' ',' <"$work/all"; } >"$CSV"
+if [ -n "${PLOT:-}" ]; then
+  table=${PLOT%.png}-table.csv
+  {
+    echo "# title: N-body between two emulated sites (median of $rounds jobs)"
+    echo "# model: ${MODEL:-n=32768 steps=8}; path --rtt ${RTT:-100ms} --rate ${RATE:-400mbit} --loss ${LOSS:-0.01%}"
+    echo "# load: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "weft_streams,Seconds a step,Seconds of it the exchange"
+    for s in ${streams//,/ }; do
+      echo "$s,$(awk -v s="$s" '$1 == s { print $2 }' "$work/all" | median),$(awk -v s="$s" '$1 == s { print $3 }' \
+        "$work/all" | median)"
+    done
+  } >"$table"
+  bin/weft bench compare "$table" --plot "$PLOT" >/dev/null && echo "plot: $PLOT (table: $table)"
+fi
 for s in ${streams//,/ }; do
   printf 'streams=%-5s median %7.3f s a step, %7.3f s of it the exchange  rounds (step s): %s\n' "$s" \
     "$(awk -v s="$s" '$1 == s { print $2 }' "$work/all" | median)" \
