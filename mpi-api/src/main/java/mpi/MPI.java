@@ -347,8 +347,16 @@ public final class MPI {
     public static void pControl(int level, Object obj) {
     }
 
-    /** A direct {@code ByteBuffer} of {@code capacity} bytes in native order (the order of Weft's wire). */
+    /**
+     * A direct {@code ByteBuffer} of {@code capacity} bytes in native order (the order of Weft's wire). Between
+     * {@code MPI.Init} and {@code MPI.Finalize}, on a host where ranks share memory, it lies in memory the host's
+     * other ranks can map, so that a window over it is served by their loads and stores (no messages).
+     */
     public static ByteBuffer newByteBuffer(int capacity) {
+        MpiRuntime runtime = RuntimeBinding.slot().activeRuntime();
+        if (runtime != null) {
+            return runtime.sharedBuffers().newByteBuffer(capacity);
+        }
         return ByteBuffer.allocateDirect(capacity).order(ByteOrder.nativeOrder());
     }
 

@@ -28,6 +28,11 @@ public final class Win implements Freeable {
     public static final int FLAVOR_SHARED = 1;
 
     private final Window window;
+    /**
+     * The buffer of a window made over one, kept while the window is: its memory may be {@code MPI.newByteBuffer}'s
+     * shared memory, which goes back to the heap when the buffer is collected.
+     */
+    private final Buffer base;
 
     /**
      * {@code MPI_Win_create}: the first {@code size} elements of {@code base} (counted in the buffer's elements, as
@@ -35,6 +40,7 @@ public final class Win implements Freeable {
      * window of size 0. Collective over {@code comm}.
      */
     public Win(Buffer base, int size, int dispUnit, Info info, Comm comm) throws MPIException {
+        this.base = base;
         this.window = create("MPI_Win_create", base, size, base == null ? 1 : elementBytes(comm, base), dispUnit,
                 info, comm, Window.FLAVOR_CREATE);
     }
@@ -46,6 +52,7 @@ public final class Win implements Freeable {
      * {@code size} bytes of the direct buffer {@code base} the window instead, which gives the program its memory.
      */
     public Win(int size, int dispUnit, Info info, Comm comm, Buffer base, int flavor) throws MPIException {
+        this.base = base;
         this.window = create(flavor == FLAVOR_SHARED ? "MPI_Win_allocate_shared" : "MPI_Win_allocate", base, size,
                 1, dispUnit, info, comm, allocateFlavor(comm, flavor));
     }
@@ -60,6 +67,7 @@ public final class Win implements Freeable {
      */
     public Win(Info info, Comm comm) throws MPIException {
         Communicator c = communicator(comm);
+        this.base = null;
         try {
             this.window = Window.createDynamic(c);
             if (info != null) {

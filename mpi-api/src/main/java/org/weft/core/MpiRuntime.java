@@ -37,6 +37,8 @@ public final class MpiRuntime {
     private volatile Communicator parent;
     private final java.util.Set<Runnable> atFinish = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile boolean finalized;
+    /** {@code MPI.newByteBuffer}'s memory: shared with the host's other ranks where the device can. */
+    private final org.weft.core.rma.SharedBuffers sharedBuffers;
 
     /**
      * Wraps an open device. {@code requiredThreadLevel} is what the program asked for; Weft provides every
@@ -53,6 +55,12 @@ public final class MpiRuntime {
                 : ProcessGroup.of(worldRanks), ContextIds.WORLD, "MPI_COMM_WORLD", true);
         this.self = new Communicator(this, ProcessGroup.of(device.rank()), ContextIds.SELF, "MPI_COMM_SELF", true);
         this.bsendBuffer = new BsendBuffer(device);
+        this.sharedBuffers = new org.weft.core.rma.SharedBuffers(device.sharedMemory());
+    }
+
+    /** Where {@code MPI.newByteBuffer} takes its memory (windows over it are in shared memory). */
+    public org.weft.core.rma.SharedBuffers sharedBuffers() {
+        return sharedBuffers;
     }
 
     public Device device() {
@@ -156,6 +164,7 @@ public final class MpiRuntime {
             step.run();
         }
         finalized = true;
+        sharedBuffers.close();
         device.finish();
     }
 

@@ -56,6 +56,11 @@ public final class OneSided {
             if (op != null) {
                 checkAccumulable(w, op, type, targetType);
             }
+            SharedWindow shared = w.shared();
+            if (shared != null) {
+                shared.write(w.origin(), kind, op, buf, count, type, rank, offset, targetCount, targetType);
+                return;
+            }
             w.origin().send(world(w, rank), kind, 0, offset, targetCount, targetType, op == null ? 0 : op.ordinal(),
                     buf, count, type, null);
             w.wrote(rank);
@@ -102,6 +107,12 @@ public final class OneSided {
             BufferMapping.checkedBytes(origin, 1, type);
             BufferMapping.checkedBytes(compare, 1, type);
             MemorySegment into = BufferMapping.forReceive(result, 1, type);
+            if (w.shared() != null) {
+                w.shared().fetch(w.origin(), RmaFrame.COMPARE_AND_SWAP, into, rank, offset, 1, type, 0, origin, 1,
+                        type, compare);
+                BufferMapping.finishReceive(result, 1, type, into, into.byteSize());
+                return;
+            }
             OriginRequests requests = w.origin();
             int tag = requests.replyTag();
             DeviceRequest reply = requests.expectReply(world(w, rank), tag, into);
@@ -117,6 +128,12 @@ public final class OneSided {
                               int targetCount, TypeDescriptor targetType, int op, Object data, int dataCount,
                               TypeDescriptor dataType) {
         MemorySegment into = BufferMapping.forReceive(buf, count, type);
+        if (w.shared() != null) {
+            w.shared().fetch(w.origin(), kind, into, rank, offset, targetCount, targetType, op, data, dataCount,
+                    dataType, null);
+            BufferMapping.finishReceive(buf, count, type, into, into.byteSize());
+            return;
+        }
         OriginRequests requests = w.origin();
         int tag = requests.replyTag();
         DeviceRequest reply = requests.expectReply(world(w, rank), tag, into);

@@ -77,6 +77,21 @@ final class OriginRequests {
      */
     void send(int worldTarget, int kind, int replyTag, long offset, int count, TypeDescriptor type, int op,
               Object data, int dataCount, TypeDescriptor dataType, Object compare) {
+        MemorySegment out = build(kind, replyTag, offset, count, type, op, data, dataCount, dataType, compare);
+        if (RmaFrame.bodyInline(request)) {
+            send(request.asSlice(0, RmaFrame.HEADER + out.byteSize()), worldTarget, RmaFrame.REQUEST_TAG);
+        } else {
+            send(header(), worldTarget, RmaFrame.REQUEST_TAG);
+            send(out, worldTarget, RmaFrame.BODY_TAG);
+        }
+    }
+
+    /**
+     * Builds the request that {@link #send} sends: its header in {@link #header}, its body (returned) after it or,
+     * too large for that, in staging of its own.
+     */
+    MemorySegment build(int kind, int replyTag, long offset, int count, TypeDescriptor type, int op,
+                        Object data, int dataCount, TypeDescriptor dataType, Object compare) {
         Typemap runs = type.typemap();
         long dataBytes = data == null ? 0 : (long) dataCount * dataType.byteSize() * (compare == null ? 1 : 2);
         long bodyBytes = (long) runs.runs() * RmaFrame.RUN + dataBytes;
@@ -95,12 +110,12 @@ final class OriginRequests {
                 BufferMapping.pack(compare, dataCount, dataType, out.asSlice(at + bytes, bytes));
             }
         }
-        if (inline) {
-            send(request.asSlice(0, RmaFrame.HEADER + bodyBytes), worldTarget, RmaFrame.REQUEST_TAG);
-        } else {
-            send(request.asSlice(0, RmaFrame.HEADER), worldTarget, RmaFrame.REQUEST_TAG);
-            send(out, worldTarget, RmaFrame.BODY_TAG);
-        }
+        return out;
+    }
+
+    /** The header of the request {@link #build} built last. */
+    MemorySegment header() {
+        return request.asSlice(0, RmaFrame.HEADER);
     }
 
     private MemorySegment bodyStaging(long bytes) {

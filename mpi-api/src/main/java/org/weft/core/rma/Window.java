@@ -28,7 +28,9 @@ import org.weft.core.error.MpiErrors;
  * <p>Origin side: every operation is complete locally when its call returns (a get's data has arrived, a put's
  * buffer may be reused); puts and accumulates are complete at the target at the next synchronisation (fence,
  * flush, unlock), which asks each target it wrote to for a reply that comes after them. Epochs are checked:
- * an operation outside an access epoch to its target is {@code ERR_RMA_SYNC}.
+ * an operation outside an access epoch to its target is {@code ERR_RMA_SYNC}. A window whose members all share
+ * a host and whose memory is {@link SharedBuffers}' at each is a {@link SharedWindow} instead: no service, no
+ * messages; the origin copies, locks and accumulates in the mapped memory itself.
  */
 public final class Window {
     public static final int FLAVOR_CREATE = 1;
@@ -51,7 +53,10 @@ public final class Window {
     private final int flavor;
     private final long[] sizes;
     private final int[] dispUnits;
+    /** The target side for requests that come as messages; {@code null} for a window in shared memory. */
     private final WindowService service;
+    /** The window in shared memory ({@link SharedWindow}), or {@code null}: its operations are messages. */
+    private final SharedWindow shared;
     /** A dynamic window's attached memory ({@link AttachedMemory}), {@code null} for the other flavors. */
     private final AttachedMemory attached;
     private final Runnable closeAtFinish = this::stopService;
@@ -73,7 +78,7 @@ public final class Window {
     private DeviceRequest[] completions;
 
     private Window(Communicator comm, MemorySegment memory, int dispUnit, int flavor, long[] sizes,
-                   int[] dispUnits) {
+                   int[] dispUnits, SharedWindow shared) {
         this.comm = comm;
         this.runtime = comm.runtime();
         this.device = comm.device();
@@ -86,7 +91,8 @@ public final class Window {
         this.written = new boolean[comm.size()];
         this.origin = new OriginRequests(device, comm.context());
         this.attached = flavor == FLAVOR_DYNAMIC ? new AttachedMemory() : null;
-        this.service = new WindowService(device, comm.context(), memory, attached,
+        this.shared = shared;
+        this.service = shared != null ? null : new WindowService(device, comm.context(), memory, attached,
                 "weft-window-" + device.rank() + "-" + comm.context());
         runtime.atFinish(closeAtFinish);
     }
@@ -109,14 +115,21 @@ public final class Window {
         }
         Communicator comm = Intracomms.dup(parent);
         long size = memory.byteSize();
-        int[] all = CreationCalls.allGather(comm, new int[] {(int) size, (int) (size >>> 32), dispUnit});
+        SharedWindow.Offer offer = new SharedWindow.Offer(comm, memory);
+        int stride = 3 + SharedWindow.OFFER_INTS;
+        int[] mine = new int[stride];
+        mine[0] = (int) size;
+        mine[1] = (int) (size >>> 32);
+        mine[2] = dispUnit;
+        System.arraycopy(offer.ints(), 0, mine, 3, SharedWindow.OFFER_INTS);
+        int[] all = CreationCalls.allGather(comm, mine);
         long[] sizes = new long[comm.size()];
         int[] dispUnits = new int[comm.size()];
         for (int r = 0; r < comm.size(); r++) {
-            sizes[r] = (all[3 * r] & 0xFFFF_FFFFL) | ((long) all[3 * r + 1] << 32);
-            dispUnits[r] = all[3 * r + 2];
+            sizes[r] = (all[stride * r] & 0xFFFF_FFFFL) | ((long) all[stride * r + 1] << 32);
+            dispUnits[r] = all[stride * r + 2];
         }
-        return new Window(comm, memory, dispUnit, flavor, sizes, dispUnits);
+        return new Window(comm, memory, dispUnit, flavor, sizes, dispUnits, offer.join(all, 3, stride));
     }
 
     /**
@@ -134,7 +147,7 @@ public final class Window {
         int[] dispUnits = new int[comm.size()];
         java.util.Arrays.fill(sizes, AttachedMemory.SPACE);
         java.util.Arrays.fill(dispUnits, 1);
-        return new Window(comm, MemorySegment.NULL, 1, FLAVOR_DYNAMIC, sizes, dispUnits);
+        return new Window(comm, MemorySegment.NULL, 1, FLAVOR_DYNAMIC, sizes, dispUnits, null);
     }
 
     /** {@code MPI_Win_attach}: exposes {@code memory} in this dynamic window; returns its displacement. */
@@ -248,15 +261,20 @@ public final class Window {
                     + " start or post without complete or wait)");
         }
         completeWrites();
-        Collectives.barrier(comm).run();
+        Collectives.barrier(comm, true).run(); // blocking: through the shared segment when there is one
         freed = true;
         runtime.cancelAtFinish(closeAtFinish);
         stopService();
+        if (shared != null) {
+            shared.close();
+        }
         comm.free();
     }
 
     private void stopService() {
-        service.close();
+        if (service != null) {
+            service.close();
+        }
     }
 
     // ------------------------------------------------------------------ synchronisation
@@ -270,7 +288,7 @@ public final class Window {
         }
         completeWrites();
         VarHandle.fullFence();
-        Collectives.barrier(comm).run();
+        Collectives.barrier(comm, true).run(); // blocking: through the shared segment when there is one
         VarHandle.fullFence();
         fenceEpoch = (assertion & MODE_NOSUCCEED) == 0;
     }
@@ -395,7 +413,10 @@ public final class Window {
      * {@link #UNCHECKED}, so that the release asks nothing of the target's lock table either).
      */
     private void acquire(int rank, int lockType, int assertion) {
-        if ((assertion & MODE_NOCHECK) == 0) {
+        if ((assertion & MODE_NOCHECK) == 0 && shared != null) {
+            shared.lock(rank, lockType);
+            lockTypes[rank] = lockType;
+        } else if ((assertion & MODE_NOCHECK) == 0) {
             origin.roundTrip(comm.toWorld(rank), RmaFrame.LOCK, lockType);
             lockTypes[rank] = lockType;
         } else {
@@ -405,7 +426,12 @@ public final class Window {
 
     /** Completes this process's operations on {@code rank} there and gives its lock back. */
     private void release(int rank) {
-        if ((lockTypes[rank] & UNCHECKED) == 0) {
+        if (shared != null) {
+            VarHandle.fullFence(); // this member's stores to the window before the lock is seen free
+            if ((lockTypes[rank] & UNCHECKED) == 0) {
+                shared.unlock(rank, lockTypes[rank]);
+            }
+        } else if ((lockTypes[rank] & UNCHECKED) == 0) {
             origin.roundTrip(comm.toWorld(rank), RmaFrame.UNLOCK, 0);
         } else if (written[rank]) {
             origin.roundTrip(comm.toWorld(rank), RmaFrame.FLUSH, 0);
@@ -455,7 +481,9 @@ public final class Window {
     /** {@code MPI_Win_flush}: this process's operations on {@code rank} are complete there. */
     public synchronized void flush(int rank) {
         checkPassive(rank);
-        if (!Communicator.isProcNull(rank) && written[rank]) {
+        if (shared != null) {
+            VarHandle.fullFence(); // the copies are done: only their order for the target's next load is left
+        } else if (!Communicator.isProcNull(rank) && written[rank]) {
             origin.roundTrip(comm.toWorld(rank), RmaFrame.FLUSH, 0);
             written[rank] = false;
         }
@@ -505,6 +533,7 @@ public final class Window {
 
     /** Waits until every target written to since the last synchronisation has applied the writes. */
     private void completeWrites() {
+        VarHandle.fullFence(); // a window in shared memory: this member's stores are done, ordered before what follows
         for (int r = 0; r < written.length; r++) {
             if (written[r]) {
                 origin.roundTrip(comm.toWorld(r), RmaFrame.FLUSH, 0);
@@ -569,6 +598,11 @@ public final class Window {
     /** Combiners for the origin's checks that an accumulate's operation is defined on its type. */
     AccumulateOp.Combiners combiners() {
         return combiners;
+    }
+
+    /** The window in shared memory, or {@code null} when operations are messages to the target's service. */
+    SharedWindow shared() {
+        return shared;
     }
 
     void wrote(int rank) {

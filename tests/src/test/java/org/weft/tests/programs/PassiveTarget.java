@@ -18,7 +18,9 @@ import mpi.Win;
  * back, unlocks, and prints how long that took and whether rank 0 was still away from MPI (it leaves a file
  * {@code target-woke} when it comes back). Timed by these files, not by a sleep that a loaded machine's origins may
  * outlast. Afterwards rank 0 prints what its window holds. With argument {@code fatal} instead, rank 1 puts outside
- * any epoch under the window's default handler (ERRORS_ARE_FATAL).
+ * any epoch under the window's default handler (ERRORS_ARE_FATAL). With a third argument {@code shared}, the
+ * window's memory comes from {@code MPI.newByteBuffer} (on one host, a window in shared memory), and rank 0 prints
+ * how many window service threads it runs.
  */
 public final class PassiveTarget {
     private PassiveTarget() {
@@ -28,8 +30,14 @@ public final class PassiveTarget {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
-        LongBuffer memory = ByteBuffer.allocateDirect(8 * 2).order(ByteOrder.nativeOrder()).asLongBuffer();
+        boolean shared = args.length > 2 && args[2].equals("shared");
+        LongBuffer memory = (shared ? MPI.newByteBuffer(8 * 2)
+                : ByteBuffer.allocateDirect(8 * 2).order(ByteOrder.nativeOrder())).asLongBuffer();
         Win win = new Win(memory, 2, 8, MPI.INFO_NULL, MPI.COMM_WORLD);
+        if (rank == 0 && shared) {
+            System.out.println("service threads " + Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().startsWith("weft-window-")).count());
+        }
         if (args[0].equals("fatal")) {
             if (rank == 1) {
                 win.put(memory, 1, MPI.LONG, 0, 0, 1, MPI.LONG);

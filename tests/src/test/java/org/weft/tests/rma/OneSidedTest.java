@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
 import java.util.Arrays;
+import java.util.function.IntFunction;
 
 import mpi.Datatype;
 import mpi.Intracomm;
@@ -36,18 +37,21 @@ class OneSidedTest {
     @MethodSource("org.weft.tests.comm.Worlds#sizesAndMethods")
     void windowsPutsGetsAndAccumulates(int size, String methods) throws Exception {
         Worlds.of(size, methods).run(rank -> {
-            Intracomm world = MPI.COMM_WORLD;
-            world.setErrhandler(MPI.ERRORS_RETURN);
-            windowObjects(world, rank, size);
-            fencedPutsAndGets(world, rank, size);
-            derivedTargetTypes(world, rank, size);
-            everyAccumulateOperation(world, rank, size);
-            locationAccumulates(world, rank, size);
-            atomicCounters(world, rank, size);
-            passiveTarget(world, rank, size);
-            postStartCompleteWait(world, rank, size);
-            requestBasedOperations(world, rank, size);
+            MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+            everyCase(MPI.COMM_WORLD, rank, size);
         });
+    }
+
+    private static void everyCase(Intracomm world, int rank, int size) throws MPIException {
+        windowObjects(world, rank, size);
+        fencedPutsAndGets(world, rank, size);
+        derivedTargetTypes(world, rank, size);
+        everyAccumulateOperation(world, rank, size);
+        locationAccumulates(world, rank, size);
+        atomicCounters(world, rank, size);
+        passiveTarget(world, rank, size);
+        postStartCompleteWait(world, rank, size);
+        requestBasedOperations(world, rank, size);
     }
 
     @ParameterizedTest(name = "{0} ranks, {1}")
@@ -57,6 +61,117 @@ class OneSidedTest {
             MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
             errorClasses(MPI.COMM_WORLD, rank, size);
         });
+    }
+
+    /**
+     * The same cases over windows in shared memory (buffers from {@code MPI.newByteBuffer}, ranks of one host):
+     * origins store, load and lock in the target's memory themselves, so no window has a service thread; plus
+     * accumulates from every rank at once on the same elements, and exclusive locks around read-modify-writes.
+     */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {1, 2, 3, 4})
+    void windowsInSharedMemory(int size) throws Exception {
+        newBuffer = MPI::newByteBuffer;
+        try {
+            Worlds.of(size, "default").run(rank -> {
+                Intracomm world = MPI.COMM_WORLD;
+                world.setErrhandler(MPI.ERRORS_RETURN);
+                noServiceThread(world, rank);
+                everyCase(world, rank, size);
+                accumulatesFromEveryRankAtOnce(world, rank, size);
+                exclusiveLocksSerialiseUpdates(world, rank, size);
+                errorClasses(world, rank, size);
+            });
+        } finally {
+            newBuffer = OneSidedTest::privateBuffer;
+        }
+    }
+
+    /**
+     * Ranks of two hosts (0 and 1 on one, 2 on another) with buffers from {@code MPI.newByteBuffer}: a window
+     * that spans both hosts keeps its messages at every member (its service threads serve them) and gives the same
+     * results as elsewhere.
+     */
+    @org.junit.jupiter.api.Test
+    void aWindowAcrossHostsKeepsMessages() throws Exception {
+        newBuffer = MPI::newByteBuffer;
+        try {
+            InProcessWorld.of(3).perRank("host", r -> r < 2 ? "near" : "far").run(rank -> {
+                MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
+                assertEquals(1, newServiceThreads(MPI.COMM_WORLD, rank), "a window across hosts has its service");
+                everyCase(MPI.COMM_WORLD, rank, 3);
+                accumulatesFromEveryRankAtOnce(MPI.COMM_WORLD, rank, 3);
+            });
+        } finally {
+            newBuffer = OneSidedTest::privateBuffer;
+        }
+    }
+
+    /** A window over {@code MPI.newByteBuffer}'s memory on one host starts no thread (an idle one costs nothing). */
+    private static void noServiceThread(Intracomm world, int rank) throws MPIException {
+        assertEquals(0, newServiceThreads(world, rank), "a window in shared memory has no service thread");
+    }
+
+    /** How many service threads this rank starts for a window over {@code MPI.newByteBuffer}'s memory. */
+    private static long newServiceThreads(Intracomm world, int rank) throws MPIException {
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        Win win = new Win(MPI.newByteBuffer(8), 8, 1, MPI.INFO_NULL, world);
+        String prefix = "weft-window-" + rank + "-";
+        long started = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith(prefix) && !before.contains(t)).count();
+        win.free();
+        return started;
+    }
+
+    /** Every rank adds 1 to the same four ints of rank 0's window 10 000 times at once: not one update is lost. */
+    private static void accumulatesFromEveryRankAtOnce(Intracomm world, int rank, int size) throws MPIException {
+        int adds = 10_000;
+        IntBuffer memory = ints(4);
+        Win win = new Win(memory, 4, 4, MPI.INFO_NULL, world);
+        IntBuffer ones = ints(4);
+        for (int i = 0; i < 4; i++) {
+            ones.put(i, 1);
+        }
+        world.barrier();
+        win.lockAll(0);
+        for (int i = 0; i < adds; i++) {
+            win.accumulate(ones, 4, MPI.INT, 0, 0, 4, MPI.INT, MPI.SUM);
+        }
+        win.unlockAll();
+        world.barrier();
+        if (rank == 0) {
+            for (int i = 0; i < 4; i++) {
+                assertEquals(adds * size, memory.get(i), "element " + i + " after " + size + " x " + adds + " adds");
+            }
+        }
+        win.free();
+    }
+
+    /**
+     * Each rank takes rank 0's exclusive lock 300 times to read a counter, add one and write it back, with a pause
+     * between the read and the write: an increment lost would show a holder's sequence interleaved with another's.
+     */
+    private static void exclusiveLocksSerialiseUpdates(Intracomm world, int rank, int size) throws MPIException {
+        int rounds = 300;
+        LongBuffer memory = longs(1);
+        Win win = new Win(memory, 1, 8, MPI.INFO_NULL, world);
+        LongBuffer value = longs(1);
+        for (int i = 0; i < rounds; i++) {
+            win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
+            win.get(value, 1, MPI.LONG, 0, 0, 1, MPI.LONG);
+            win.flush(0);
+            if (i % 50 == 0) {
+                Thread.yield(); // let another rank try to get in between
+            }
+            value.put(0, value.get(0) + 1);
+            win.put(value, 1, MPI.LONG, 0, 0, 1, MPI.LONG);
+            win.unlock(0);
+        }
+        world.barrier();
+        if (rank == 0) {
+            assertEquals((long) rounds * size, memory.get(0), "no increment lost under exclusive locks");
+        }
+        win.free();
     }
 
     @ParameterizedTest(name = "{0} ranks")
@@ -77,12 +192,27 @@ class OneSidedTest {
         }
     }
 
+    /**
+     * Where the cases take their windows' (and origins') buffers: private direct buffers, which keep a window's
+     * operations messages to the target's service thread, or {@code MPI.newByteBuffer}'s, which put it in shared
+     * memory on one host. Set by a test before its world runs (the ranks' threads read it).
+     */
+    private static volatile IntFunction<ByteBuffer> newBuffer = OneSidedTest::privateBuffer;
+
+    private static ByteBuffer privateBuffer(int bytes) {
+        return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+    }
+
+    static ByteBuffer bytes(int n) {
+        return newBuffer.apply(n);
+    }
+
     static IntBuffer ints(int n) {
-        return ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder()).asIntBuffer();
+        return bytes(4 * n).asIntBuffer();
     }
 
     static LongBuffer longs(int n) {
-        return ByteBuffer.allocateDirect(8 * n).order(ByteOrder.nativeOrder()).asLongBuffer();
+        return bytes(8 * n).asLongBuffer();
     }
 
     private static void windowObjects(Intracomm world, int rank, int size) throws MPIException {
@@ -130,7 +260,7 @@ class OneSidedTest {
         assertEquals(7, mine.get(1));
         self.free();
 
-        ByteBuffer allocated = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
+        ByteBuffer allocated = bytes(64);
         Win allocatedWin = new Win(64, 8, MPI.INFO_NULL, world, allocated, Win.FLAVOR_PRIVATE);
         assertEquals(MPI.WIN_FLAVOR_ALLOCATE, allocatedWin.getAttr(MPI.WIN_CREATE_FLAVOR));
         allocatedWin.free();
@@ -221,11 +351,11 @@ class OneSidedTest {
      * 0, and a fetch of the pair with getAccumulate: the best value wins, on a tie the lowest index.
      */
     private static void locationAccumulates(Intracomm world, int rank, int size) throws MPIException {
-        ByteBuffer memory = ByteBuffer.allocateDirect(32).order(ByteOrder.nativeOrder());
+        ByteBuffer memory = bytes(32);
         memory.putDouble(0, -1e9).putInt(8, -1).putDouble(16, 1e9).putInt(24, -1);
         Win win = new Win(memory, 32, 16, MPI.INFO_NULL, world);
         win.fence(0);
-        ByteBuffer mine = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+        ByteBuffer mine = bytes(16);
         mine.putDouble(0, locValue(rank, size)).putInt(8, rank);
         win.accumulate(mine, 1, MPI.DOUBLE_INT, 0, 0, 1, MPI.DOUBLE_INT, MPI.MAXLOC);
         win.accumulate(mine, 1, MPI.DOUBLE_INT, 0, 1, 1, MPI.DOUBLE_INT, MPI.MINLOC);
@@ -236,7 +366,7 @@ class OneSidedTest {
             best = locValue(r, size) > locValue(best, size) ? r : best;
             least = locValue(r, size) < locValue(least, size) ? r : least;
         }
-        ByteBuffer fetched = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+        ByteBuffer fetched = bytes(16);
         win.lock(MPI.LOCK_SHARED, 0, 0);
         win.getAccumulate(mine, 1, MPI.DOUBLE_INT, fetched, 1, MPI.DOUBLE_INT, 0, 0, 1, MPI.DOUBLE_INT, MPI.NO_OP);
         win.unlock(0);

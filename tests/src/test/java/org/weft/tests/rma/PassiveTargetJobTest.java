@@ -16,7 +16,8 @@ import org.weft.tests.programs.PassiveTarget;
 
 /**
  * Passive target in real jobs: origins lock, put, get, accumulate and unlock while the target sleeps without
- * calling MPI (its window's service thread serves them), on the default methods and on tcp; and an error on a
+ * calling MPI (its window's service thread serves them), on the default methods and on tcp, and with the window in
+ * shared memory (buffers from {@code MPI.newByteBuffer}: the origins' own stores, no thread); and an error on a
  * window under its default handler aborts the job with the error class as exit code.
  */
 class PassiveTargetJobTest {
@@ -24,13 +25,16 @@ class PassiveTargetJobTest {
     private static final int SLEEP_MILLIS = 120_000;
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"default", "tcp"})
+    @ValueSource(strings = {"default", "tcp", "shared"})
     void originsCompleteWhileTheTargetSleeps(String methods, @TempDir Path dir) throws Exception {
-        String[] command = methods.equals("default")
-                ? new String[] {"-np", "3", PassiveTarget.class.getName(), String.valueOf(SLEEP_MILLIS),
-                    dir.toString()}
-                : new String[] {"--methods", "tcp", "-np", "3", PassiveTarget.class.getName(),
-                    String.valueOf(SLEEP_MILLIS), dir.toString()};
+        String[] command = switch (methods) {
+            case "default" -> new String[] {"-np", "3", PassiveTarget.class.getName(), String.valueOf(SLEEP_MILLIS),
+                dir.toString()};
+            case "shared" -> new String[] {"-np", "3", PassiveTarget.class.getName(), String.valueOf(SLEEP_MILLIS),
+                dir.toString(), "shared"};
+            default -> new String[] {"--methods", "tcp", "-np", "3", PassiveTarget.class.getName(),
+                String.valueOf(SLEEP_MILLIS), dir.toString()};
+        };
         WeftrunJob.Result result = WeftrunJob.of(command).timeout(Duration.ofSeconds(240)).start();
         assertEquals(0, result.exitCode(), result.output());
         for (int origin = 1; origin <= 2; origin++) {
@@ -38,6 +42,9 @@ class PassiveTargetJobTest {
         }
         assertFalse(result.stdout().contains("AFTER the target woke"), result.output());
         assertTrue(result.stdout().matches("(?s).*target holds 100[12] 2\\b.*"), result.output());
+        if (methods.equals("shared")) { // a window in shared memory: the origins did it all, no thread served them
+            assertTrue(result.stdout().contains("service threads 0"), result.output());
+        }
     }
 
     @Test
