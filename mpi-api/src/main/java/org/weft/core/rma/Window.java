@@ -427,9 +427,10 @@ public final class Window {
     /** Completes this process's operations on {@code rank} there and gives its lock back. */
     private void release(int rank) {
         if (shared != null) {
-            VarHandle.fullFence(); // this member's stores to the window before the lock is seen free
             if ((lockTypes[rank] & UNCHECKED) == 0) {
-                shared.unlock(rank, lockTypes[rank]);
+                shared.unlock(rank, lockTypes[rank]); // a volatile write: this member's stores are seen before it
+            } else {
+                VarHandle.fullFence();
             }
         } else if ((lockTypes[rank] & UNCHECKED) == 0) {
             origin.roundTrip(comm.toWorld(rank), RmaFrame.UNLOCK, 0);
@@ -482,7 +483,7 @@ public final class Window {
     public synchronized void flush(int rank) {
         checkPassive(rank);
         if (shared != null) {
-            VarHandle.fullFence(); // the copies are done: only their order for the target's next load is left
+            VarHandle.releaseFence(); // the copies are done: only their order before what this member does next
         } else if (!Communicator.isProcNull(rank) && written[rank]) {
             origin.roundTrip(comm.toWorld(rank), RmaFrame.FLUSH, 0);
             written[rank] = false;
