@@ -18,7 +18,7 @@ row() { # a Weft benchmark's figure for SIZE: row SIZE TREE ARGS...
 }
 for i in $(seq "$rounds"); do
   for b in "${builds[@]}"; do
-    echo "pingpong $i $b $(row 0 "$b" latency -m 0 -i 20000) window $(row 0 "$b" latency -m 0 -i 20000 --window)"
+    echo "pingpong $i $b $(row 0 "$b" latency -m 0 -i 5000) window $(row 0 "$b" latency -m 0 -i 5000 --window)"
   done
   for op in put get; do
     for s in flush lock fence; do
