@@ -3,11 +3,11 @@
 # ranks; org.weft.bench.io.CollectiveWrite, writeAll + sync) and dd's sequential write of as many bytes
 # (bs=4M conv=fsync) to the same file system (DIR), interleaved ROUNDS times; with INDEPENDENT=1 also the same
 # view written with independent writes; with BASELINE=DIR also the collective write by another build of Weft (a
-# directory holding its bin/weftrun and benchmarks/target/classes), for A/B in the same rounds. Prints each
-# round's MB/s and ratios to that round's dd (dd swings several-fold under load), then each one's median MB/s,
-# the median of its per-round ratios to dd, and the load.
-# Usage: [NP=2] [MIB=1024] [BLOCK=65536] [DIR=/tmp] [INDEPENDENT=1] [BASELINE=DIR] benchmarks/scripts/io-write.sh
-#        [ROUNDS]
+# directory holding its bin/weftrun), for A/B in the same rounds. Prints each round's MB/s (and the ranks' CPU
+# seconds) and ratio to that round's dd (dd swings several-fold under load) with the load, then each one's medians.
+# HINTS=KEY=VALUE,... gives this build's collective write those file hints (romio_cb_write=enable forces two-phase).
+# Usage: [NP=2] [MIB=1024] [BLOCK=65536] [DIR=/tmp] [INDEPENDENT=1] [BASELINE=DIR] [HINTS=...]
+#        benchmarks/scripts/io-write.sh [ROUNDS]
 set -euo pipefail
 rounds=${1:-5}
 np=${NP:-2}
@@ -17,10 +17,11 @@ dir=${DIR:-/tmp}
 file=$(mktemp "$dir/weft-io-write.XXXXXX")
 all=$(mktemp)
 trap 'rm -f "$file" "$all"' EXIT
-# weft LABEL HOME [independent]: one run of the benchmark with the build at HOME; prints "LABEL MB/s".
+# weft LABEL HOME [independent|HINTS]: one run of this tree's benchmark class (public API only) on the build at
+# HOME; prints "LABEL MB/s CPU-seconds".
 weft() {
-  "$2/bin/weftrun" -np "$np" -cp "$2/benchmarks/target/classes" org.weft.bench.io.CollectiveWrite "$file" "$mib" \
-    "$block" ${3:+"$3"} | awk -v label="$1" '{print label, int($4)}'
+  "$2/bin/weftrun" -np "$np" -cp benchmarks/target/classes org.weft.bench.io.CollectiveWrite "$file" "$mib" \
+    "$block" ${3:+"$3"} | awk -v label="$1" '{print label, int($4), $5}'
 }
 for round in $(seq "$rounds"); do
   rm -f "$file"
@@ -29,7 +30,7 @@ for round in $(seq "$rounds"); do
   end=$(date +%s%N)
   line="dd $(( mib * 1048576 * 1000 / (end - start) ))"
   line="$line
-$(weft weft-collective .)"
+$(weft weft-collective . "${HINTS:-}")"
   if [ -n "${BASELINE:-}" ]; then
     line="$line
 $(weft weft-baseline "$BASELINE")"
@@ -40,12 +41,15 @@ $(weft weft-independent . independent)"
   fi
   dd_round=$(echo "$line" | awk '$1 == "dd" {print $2}')
   echo "$line" | awk -v r="$round" -v dd="$dd_round" -v load="$(cut -d' ' -f1 /proc/loadavg)" \
-    '{printf "round %d %s %d MB/s (%.2f of dd; load %s)\n", r, $1, $2, $2 / dd, load}' | tee -a "$all"
+    '{printf "round %d %s %d MB/s (%.2f of dd; load %s)%s\n", r, $1, $2, $2 / dd, load,
+      $3 == "" ? "" : " CPU " $3 " s"}' | tee -a "$all"
 done
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 for label in dd weft-collective weft-baseline weft-independent; do
   grep -q " $label " "$all" || continue
   m=$(grep " $label " "$all" | awk '{print $4}' | median)
   ratio=$(grep " $label " "$all" | sed 's/.*(\([0-9.]*\) of dd.*/\1/' | median)
-  echo "$label median ${m} MB/s, median ratio to its round's dd ${ratio} ($(grep -c " $label " "$all") rounds)"
+  cpu=$(grep " $label " "$all" | { grep CPU || true; } | sed 's/.* CPU \([0-9.]*\) s/\1/' | median)
+  echo "$label median ${m} MB/s, median ratio to its round's dd ${ratio}${cpu:+, median CPU $cpu s}" \
+    "($(grep -c " $label " "$all") rounds)"
 done
