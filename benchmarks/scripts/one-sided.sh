@@ -14,7 +14,7 @@ builds=("$PWD")
 [ -n "${OTHER:-}" ] && builds+=("$OTHER")
 row() { # a Weft benchmark's figure for SIZE: row SIZE TREE ARGS...
   local size=$1 tree=$2; shift 2
-  timeout 300 "$tree/bin/weft" bench "$@" 2>&1 | awk -v s="$size" '$1==s{print $2}'
+  (timeout 300 "$tree/bin/weft" bench "$@" 2>&1 || true) | awk -v s="$size" '$1==s{print $2}' # a failed run: empty
 }
 for i in $(seq "$rounds"); do
   for b in "${builds[@]}"; do
@@ -26,7 +26,8 @@ for i in $(seq "$rounds"); do
       for b in "${builds[@]}"; do
         line="$line $b $(row 8 "$b" "${op}_latency" -m 8 -i 1000 -s "$s")"
       done
-      c=$(timeout 150 mpirun --allow-run-as-root -np 2 "$work/one-sided" "$op" "$s" 8 2>&1 | awk '$1=="8"{print $2}')
+      c=$( (timeout 150 mpirun --allow-run-as-root -np 2 "$work/one-sided" "$op" "$s" 8 2>&1 || true) \
+        | awk '$1=="8"{print $2}')
       echo "$line c $c"
     done
   done
@@ -34,7 +35,7 @@ for i in $(seq "$rounds"); do
   for b in "${builds[@]}"; do
     line="$line $b $(row 1048576 "$b" put_latency -m 1048576 -i 100 -s flush)"
   done
-  c=$(timeout 150 mpirun --allow-run-as-root -np 2 "$work/one-sided" put flush 1048576 2>&1 \
+  c=$( (timeout 150 mpirun --allow-run-as-root -np 2 "$work/one-sided" put flush 1048576 2>&1 || true) \
     | awk '$1=="1048576"{print $2}')
   echo "$line c $c"
   uptime
