@@ -74,8 +74,11 @@ weft_aot_dir() {
     fi
 }
 
-# Native access: the launcher reads how each rank ended from its pidfd (a signal, or an exit code).
-WEFT_LAUNCHER_JVM_OPTS="--enable-native-access=ALL-UNNAMED"
+# Native access: the launcher reads how each rank ended from its pidfd (a signal, or an exit code). C1 only, at ten
+# times its thresholds: the launcher mostly waits, and the JIT compiling its start-up took as much CPU as the rest of
+# it (~0.2 s a job, on cores the ranks start on: docs/performance.md, "2026-11-26, fourth"); what stays hot (a rank's
+# output through its forwarder) still gets compiled.
+WEFT_LAUNCHER_JVM_OPTS="--enable-native-access=ALL-UNNAMED -XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=10"
 
 weft_self=$(readlink -f "$0")
 WEFT_HOME=$(cd "${weft_self%/*}/.." && pwd -P)

@@ -79,14 +79,14 @@ public final class WeftRun implements Callable<Integer> {
 
     @Option(names = {"-np", "-n", "--np"}, paramLabel = "N",
             description = "Number of ranks (default: the slots of --host or --hostfile, or SLURM's tasks).")
-    private int np;
+    int np;
 
     @Option(names = {"-cp", "-classpath", "--class-path"}, paramLabel = "CLASSPATH",
             description = "The program's class path (default: $CLASSPATH, else the current directory).")
-    private String classPath;
+    String classPath;
 
     @Option(names = "-jar", description = "Run the Main-Class of the jar given as first parameter.")
-    private boolean jar;
+    boolean jar;
 
     @Option(names = "--site", paramLabel = "NAME:NP[:HOSTS]",
             description = {"A site of NP ranks (repeatable); global ranks are contiguous per site in the order given.",
@@ -95,7 +95,7 @@ public final class WeftRun implements Callable<Integer> {
 
     @Option(names = {"--hostfile", "-hostfile", "--machinefile"}, paramLabel = "FILE",
             description = "Hosts from a file: lines HOST [slots=N] [site=NAME]; with site labels it gives the sites.")
-    private Path hostfile;
+    Path hostfile;
 
     @Option(names = {"--app", "-app"}, paramLabel = "FILE",
             description = "An appfile: one app context per line (-np N [-cp CP] [-J ARG] [-x VAR] MAIN [ARGS]).")
@@ -103,21 +103,21 @@ public final class WeftRun implements Callable<Integer> {
 
     @Option(names = {"-H", "--host"}, paramLabel = "HOST[:SLOTS],...",
             description = "Hosts to run on, ranks placed by slot (one slot per host unless given), as mpirun -H.")
-    private String hosts;
+    String hosts;
 
     @Option(names = {"-npernode", "--npernode", "-N"}, paramLabel = "N",
             description = "N ranks on each host of --host or --hostfile (this host without them); -np defaults to all.")
     private Integer perNode;
 
     @CommandLine.Mixin
-    private MpirunOptions mpirun = new MpirunOptions();
+    MpirunOptions mpirun = new MpirunOptions();
 
     @CommandLine.Mixin
     private JfrOption jfr = new JfrOption();
 
     @Option(names = "--oversubscribe",
             description = "More ranks than the slots of --host or --hostfile: placed round-robin (else refused).")
-    private boolean oversubscribe;
+    boolean oversubscribe;
 
     @Option(names = "--rsh", paramLabel = "COMMAND",
             description = "Remote shell that starts ranks on other hosts, given HOST and a shell command line "
@@ -136,18 +136,18 @@ public final class WeftRun implements Callable<Integer> {
     private List<String> relays = new ArrayList<>();
 
     @Option(names = "--tag-output", description = "Prefix each output line with [1,RANK]<stdout>: or <stderr>:.")
-    private boolean tagOutput;
+    boolean tagOutput;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
-    private Long timeoutSeconds;
+    Long timeoutSeconds;
 
     @Option(names = "-x", paramLabel = "NAME[=VALUE]",
             description = "Export an environment variable to the ranks (its value here when none is given).")
-    private List<String> exports = new ArrayList<>();
+    List<String> exports = new ArrayList<>();
 
     @Option(names = "--param", paramLabel = "NAME=VALUE",
             description = "Set Weft parameter NAME for the ranks (environment WEFT_NAME).")
-    private List<String> params = new ArrayList<>();
+    List<String> params = new ArrayList<>();
 
     @Option(names = "--path", arity = "2", paramLabel = "SITES SETTINGS",
             description = "Settings of the wide-area path between two sites, e.g. --path a:b streams=16,window=8m"
@@ -156,20 +156,20 @@ public final class WeftRun implements Callable<Integer> {
 
     @Option(names = "--methods", paramLabel = "LIST",
             description = "Communication methods in order of preference, e.g. tcp (TCP everywhere) or self,tcp.")
-    private String methods;
+    String methods;
 
     @Option(names = "--report", description = "At the end, print the method matrix and per-method counters.")
-    private boolean report;
+    boolean report;
 
     @Option(names = "--info", description = "List every Weft parameter with its default, unit, value and doc.")
     private boolean info;
 
     @Option(names = {"-J", "--jvm-arg"}, paramLabel = "ARG", description = "An extra JVM option for the ranks.")
-    private List<String> jvmArgs = new ArrayList<>();
+    List<String> jvmArgs = new ArrayList<>();
 
     @Parameters(paramLabel = "MAIN", arity = "0..*",
             description = "Main class (or, with -jar, the jar) and the program's arguments.")
-    private List<String> program = new ArrayList<>();
+    List<String> program = new ArrayList<>();
 
     private final Map<String, String> launcherEnvironment;
     private Optional<SlurmAllocation> slurm;
@@ -189,9 +189,25 @@ public final class WeftRun implements Callable<Integer> {
         System.exit(execute(args, System.in, System.out, System.err));
     }
 
-    /** Runs {@code weftrun} with these arguments and streams; returns its exit status. */
+    /**
+     * Runs {@code weftrun} with these arguments and streams; returns its exit status. A common command line is read
+     * without picocli ({@link QuickCommandLine}), whose model of the options is then built only to report a mistake.
+     */
     public static int execute(String[] args, InputStream in, PrintStream out, PrintStream err) {
-        return commandLine(new WeftRun(System.getenv(), in, out, err), out, err).execute(args);
+        WeftRun command = new WeftRun(System.getenv(), in, out, err);
+        if (!QuickCommandLine.read(args, command)) {
+            return commandLine(command, out, err).execute(args);
+        }
+        try {
+            try {
+                return command.call();
+            } catch (ParameterException e) { // as picocli's execute: the mistake and the usage, status 2
+                return e.getCommandLine().getParameterExceptionHandler().handleParseException(e, args);
+            }
+        } catch (Exception e) { // as picocli's execute: the stack trace, status 1
+            e.printStackTrace(err);
+            return CommandLine.ExitCode.SOFTWARE;
+        }
     }
 
     /**
@@ -500,6 +516,6 @@ public final class WeftRun implements Callable<Integer> {
     }
 
     private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
+        return new ParameterException(spec != null ? spec.commandLine() : commandLine(this, out, err), message);
     }
 }
