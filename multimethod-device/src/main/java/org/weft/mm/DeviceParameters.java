@@ -45,7 +45,7 @@ public final class DeviceParameters {
             LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, Jfr.JFR,
             Jfr.JFR_DIR, APPNUM, UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS,
             CpuBinding.LOCAL_RANK, WORLD_FIRST_RANK, PARENT,
-            ProgressEngine.POLL_HAND_OFF, COLL_SHM);
+            ProgressEngine.POLL_HAND_OFF, ProgressEngine.POLL_FOLLOWER_SPIN, COLL_SHM);
 
     private DeviceParameters() {
     }

@@ -10,6 +10,7 @@ import org.weft.mm.stats.MethodCounters;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -46,11 +47,22 @@ public final class ProgressEngine {
             "when a thread that polls for others completes another waiting thread's request, it sleeps and leaves the"
                     + " polling to that thread: auto (when a rank has fewer than 2 cores), yes or no");
 
+    /**
+     * {@code poll_follower_spin}: how long a waiting thread that another thread polls for spins — looks at its
+     * request between yields of its core — before it sleeps (while tcp carries a link: {@link #pollsReadSockets}).
+     */
+    public static final Parameter<Integer> POLL_FOLLOWER_SPIN = Parameter.integer("poll_follower_spin", 200, "us",
+            "how long a waiting thread that another thread polls for yields its core between looks at its request"
+                    + " before it sleeps, so that a completion within that time costs no wake-up (0 = it sleeps at"
+                    + " once); only while tcp carries a link");
+
     private final Context context;
     /** The modules polled, replaced whole when one starts late ({@link #add}): a pass reads it once. */
     private volatile Polling polling;
     private final Waiters waiters;
     private final long followerParkNanos;
+    /** {@link #POLL_FOLLOWER_SPIN} in nanoseconds. */
+    private final long followerSpinNanos;
     private final long handOffGraceNanos;
     /** Which waiting thread polls for all waiters now; see {@link #await}. */
     private final PollerToken token = new PollerToken();
@@ -76,6 +88,8 @@ public final class ProgressEngine {
      * waits a few passes more.
      */
     static final int IDLE_AFTER = 1024;
+    /** The method whose polls read sockets ({@link #pollsReadSockets}). */
+    private static final String SOCKET_METHOD = "tcp";
     static final int IDLE_PERIOD = 16;
 
     /**
@@ -155,6 +169,7 @@ public final class ProgressEngine {
     ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
                    Supplier<IdleStrategy> idleStrategy, long followerParkNanos, long handOffGraceNanos) {
         this.followerParkNanos = followerParkNanos;
+        this.followerSpinNanos = TimeUnit.MICROSECONDS.toNanos(Math.max(0, parameters.get(POLL_FOLLOWER_SPIN)));
         this.handOffGraceNanos = handOffGraceNanos;
         this.handOff = handOffGraceNanos != NO_HAND_OFF;
         this.context = context;
@@ -308,7 +323,9 @@ public final class ProgressEngine {
         // Most waits of a ping-pong end within a round trip: poll a while before the bookkeeping a long wait needs
         // (this thread's idle strategy, a waiter slot taken and given back with atomics), which a profile of the
         // shm ping-pong showed as a fifth of the waiting loop. Not while another thread polls: it does it for all.
-        for (int pass = 0; pass < PASSES_BEFORE_IDLING && token.open(); pass++) {
+        // Nor while other threads spin (they may share this thread's core and need it once this thread polls).
+        int passes = waiters.spinners() == 0 ? PASSES_BEFORE_IDLING : 0;
+        for (int pass = 0; pass < passes && token.open(); pass++) {
             poll(); // no pause between these passes: a pause instruction (~40 ns on recent x86) delays the arrival
             context.flushHeld(); // what the pass sent (an answer to what it delivered) goes now, not after a window
             if (done.getAsBoolean()) {
@@ -318,10 +335,15 @@ public final class ProgressEngine {
         Thread self = Thread.currentThread();
         boolean watching = !(done instanceof DeviceRequest); // a condition, not one request: may need an arrival
         int slot = waiters.add(self, watching ? null : done);
+        boolean spun = false;
         try {
             while (!done.getAsBoolean()) {
                 if (!token.take(self, inBackground)) {
-                    LockSupport.parkNanos(followerParkNanos);
+                    // spins once a wait: a thread that has slept its spin out waits long, and sleeps from then on
+                    if (spun || !spinWhileFollowing(done, slot)) {
+                        LockSupport.parkNanos(followerParkNanos);
+                    }
+                    spun = true;
                     continue;
                 }
                 int outcome = pollHoldingToken(done, self);
@@ -345,6 +367,51 @@ public final class ProgressEngine {
     }
 
     /**
+     * While another thread polls: yields this thread's core, looking at {@code done} and the token between yields,
+     * for up to {@link #followerSpinNanos}; true when {@code done} or the token came free meanwhile, false when the
+     * caller should sleep (it then registers as a sleeper again and has looked once more).
+     *
+     * <p>Why spin: the poller that completes this thread's request would otherwise wake it from a sleep, and on
+     * this VM a wake-up on the other vCPU costs 18–21 µs; every message for another thread paid it (2 threads of tcp
+     * round trips 5.6–8.2× slower than one). A spinning thread that yields is runnable: when its request completes
+     * it runs as soon as the thread on its core yields, 1.6–1.9 µs (docs/performance.md, "2026-11-26, fourth"). The
+     * spin is bounded in time, so a thread that waits long, or finds its core taken by other processes, soon sleeps.
+     */
+    private boolean spinWhileFollowing(BooleanSupplier done, int slot) {
+        if (followerSpinNanos <= 0 || slot < 0 || !pollsReadSockets()) {
+            return false;
+        }
+        long start = System.nanoTime();
+        waiters.spinning(slot);
+        try {
+            do {
+                Thread.yield();
+                if (done.getAsBoolean() || token.isFree()) {
+                    return true;
+                }
+            } while (System.nanoTime() - start < followerSpinNanos);
+        } finally {
+            waiters.mayPark(slot);
+        }
+        return done.getAsBoolean() || token.isFree(); // a completion or leaving that saw this thread still spinning
+    }
+
+    /**
+     * Whether a poll reads sockets of this process (tcp carries a link): waits are then long against a switch
+     * between threads, and a poll is a system call per connection. Over shm alone a waiting thread finds its message
+     * in its fast passes nearly always, and spinning followers only took the cores from the threads that poll: 2
+     * threads' shm round trips took 1.9 times as long with them.
+     */
+    private boolean pollsReadSockets() {
+        for (PolledModule pm : polling.polled) {
+            if (pm.module.name().equals(SOCKET_METHOD) && pm.counters.isLinked()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * {@code self}'s wait ended: if nobody polls now, wakes a waiter to poll — unless a poller handed the polling to
      * {@code self} and sleeps only briefly, expecting it back (waking one then would cost the switch the hand-off
      * saves).
@@ -352,7 +419,7 @@ public final class ProgressEngine {
     private void leave(Thread self) {
         if (handedTo == self) {
             handedTo = null;
-        } else if (token.isFree()) {
+        } else if (token.isFree() && waiters.spinners() == 0) { // a spinning waiter takes the token by itself
             waiters.wakeOne(); // someone else polls now (the poller's leaving, or one it woke and that is done)
         }
     }
@@ -396,7 +463,11 @@ public final class ProgressEngine {
                 handedTo = waiters.lastWoken();
                 return HANDED_OFF;
             }
-            idle.idle(work);
+            if (waiters.spinners() != 0) {
+                Thread.yield(); // a spinning waiter whose request this pass completed may need this core to go on
+            } else {
+                idle.idle(work);
+            }
         }
     }
 }

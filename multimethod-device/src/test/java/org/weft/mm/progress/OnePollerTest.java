@@ -40,10 +40,29 @@ class OnePollerTest {
     /** What ends each wait a test started, should the test fail before it does. */
     private final List<Runnable> releases = new ArrayList<>();
 
-    /** An engine whose poller hands off with a grace of {@code handOffGraceNanos} (or never). */
+    /**
+     * An engine whose poller hands off with a grace of {@code handOffGraceNanos} (or never), and whose waiters that
+     * do not poll sleep at once (they spin for {@code poll_follower_spin} only where a test says so).
+     */
     private ProgressEngine engine(long handOffGraceNanos) {
-        return new ProgressEngine(new Context(0, 2), List.of(module), Parameters.of(Map.of()), waiters,
-                BusySpinIdleStrategy::new, SAFETY_NET_NANOS, handOffGraceNanos);
+        return engine(handOffGraceNanos, 0);
+    }
+
+    /**
+     * As above, the waiters that do not poll spinning {@code followerSpinMicros} before they sleep, and sleeping
+     * {@code followerParkNanos} between looks.
+     */
+    private ProgressEngine engine(long handOffGraceNanos, long followerSpinMicros, long followerParkNanos) {
+        Parameters parameters = Parameters.of(Map.of(ProgressEngine.POLL_FOLLOWER_SPIN.name(),
+                Long.toString(followerSpinMicros)));
+        Context context = new Context(0, 2);
+        context.counters(module.name()).markLinked(); // a link of this process reads a socket
+        return new ProgressEngine(context, List.of(module), parameters, waiters,
+                BusySpinIdleStrategy::new, followerParkNanos, handOffGraceNanos);
+    }
+
+    private ProgressEngine engine(long handOffGraceNanos, long followerSpinMicros) {
+        return engine(handOffGraceNanos, followerSpinMicros, SAFETY_NET_NANOS);
     }
 
     /** A module that notes which threads poll it, and how often; it delivers what a test gives it. */
@@ -54,7 +73,7 @@ class OnePollerTest {
         final AtomicReference<RecvRequest> delivery = new AtomicReference<>();
 
         PollingThreads() {
-            super("polled");
+            super("tcp"); // its polls stand for socket reads, which the waiters that do not poll spin for
         }
 
         @Override
@@ -209,6 +228,54 @@ class OnePollerTest {
         awaitTrue(() -> parked(b.thread()), "b sleeps in its next wait");
         module.pollers.clear();
         assertOnlyPollerFor100Millis(a.thread(), "a polls on");
+    }
+
+    /**
+     * A waiting thread that another thread polls for first spins (looks at its request between yields): the poller
+     * that completes its request leaves it alone — no wake-up, and no hand-off, since the thread is awake and needs
+     * no more than a turn on a core — and goes on polling. Waking a sleeping thread on this VM's other vCPU costs
+     * 18–21 µs, and every message for another thread paid it (2 threads of tcp round trips 5.6–8.2 times slower
+     * than one; issue 20). Spins of 10 minutes here and a hand-off grace of 10 minutes: a poller that handed off
+     * would sleep through the test's deadlines.
+     */
+    @Test
+    void aPollerThatCompletesASpinningThreadsRequestGoesOnPollingAndWakesNobody() throws Exception {
+        engine = engine(TimeUnit.MINUTES.toNanos(10), TimeUnit.MINUTES.toMicros(10));
+        Waiter a = waiter("a");
+        a.thread().start();
+        awaitTrue(() -> module.total.get() > ProgressEngine.PASSES_BEFORE_IDLING, "a polls past its first passes");
+        Waiter b = waiter("b");
+        b.thread().start();
+        awaitTrue(() -> waiters.spinners() == 1, "b spins while a polls");
+        assertEquals(Thread.State.RUNNABLE, b.thread().getState(), "b spins, it does not sleep");
+
+        module.delivery.set(b.request()); // a's next poll delivers b's message
+        awaitEnd(b.thread());
+        assertEquals(0, waiters.handOffs(), "a woke nobody: b was awake");
+        module.pollers.clear();
+        assertOnlyPollerFor100Millis(a.thread(), "a polls on: it handed nothing off");
+        assertEquals(0, waiters.spinners());
+    }
+
+    /**
+     * A spinning waiter whose spin runs out sleeps, and its completion then wakes it as before (it looks at its
+     * request once more after saying it may sleep, so a completion between its last look and its sleep is not lost).
+     * Its sleeps between looks are 10 minutes long here: only the completion's wake-up ends its wait in time.
+     */
+    @Test
+    void aWaiterWhoseSpinRanOutSleepsAndItsCompletionWakesIt() throws Exception {
+        engine = engine(ProgressEngine.NO_HAND_OFF, 1_000, TimeUnit.MINUTES.toNanos(10));
+        Waiter a = waiter("a");
+        a.thread().start();
+        awaitTrue(() -> module.total.get() > ProgressEngine.PASSES_BEFORE_IDLING, "a polls past its first passes");
+        Waiter b = waiter("b");
+        b.thread().start();
+        awaitTrue(() -> parked(b.thread()) && waiters.spinners() == 0, "b sleeps once it has spun 1 ms");
+
+        module.delivery.set(b.request());
+        awaitEnd(b.thread());
+        a.complete();
+        awaitEnd(a.thread());
     }
 
     @Test

@@ -16,7 +16,8 @@ import mpi.Status;
  * {@code nonblocking} the two ranks' threads exchange by {@code iRecv} and {@code iSend} instead, small and
  * rendezvous-sized messages in turn, completed by each of {@code waitAll}, {@code testAll}, {@code waitSome} and
  * {@code waitFor}/{@code waitStatus} in turn: the device reuses the requests the API hands back, on whichever thread
- * took them. Prints {@code THREADED OK rank R} per rank.
+ * took them. A second argument sets the number of threads per rank (default 4). Prints {@code THREADED OK rank R}
+ * per rank.
  */
 public final class ThreadedPingPong {
     private static final int THREADS = 4;
@@ -33,9 +34,10 @@ public final class ThreadedPingPong {
         }
         int rank = MPI.COMM_WORLD.getRank();
         String mode = args.length > 0 ? args[0] : "";
+        int count = args.length > 1 ? Integer.parseInt(args[1]) : THREADS;
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread[] threads = new Thread[THREADS];
-        for (int t = 0; t < THREADS; t++) {
+        Thread[] threads = new Thread[count];
+        for (int t = 0; t < count; t++) {
             int tag = t;
             threads[t] = new Thread(() -> {
                 try {
