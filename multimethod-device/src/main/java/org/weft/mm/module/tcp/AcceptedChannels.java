@@ -38,6 +38,8 @@ final class AcceptedChannels {
     static final class Accepted extends NioSocketChannel {
         /** How messages name the way the peer comes by when not straight to this process's listener, else empty. */
         private final String via;
+        /** The wire its bytes go through once its HELLO is verified (TLS or the socket itself); null before. */
+        private volatile Wire wire;
 
         Accepted(Channel parent, SocketChannel socket) {
             this(parent, socket, "");
@@ -51,6 +53,16 @@ final class AcceptedChannels {
         /** The peer's address as messages name it, with the way it comes by ({@code , through relay b (...)}). */
         String describeRemote() {
             return remoteAddress() + (via.isEmpty() ? "" : ", " + via);
+        }
+
+        /** Its bytes go through {@code handedTo} from now on, both ways: Netty must not write on it any more. */
+        void handedTo(Wire handedTo) {
+            wire = handedTo;
+        }
+
+        /** The wire it was handed to, or null while Netty still has it. */
+        Wire wire() {
+            return wire;
         }
 
         /** The socket itself; read it only after Netty stopped reading ({@code autoRead} off). */

@@ -125,6 +125,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
             reject(ctx, e.getMessage());
             return;
         }
+        ((AcceptedChannels.Accepted) channel).handedTo(wire);
         int sourceRank = hello.rank();
         handshakeDeadline.cancel(false);
         ctx.channel().config().setAutoRead(false);

@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.weft.adi.log.ThrottledLog;
 import org.weft.adi.net.HostAddresses;
@@ -575,6 +576,13 @@ public final class TcpModule implements CommModule {
         for (TcpLink link : linkArray) {
             link.closeGracefully();
         }
+        for (Channel ch : accepted) {
+            if (!adopted.contains(ch) && ch instanceof AcceptedChannels.Accepted a && a.wire() instanceof TlsWire w) {
+                adopted.add(ch); // its BYE goes inside TLS, not through Netty below the session
+                sayBye(w);
+                ch.close();
+            }
+        }
         var loop = group.next();
         List<ChannelFuture> closing = new ArrayList<>();
         Future<?> farewell = loop.submit(() -> {
@@ -600,6 +608,26 @@ public final class TcpModule implements CommModule {
         Future<?> stopped = group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
         if (!loop.inEventLoop()) {
             stopped.awaitUninterruptibly(SHUTDOWN_WAIT_MILLIS);
+        }
+    }
+
+    /**
+     * At shutdown, on an accepted connection this process never sent on (its peer's own link is the pair's): a BYE
+     * through its TLS session, bounded in time. Netty would write it below the session, as plaintext the peer's
+     * engine takes for an altered record.
+     */
+    private static void sayBye(TlsWire wire) {
+        ByteBuffer bye = ByteBuffer.wrap(Frames.controlBytes(FrameLayout.BYE_HANDLER));
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SHUTDOWN_WAIT_MILLIS / 10);
+        try {
+            while (wire.isEstablished() && (bye.hasRemaining() || wire.hasPendingOutput())
+                    && System.nanoTime() - deadline < 0) {
+                if (wire.write(bye) == 0 && wire.flush() == 0) {
+                    LockSupport.parkNanos(50_000);
+                }
+            }
+        } catch (IOException e) {
+            // the peer went first: nothing to say goodbye to
         }
     }
 
