@@ -1,6 +1,7 @@
 package org.weft.tests.dynamic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.DataInputStream;
@@ -55,6 +56,8 @@ class TwoJobsJobTest {
         WeftrunJob.Result connecting = jobs.connecting();
         assertTrue(connecting.stdout().contains("WRONG TOKEN class 43"), both);
         assertTrue(accepted.stderr().contains("refused a connection"), both);
+        // Both jobs part cleanly: an accepted connection's goodbye goes inside TLS, not as plaintext under it.
+        assertFalse(both.contains("integrity check"), both);
         for (int rank = 0; rank < acceptors; rank++) {
             String line = "SIDE accept rank " + rank + " size " + acceptors + " remote " + connectors + " sum "
                     + sumOf(connectors);
