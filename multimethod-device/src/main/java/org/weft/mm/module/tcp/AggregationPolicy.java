@@ -16,7 +16,10 @@ import java.util.concurrent.TimeUnit;
  *       {@code C} ({@code tcp_aggregate_frame_cost}). The next RSR is expected after the mean gap {@code g} between
  *       sends to this peer (TCPMPL's optimistic factor: the rate), the held ones have waited {@code age} (its
  *       pessimistic factor), so a send holds while {@code n * (age + g) < C} and a poll writes once
- *       {@code n * age >= C}. A peer sent to rarely ({@code g >= C}) gets each RSR at once.</li>
+ *       {@code n * age >= C}. A peer sent to rarely ({@code g >= C}) gets each RSR at once. Once the link has
+ *       measured the path's round trip {@code R} ({@link Aggregation#roundTrip}), a delay is weighed against the
+ *       trip the RSR takes anyway: a send holds while {@code age + g < min(window, R / 10)}, and a poll writes once
+ *       {@code age >= R / 10} (the whole window on a 10 ms path, microseconds on loopback).</li>
  * </ul>
  * Whatever the policy, a thread that waits writes what is held first ({@link TcpModule#flush()}), and RSRs larger
  * than {@code bytes} are never held (they end the aggregate before them).

@@ -69,7 +69,8 @@ package org.weft.mm.module.tcp;
  * CHUNK (handlerId 7), on a stripe: u64 transfer id (the receiver's, from its CTS), u64 offset, then bytes: a piece
  * of a striped message; pieces of one message come in any order over any of the sender's stripes.
  * PING (handlerId 8), PONG (handlerId 9), on the connection the pair shares: u64 the pinger's clock; a PONG echoes
- * the PING's body at once (the path's round trip).
+ * the PING's body at once (the path's round trip). A PING of an adaptive aggregation's link carries a second u64,
+ * {@link #AGGREGATION_PING}, so that its PONG goes to that link's policy, not to a path probe.
  * PROBE (handlerId 10), on a stripe: u64 phase, u64 the phase's duration in ns, then bytes to be counted and
  * dropped; once the receiver has seen the phase's bytes for its duration (from the first) it answers PROBE_RESULT
  * (handlerId 12) on the shared connection: u64 phase, u64 bytes per second it received over the second half (the
@@ -115,6 +116,8 @@ final class FrameLayout {
     static final int CHUNK_HANDLER = 7;
     static final int PING_HANDLER = 8;
     static final int PONG_HANDLER = 9;
+    /** The second u64 of an adaptive aggregation's PING (any other value, or none: a path probe's). */
+    static final long AGGREGATION_PING = 0x5745_4654_4147_4752L;
     static final int PROBE_HANDLER = 10;
     static final int PROBE_RESULT_HANDLER = 12;
     static final int STRIPES_HANDLER = 13;

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,6 +86,8 @@ public final class TcpLink implements CommObject {
      */
     private boolean pathKnown;
     private Aggregation aggregation;
+    /** PINGs sent for the aggregation's round trip. Under {@link #lock}. */
+    private int pingsSent;
     private Compression compression;
     private String pathName = "";
     /** The striping of large messages when the peer is of another site, else null (set once, by the module). */
@@ -335,6 +338,9 @@ public final class TcpLink implements CommObject {
         TcpConfig config = module.config();
         AggregationPolicy policy = config.aggregate().forPath(here, there);
         aggregation = policy.isOff() ? null : new Aggregation(policy, System.nanoTime());
+        if (policy.mode() == AggregationPolicy.Mode.ADAPTIVE) {
+            ping(); // adaptive holds in proportion to the path's round trip, once known
+        }
         compression = switch (config.compress().forPath(here, there)) {
             case OFF -> null;
             case LZ4 -> new Compression(config.compressMin(), null);
@@ -342,6 +348,29 @@ public final class TcpLink implements CommObject {
         };
         pathName = here.equals(there) ? (here.isEmpty() ? "same-site" : "same-site " + here)
                 : "cross-site " + here + "-" + there;
+    }
+
+    /** A PING for this link's adaptive aggregation: the peer echoes it at once ({@link #roundTrip}). */
+    private void ping() {
+        pingsSent++;
+        sendControl(FrameLayout.PING_HANDLER, ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(System.nanoTime()).putLong(FrameLayout.AGGREGATION_PING).array());
+    }
+
+    /** The PONG of this link's PING came: the adaptive aggregation learns the round trip; the next PING goes. */
+    void roundTrip(long rttNanos) {
+        lock.lock();
+        try {
+            Aggregation a = aggregation;
+            if (a != null) {
+                a.roundTrip(rttNanos);
+                if (pingsSent < Aggregation.PINGS && state != State.CLOSED) {
+                    ping();
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Any thread: writes what the aggregate holds, now (a thread of this process is about to wait). */
@@ -385,7 +414,12 @@ public final class TcpLink implements CommObject {
             line.append("off");
         } else {
             long frames = a.frames();
-            line.append(a.policy().describe()).append(", ").append(a.rsrs()).append(" RSRs in ").append(frames)
+            line.append(a.policy().describe());
+            if (a.relativeHold() > 0) {
+                line.append(", holding at most ").append(TimeUnit.NANOSECONDS.toMicros(a.relativeHold()))
+                        .append(" us (a tenth of the round trip)");
+            }
+            line.append(", ").append(a.rsrs()).append(" RSRs in ").append(frames)
                     .append(" frames (").append(frames == 0 ? "-" : String.format("%.2f", (double) a.rsrs() / frames))
                     .append(" a frame)");
         }

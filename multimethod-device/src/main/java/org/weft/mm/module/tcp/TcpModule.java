@@ -693,8 +693,9 @@ public final class TcpModule implements CommModule {
                 }
             }
             case FrameLayout.PING_HANDLER -> answer(source, FrameLayout.PONG_HANDLER, copy(requireLength(body, 8)));
-            case FrameLayout.PONG_HANDLER -> answered(source, PathProbe.PONG,
-                    System.nanoTime() - requireLength(body, 8).getLong(body.position()));
+            case FrameLayout.PONG_HANDLER -> ponged(source, System.nanoTime()
+                    - requireLength(body, 8).getLong(body.position()), body.remaining() >= 16
+                    && body.getLong(body.position() + 8) == FrameLayout.AGGREGATION_PING);
             case FrameLayout.PROBE_RESULT_HANDLER -> answered(source, requireLength(body, 16).getLong(body.position()),
                     body.getLong(body.position() + 8));
             case FrameLayout.STRIPES_HANDLER -> expectStripes(requireLength(body, 16).getLong(body.position()),
@@ -740,6 +741,18 @@ public final class TcpModule implements CommModule {
         TcpLink link = links.get(source);
         if (link != null) {
             link.sendControl(handlerId, body);
+        }
+    }
+
+    /** A PONG came: the round trip to {@code source}, for its link's aggregation or for its path's probe. */
+    private void ponged(int source, long rttNanos, boolean aggregation) {
+        TcpLink link = links.get(source);
+        if (aggregation) {
+            if (link != null) {
+                link.roundTrip(rttNanos);
+            }
+        } else {
+            answered(source, PathProbe.PONG, rttNanos);
         }
     }
 

@@ -63,7 +63,8 @@ public final class TcpParameters {
             "bytes one aggregate holds at most; a larger RSR ends the aggregate and goes at once");
 
     public static final Parameter<Integer> AGGREGATE_FRAME_COST = Parameter.integer("tcp_aggregate_frame_cost", 1000,
-            "us", "adaptive aggregation: the delay, summed over the held RSRs, that one write saved is worth");
+            "us", "adaptive aggregation, until the path's round trip is measured: the delay, summed over the held RSRs,"
+            + " that one write saved is worth");
 
     public static final Parameter<String> COMPRESS = Parameter.string("tcp_compress", "cross-site:auto,same-site:off",
             "compression of RSR frames, per path: off, lz4 or auto (lz4 where the link finds its wire slower than"

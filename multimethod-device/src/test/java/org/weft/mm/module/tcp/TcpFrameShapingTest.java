@@ -137,6 +137,11 @@ class TcpFrameShapingTest {
         String line = pathLine();
         long frames = Long.parseLong(line.replaceAll(".* RSRs in (\\d+) frames.*", "$1"));
         assertTrue(frames < 150, "a burst of 200 small RSRs coalesces: " + line);
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!pathLine().contains("holding at most") && System.nanoTime() < deadline) {
+            pollFor(10); // the link's PINGs measure the round trip
+        }
+        assertTrue(pathLine().contains("us (a tenth of the round trip)"), pathLine());
     }
 
     @Test
