@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.LargeBlockCollectives;
 import org.weft.tests.programs.SharedCollectivesCheck;
 
 /**
@@ -32,6 +33,22 @@ class SharedMemoryCollectivesJobTest {
         assertEquals(0, result.exitCode(), result.output());
         for (int r = 0; r < ranks; r++) {
             assertTrue(result.stdout().contains("SHARED-COLLECTIVES OK rank " + r), result.output());
+        }
+    }
+
+    /**
+     * Blocks around a slot and far beyond it, in direct buffers and arrays, and counts that differ between ranks
+     * across the slot's size (short blocks; a block longer than its receiver's is {@code ERR_TRUNCATE} there): every
+     * byte right, and no rank left waiting on a path the others did not take.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4, 8})
+    void largeAndMismatchedBlocksArriveWholeWithoutAHang(int ranks) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", String.valueOf(ranks), LargeBlockCollectives.class.getName())
+                .timeout(TIMEOUT).start();
+        assertEquals(0, result.exitCode(), result.output());
+        for (int r = 0; r < ranks; r++) {
+            assertTrue(result.stdout().contains("LARGE-BLOCKS OK rank " + r), result.output());
         }
     }
 

@@ -8,12 +8,18 @@ import org.weft.core.datatype.TypeDescriptor;
 import org.weft.core.error.MpiErrors;
 
 /**
- * The blocking allgather, gather, scatter and alltoall through a communicator's segment ({@link CommSegment}),
- * for {@link SharedCollectives}, which has checked that the segment is there and the blocks fit a slot. Each rank
- * records how long its data is ({@link CommSegment#setLength}): a block takes what its sender sent, up to the
- * block's size, as the schedules' receives do; longer data is {@code ERR_TRUNCATE}, raised after the operation has
- * run to its end so that the other members are not left waiting.
+ * The blocking bcast, allgather, gather, scatter and alltoall through a communicator's segment ({@link CommSegment}),
+ * for {@link SharedCollectives}, which has checked that the segment is there. Each rank records how long its data is
+ * ({@link CommSegment#setLength}): a block takes what its sender sent, up to the block's size, as the schedules'
+ * receives do; longer data is {@code ERR_TRUNCATE}, raised after the operation has run to its end so that the other
+ * members are not left waiting. Data that does not fit a slot goes by point-to-point messages under the call's tag
+ * and its sender records {@link CommSegment#BY_MESSAGE} instead of a length, so its readers receive it (over shm,
+ * large data between native buffers is read once out of the sender's memory). Which way a rank's data goes is its
+ * sender's choice alone and every reader follows it, so counts that differ between ranks (erroneous, or short
+ * blocks) never leave ranks on different paths waiting for each other.
  * <ul>
+ *   <li>bcast: the root copies its data into its slot and publishes {@code 2s}; the others wait for it, copy out
+ *       and publish {@code 2s};</li>
  *   <li>allgather: each copies its block into its slot and publishes {@code 2s - 1}; all wait for all, copy every
  *       slot into place and publish {@code 2s};</li>
  *   <li>gather: each copies its block into its slot and publishes {@code 2s}; the root publishes {@code 2s - 1},
@@ -33,53 +39,97 @@ final class BlockExchanges {
         this.views = views;
     }
 
+    /** {@code MPI_Bcast} of {@code count} items from {@code root}. */
+    void bcast(CommSegment seg, Object buf, int count, TypeDescriptor type, int root) {
+        int tag = seg.tag();
+        long room = (long) count * type.byteSize();
+        boolean staged = BufferMapping.needsStaging(buf, type);
+        if (me == root) {
+            MemorySegment data = staged ? BufferMapping.forSend(buf, count, type) : views.view(buf, count, type, false);
+            long s = begin(seg, data, 0, room);
+            seg.publish(2 * Math.abs(s));
+            if (s < 0) {
+                for (int r = 0; r < seg.ranks(); r++) {
+                    if (r != root) {
+                        seg.startSend(data, r, tag);
+                    }
+                }
+                seg.awaitSends();
+            }
+            return;
+        }
+        MemorySegment data = staged ? BufferMapping.forReceive(buf, count, type) : views.view(buf, count, type, true);
+        long s = seg.next();
+        seg.awaitRank(root, 2 * s);
+        long sent = seg.length(root, s);
+        if (sent == CommSegment.BY_MESSAGE) {
+            seg.publish(2 * s);
+            sent = seg.receive(data, root, tag);
+        } else {
+            copyOut(seg, s, root, 0, data, 0, room);
+            seg.publish(2 * s);
+        }
+        if (staged) {
+            BufferMapping.finishReceive(buf, count, type, data, Math.min(sent, room));
+        }
+        checkFits(sent, room);
+    }
+
     /** {@code MPI_Allgather} of blocks of {@code block} bytes; {@code sendbuf == null}: in place. */
     void allGather(CommSegment seg, Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf,
                    int recvcount, TypeDescriptor recvtype, long block) {
         int n = seg.ranks();
+        int tag = seg.tag();
         boolean staged = BufferMapping.needsFinish(recvbuf, recvtype);
         MemorySegment recv = receiving(recvbuf, n * recvcount, recvtype, staged);
-        MemorySegment mine = sendbuf == null ? recv : sending(sendbuf, sendcount, sendtype);
+        MemorySegment from = sendbuf == null ? recv : sending(sendbuf, sendcount, sendtype);
         long offset = sendbuf == null ? me * block : 0;
-        long bytes = sendbuf == null ? block : checkFits(mine.byteSize(), block);
-        long s = seg.write(mine, offset, bytes);
-        seg.setLength(s, bytes);
-        seg.publish(2 * s - 1);
-        seg.awaitAll(2 * s - 1);
-        long longest = 0;
-        for (int r = 0; r < n; r++) {
-            longest = Math.max(longest, copyOut(seg, s, r, 0, recv, r * block, block));
+        long bytes = sendbuf == null ? block : from.byteSize();
+        long s = begin(seg, from, offset, bytes);
+        seg.publish(2 * Math.abs(s) - 1);
+        if (s < 0) {
+            startSendsToAll(seg, from.asSlice(offset, bytes), tag);
         }
+        s = Math.abs(s);
+        seg.awaitAll(2 * s - 1);
+        long longest = sendbuf == null ? 0 : copyOwn(from, 0, bytes, recv, me * block, block);
+        for (int r = 0; r < n; r++) {
+            if (r != me) {
+                longest = Math.max(longest, blockFrom(seg, s, r, 0, recv, r * block, block, tag));
+            }
+        }
+        seg.awaitSends();
         seg.publish(2 * s);
         finish(recvbuf, n * recvcount, recvtype, recv, staged);
         checkFits(longest, block);
     }
 
-    /** {@code MPI_Gather} to {@code root} of blocks of {@code block} bytes; at the root {@code sendbuf == null}: in place. */
+    /** {@code MPI_Gather} to {@code root}; at the root {@code sendbuf == null}: in place. */
     void gather(CommSegment seg, Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf,
                 int recvcount, TypeDescriptor recvtype, int root) {
         int n = seg.ranks();
+        int tag = seg.tag();
         if (me != root) {
             MemorySegment mine = sending(sendbuf, sendcount, sendtype);
-            long s = seg.write(mine, 0, mine.byteSize());
-            seg.setLength(s, mine.byteSize());
-            seg.publish(2 * s);
+            long s = begin(seg, mine, 0, mine.byteSize());
+            seg.publish(2 * Math.abs(s));
+            if (s < 0) {
+                seg.startSend(mine, root, tag);
+                seg.awaitSends();
+            }
             return;
         }
         long block = (long) recvcount * recvtype.byteSize();
         boolean staged = BufferMapping.needsFinish(recvbuf, recvtype);
         MemorySegment recv = receiving(recvbuf, n * recvcount, recvtype, staged);
         MemorySegment mine = sendbuf == null ? null : sending(sendbuf, sendcount, sendtype);
-        if (mine != null) {
-            MemorySegment.copy(mine, 0, recv, root * block, checkFits(mine.byteSize(), block));
-        }
+        long longest = mine == null ? 0 : copyOwn(mine, 0, mine.byteSize(), recv, root * block, block);
         long s = seg.next();
         seg.publish(2 * s - 1);
         seg.awaitAll(2 * s - 1);
-        long longest = 0;
         for (int r = 0; r < n; r++) {
             if (r != root) {
-                longest = Math.max(longest, copyOut(seg, s, r, 0, recv, r * block, block));
+                longest = Math.max(longest, blockFrom(seg, s, r, 0, recv, r * block, block, tag));
             }
         }
         seg.publish(2 * s);
@@ -87,31 +137,13 @@ final class BlockExchanges {
         checkFits(longest, block);
     }
 
-    /** {@code MPI_Scatter} from {@code root} of blocks of {@code block} bytes; at the root {@code recvbuf == null}: in place. */
+    /** {@code MPI_Scatter} from {@code root}; at the root {@code recvbuf == null}: in place. */
     void scatter(CommSegment seg, Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf,
                  int recvcount, TypeDescriptor recvtype, int root) {
         int n = seg.ranks();
+        int tag = seg.tag();
         if (me == root) {
-            long block = (long) sendcount * sendtype.byteSize();
-            MemorySegment send = sending(sendbuf, n * sendcount, sendtype);
-            boolean staged = recvbuf != null && BufferMapping.needsStaging(recvbuf, recvtype);
-            MemorySegment mine = recvbuf == null ? null : staged ? BufferMapping.forReceive(recvbuf, recvcount,
-                    recvtype) : views.view(recvbuf, recvcount, recvtype, true);
-            if (mine != null) {
-                MemorySegment.copy(send, root * block, mine, 0, checkFits(block, mine.byteSize()));
-                if (staged) {
-                    BufferMapping.finishReceive(recvbuf, recvcount, recvtype, mine, block);
-                }
-            }
-            long s = seg.next();
-            seg.beforeWriting(s);
-            for (int r = 0; r < n; r++) {
-                if (r != root) {
-                    MemorySegment.copy(send, r * block, seg.slot(s, r), 0, block);
-                }
-            }
-            seg.setLength(s, block);
-            seg.publish(2 * s);
+            scatterFromRoot(seg, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, tag);
             return;
         }
         long room = (long) recvcount * recvtype.byteSize();
@@ -121,33 +153,132 @@ final class BlockExchanges {
         long s = seg.next();
         seg.awaitRank(root, 2 * s);
         long sent = seg.length(root, s); // the root put this rank's block in this rank's slot
-        MemorySegment.copy(seg.slot(s, me), 0, recv, 0, Math.min(sent, room));
-        seg.publish(2 * s);
+        if (sent == CommSegment.BY_MESSAGE) {
+            seg.publish(2 * s);
+            sent = seg.receive(recv, root, tag);
+        } else {
+            MemorySegment.copy(seg.slot(s, me), 0, recv, 0, Math.min(sent, room));
+            seg.publish(2 * s);
+        }
         finish(recvbuf, recvcount, recvtype, recv, staged);
         checkFits(sent, room);
+    }
+
+    private void scatterFromRoot(CommSegment seg, Object sendbuf, int sendcount, TypeDescriptor sendtype,
+                                 Object recvbuf, int recvcount, TypeDescriptor recvtype, int tag) {
+        int n = seg.ranks();
+        long block = (long) sendcount * sendtype.byteSize();
+        MemorySegment send = sending(sendbuf, n * sendcount, sendtype);
+        long room = recvbuf == null ? block : (long) recvcount * recvtype.byteSize();
+        if (recvbuf != null) {
+            boolean staged = BufferMapping.needsStaging(recvbuf, recvtype);
+            MemorySegment mine = staged ? BufferMapping.forReceive(recvbuf, recvcount, recvtype)
+                    : views.view(recvbuf, recvcount, recvtype, true);
+            copyOwn(send, me * block, block, mine, 0, room);
+            if (staged) {
+                BufferMapping.finishReceive(recvbuf, recvcount, recvtype, mine, Math.min(block, room));
+            }
+        }
+        long s = seg.next();
+        seg.beforeWriting(s);
+        boolean fits = block <= seg.slotBytes();
+        for (int r = 0; r < n && fits; r++) {
+            if (r != me) {
+                MemorySegment.copy(send, r * block, seg.slot(s, r), 0, block);
+            }
+        }
+        seg.setLength(s, fits ? block : CommSegment.BY_MESSAGE);
+        seg.publish(2 * s);
+        if (!fits) {
+            for (int r = 0; r < n; r++) {
+                if (r != me) {
+                    seg.startSend(send.asSlice(r * block, block), r, tag);
+                }
+            }
+            seg.awaitSends();
+        }
+        checkFits(block, room);
     }
 
     /** {@code MPI_Alltoall} of blocks of {@code sendBlock} bytes into blocks of {@code recvBlock}. */
     void allToAll(CommSegment seg, Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf,
                   int recvcount, TypeDescriptor recvtype) {
         int n = seg.ranks();
+        int tag = seg.tag();
         long sendBlock = (long) sendcount * sendtype.byteSize();
         long recvBlock = (long) recvcount * recvtype.byteSize();
         MemorySegment send = sending(sendbuf, n * sendcount, sendtype);
         boolean staged = BufferMapping.needsFinish(recvbuf, recvtype);
         MemorySegment recv = receiving(recvbuf, n * recvcount, recvtype, staged);
-        checkFits(sendBlock, recvBlock);
-        long s = seg.write(send, 0, n * sendBlock);
-        seg.setLength(s, sendBlock);
-        seg.publish(2 * s - 1);
-        seg.awaitAll(2 * s - 1);
-        long longest = 0;
-        for (int r = 0; r < n; r++) {
-            longest = Math.max(longest, copyOut(seg, s, r, me, recv, r * recvBlock, recvBlock));
+        long s = begin(seg, send, 0, n * sendBlock);
+        if (s > 0) {
+            seg.setLength(s, sendBlock); // the length of each block in the slot, not of them all
         }
+        seg.publish(2 * Math.abs(s) - 1);
+        for (int r = 0; r < n && s < 0; r++) {
+            if (r != me) {
+                seg.startSend(send.asSlice(r * sendBlock, sendBlock), r, tag);
+            }
+        }
+        s = Math.abs(s);
+        seg.awaitAll(2 * s - 1);
+        long longest = copyOwn(send, me * sendBlock, sendBlock, recv, me * recvBlock, recvBlock);
+        for (int r = 0; r < n; r++) {
+            if (r != me) {
+                longest = Math.max(longest, blockFrom(seg, s, r, me, recv, r * recvBlock, recvBlock, tag));
+            }
+        }
+        seg.awaitSends();
         seg.publish(2 * s);
         finish(recvbuf, n * recvcount, recvtype, recv, staged);
         checkFits(longest, recvBlock);
+    }
+
+    /**
+     * Begins the next operation with {@code bytes} of {@code data} at {@code offset}: copied into this rank's slot
+     * and their length recorded when they fit (returns the operation's number), else {@link CommSegment#BY_MESSAGE}
+     * recorded (returns the number negated: the caller sends the data as messages).
+     */
+    private static long begin(CommSegment seg, MemorySegment data, long offset, long bytes) {
+        if (bytes <= seg.slotBytes()) {
+            long s = seg.write(data, offset, bytes);
+            seg.setLength(s, bytes);
+            return s;
+        }
+        long s = seg.next();
+        seg.beforeWriting(s);
+        seg.setLength(s, CommSegment.BY_MESSAGE);
+        return -s;
+    }
+
+    private void startSendsToAll(CommSegment seg, MemorySegment data, int tag) {
+        for (int r = 0; r < seg.ranks(); r++) {
+            if (r != me) {
+                seg.startSend(data, r, tag);
+            }
+        }
+    }
+
+    /**
+     * Block {@code index} of what {@code rank} contributed to operation {@code s}, into {@code to} at {@code at}, at
+     * most {@code room} bytes: out of its slot, or by a message when it recorded {@link CommSegment#BY_MESSAGE};
+     * returns the block's length (more than {@code room}: truncated).
+     */
+    private static long blockFrom(CommSegment seg, long s, int rank, int index, MemorySegment to, long at, long room,
+                                  int tag) {
+        if (seg.length(rank, s) == CommSegment.BY_MESSAGE) {
+            return seg.receive(to.asSlice(at, room), rank, tag);
+        }
+        return copyOut(seg, s, rank, index, to, at, room);
+    }
+
+    /**
+     * This rank's own block, {@code length} bytes of {@code from} at {@code offset}, into {@code to} at {@code at},
+     * at most {@code room} bytes; returns its length.
+     */
+    private static long copyOwn(MemorySegment from, long offset, long length, MemorySegment to, long at, long room) {
+        MemorySegment.copy(from, offset, to, at, Math.min(length, room));
+        return length;
     }
 
     /**

@@ -7,8 +7,12 @@ import java.lang.invoke.VarHandle;
 import java.util.function.BooleanSupplier;
 
 import org.weft.adi.Device;
+import org.weft.adi.DeviceRequest;
+import org.weft.adi.ErrorClass;
+import org.weft.adi.SendMode;
 import org.weft.adi.SharedMemory;
 import org.weft.core.comm.CollectiveTraffic;
+import org.weft.core.error.MpiErrors;
 
 /**
  * One communicator's shared segment, mapped by this rank, and the flags that order its operations. Every member
@@ -25,6 +29,12 @@ import org.weft.core.comm.CollectiveTraffic;
  * that sleep in the device's doorbell.
  */
 final class CommSegment implements BooleanSupplier {
+    /**
+     * The length a rank records for data that does not fit a slot and goes by a point-to-point message instead, in
+     * the communicator's collective context under the call's tag (a large message between native buffers is then
+     * read out of the sender's memory once: the shm method's single copy).
+     */
+    static final long BY_MESSAGE = -1;
     private static final VarHandle PHASE = ValueLayout.JAVA_LONG.varHandle();
 
     private final Arena arena;
@@ -35,6 +45,7 @@ final class CommSegment implements BooleanSupplier {
     private final SharedMemory shared;
     private final Device device;
     private final CollectiveTraffic traffic;
+    private final int context;
     /** Slots by set and rank, sliced once. */
     private final MemorySegment[][] slots;
     /** Operations begun through the segment. */
@@ -42,9 +53,15 @@ final class CommSegment implements BooleanSupplier {
     /** The running wait: every member's phase ({@code -1}) or one member's, at least {@link #waitPhase}. */
     private int waitRank;
     private long waitPhase;
+    /** The running wait for messages: until every request of {@link #waitRequests} is complete, if not null. */
+    private DeviceRequest[] waitRequests;
+    /** Requests of the messages a call sends, by rank, reused. */
+    private final DeviceRequest[] requests;
+    /** The one receive a call waits for at a time. */
+    private final DeviceRequest[] receiving = new DeviceRequest[1];
 
     CommSegment(Arena arena, MemorySegment memory, SegmentLayout layout, int me, int[] worldRanks,
-                SharedMemory shared, Device device, CollectiveTraffic traffic) {
+                SharedMemory shared, Device device, CollectiveTraffic traffic, int context) {
         this.arena = arena;
         this.memory = memory;
         this.layout = layout;
@@ -53,6 +70,8 @@ final class CommSegment implements BooleanSupplier {
         this.shared = shared;
         this.device = device;
         this.traffic = traffic;
+        this.context = context;
+        this.requests = new DeviceRequest[layout.ranks];
         this.slots = new MemorySegment[SegmentLayout.SETS][layout.ranks];
         for (int set = 0; set < SegmentLayout.SETS; set++) {
             for (int r = 0; r < layout.ranks; r++) {
@@ -67,6 +86,14 @@ final class CommSegment implements BooleanSupplier {
 
     int ranks() {
         return layout.ranks;
+    }
+
+    /**
+     * The tag of a call whose data may go by messages ({@link #BY_MESSAGE}): the communicator's next collective
+     * tag, taken by every member for every such call, so the tags stay in step with the schedules' calls.
+     */
+    int tag() {
+        return traffic.nextTag();
     }
 
     /** Begins the next operation; returns its number. */
@@ -141,10 +168,68 @@ final class CommSegment implements BooleanSupplier {
         }
     }
 
+    /**
+     * Starts sending {@code data} to {@code rank} as a message under {@code tag}; {@link #awaitSends} waits for it.
+     * One send per rank at a time.
+     */
+    void startSend(MemorySegment data, int rank, int tag) {
+        requests[rank] = device.isend(data, worldRanks[rank], tag, context, SendMode.STANDARD);
+    }
+
+    /** Waits until every send started went (each receiver has its data); raises a send's failure. */
+    void awaitSends() {
+        awaitRequests(requests);
+        for (int r = 0; r < requests.length; r++) {
+            DeviceRequest request = requests[r];
+            requests[r] = null;
+            if (request != null && request.error() != ErrorClass.SUCCESS) {
+                throw MpiErrors.error(request.error(), "a collective's message to a member failed: "
+                        + request.failure());
+            }
+        }
+    }
+
+    /**
+     * Receives the message {@code rank} sent under {@code tag} into {@code into} (a longer one is truncated to it);
+     * returns how long it was as {@link BlockExchanges} counts data: longer than {@code into} when truncated.
+     */
+    long receive(MemorySegment into, int rank, int tag) {
+        receiving[0] = device.irecv(into, worldRanks[rank], tag, context);
+        awaitRequests(receiving);
+        DeviceRequest request = receiving[0];
+        receiving[0] = null;
+        if (request.error() == ErrorClass.ERR_TRUNCATE) {
+            return into.byteSize() + 1;
+        }
+        if (request.error() != ErrorClass.SUCCESS) {
+            throw MpiErrors.error(request.error(), "a collective's message from a member failed: "
+                    + request.failure());
+        }
+        return request.byteCount();
+    }
+
+    private void awaitRequests(DeviceRequest[] pending) {
+        waitRequests = pending;
+        try {
+            device.await(this);
+        } finally {
+            waitRequests = null;
+        }
+    }
+
     /** The running wait's condition; advances the communicator's nonblocking collectives, which a peer may need. */
     @Override
     public boolean getAsBoolean() {
         traffic.advanceAll();
+        DeviceRequest[] pending = waitRequests;
+        if (pending != null) {
+            for (DeviceRequest request : pending) {
+                if (request != null && !request.isComplete()) {
+                    return false;
+                }
+            }
+            return true;
+        }
         return waitRank < 0 ? allReached(waitPhase) : reached(waitRank, waitPhase);
     }
 

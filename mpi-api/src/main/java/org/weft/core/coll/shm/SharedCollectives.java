@@ -11,10 +11,12 @@ import org.weft.core.datatype.TypeDescriptor;
 
 /**
  * The blocking collectives of one intracommunicator that go through its shared segment ({@link CommSegment}) when
- * every member is on this host and reached through shared memory, and the data fits a slot. Each method returns
- * false, having done nothing, when the call keeps the schedules; the choice depends only on what every member
- * knows alike (the communicator, the byte count, which signature matching makes equal), so all members choose
- * the same. The segment is made at the first such call ({@link SegmentSetup}), whatever its size.
+ * every member is on this host and reached through shared memory: barrier, and reductions whose data fits a slot;
+ * bcast, allgather, gather, scatter and alltoall of any size (data over a slot goes by messages, as its sender
+ * records: {@link BlockExchanges}). Each method returns false, having done nothing, when the call keeps the
+ * schedules; the choice depends only on what every member knows alike (the communicator; for a reduction the byte
+ * count, which signature matching makes equal), so all members choose the same. The segment is made at the first
+ * such call ({@link SegmentSetup}), whatever its size.
  *
  * <p>Algorithms, for {@code n} members and operation {@code s} (phases: {@link CommSegment}):
  * <ul>
@@ -66,28 +68,12 @@ public final class SharedCollectives {
         return true;
     }
 
-    /** {@code MPI_Bcast} through the segment; false if it keeps the schedules (too large, or no segment). */
+    /** {@code MPI_Bcast} through the segment, whatever its size; false if this communicator keeps the schedules. */
     public boolean bcast(Object buf, int count, TypeDescriptor type, int root) {
-        long bytes = bytes(count, type);
-        if (!fits(bytes)) {
+        if (bytes(count, type) < 0 || !ready()) {
             return false;
         }
-        CommSegment seg = segment;
-        boolean staged = BufferMapping.needsStaging(buf, type);
-        if (comm.rank() == root) {
-            MemorySegment data = staged ? BufferMapping.forSend(buf, count, type) : views.view(buf, count, type, false);
-            seg.publish(2 * seg.write(data, 0, bytes));
-        } else {
-            MemorySegment data = staged ? BufferMapping.forReceive(buf, count, type)
-                    : views.view(buf, count, type, true);
-            long s = seg.next();
-            seg.awaitRank(root, 2 * s);
-            MemorySegment.copy(seg.slot(s, root), 0, data, 0, bytes);
-            seg.publish(2 * s);
-            if (staged) {
-                BufferMapping.finishReceive(buf, count, type, data, bytes);
-            }
-        }
+        blocks.bcast(segment, buf, count, type, root);
         return true;
     }
 
@@ -132,7 +118,7 @@ public final class SharedCollectives {
     public boolean allGather(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
                              TypeDescriptor recvtype) {
         long block = bytes(recvcount, recvtype);
-        if (!fits(block)) {
+        if (block < 0 || (sendbuf != null && bytes(sendcount, sendtype) < 0) || !ready()) {
             return false;
         }
         blocks.allGather(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
@@ -143,7 +129,7 @@ public final class SharedCollectives {
     public boolean gather(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
                           TypeDescriptor recvtype, int root) {
         boolean isRoot = comm.rank() == root;
-        if (!fits(isRoot ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype))) {
+        if ((isRoot ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype)) < 0 || !ready()) {
             return false;
         }
         blocks.gather(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
@@ -154,18 +140,17 @@ public final class SharedCollectives {
     public boolean scatter(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
                            TypeDescriptor recvtype, int root) {
         boolean isRoot = comm.rank() == root;
-        if (!fits(isRoot ? bytes(sendcount, sendtype) : bytes(recvcount, recvtype))) {
+        if ((isRoot ? bytes(sendcount, sendtype) : bytes(recvcount, recvtype)) < 0 || !ready()) {
             return false;
         }
         blocks.scatter(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
         return true;
     }
 
-    /** {@code MPI_Alltoall}; false if it keeps the schedules (every rank's blocks must fit one slot). */
+    /** {@code MPI_Alltoall} (not in place); false if it keeps the schedules. */
     public boolean allToAll(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
                             TypeDescriptor recvtype) {
-        long block = bytes(sendcount, sendtype);
-        if (sendbuf == null || block < 0 || !fits(block * comm.size())) {
+        if (sendbuf == null || bytes(sendcount, sendtype) < 0 || bytes(recvcount, recvtype) < 0 || !ready()) {
             return false;
         }
         blocks.allToAll(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
