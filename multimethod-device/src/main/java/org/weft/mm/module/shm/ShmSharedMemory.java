@@ -34,6 +34,7 @@ public final class ShmSharedMemory implements SharedMemory {
 
     @Override
     public MemorySegment create(String name, long bytes, Arena arena) throws IOException {
+        SegmentRoom.check(module.jobDirectory(), bytes);
         try (FileChannel channel = FileChannel.open(path(name), StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             return channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena); // grows the new file, zeroed
