@@ -27,6 +27,7 @@ import org.weft.launcher.io.OutputSink;
 import org.weft.launcher.io.StdinForwarder;
 import org.weft.launcher.plan.JobIdentity;
 import org.weft.launcher.plan.JobPlan;
+import org.weft.launcher.plan.MpirunFlavour;
 import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.RankLaunch;
 import org.weft.launcher.plan.RelayPlacement;
@@ -305,7 +306,18 @@ public final class Job {
             cleanedUp = true;
             killAll();
             awaitExits(KILL_WAIT);
+            removeKilledMpirunSessions();
             deleteJobDirectory();
+        }
+    }
+
+    /** An Open MPI mpirun killed before it could clean up leaves its session directory: remove it. */
+    private void removeKilledMpirunSessions() {
+        for (RankProcess process : processes) {
+            if (process != null && !process.isAlive() && process.launch().mpirun() == MpirunFlavour.OPEN_MPI
+                    && !process.launch().isRemote()) {
+                OpenMpiSessionDirectory.removeOf(process.pid(), OpenMpiSessionDirectory.tmp());
+            }
         }
     }
 
