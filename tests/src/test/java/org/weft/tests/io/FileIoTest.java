@@ -104,10 +104,16 @@ class FileIoTest {
             f.writeAtAll(0, mine, mine.length, MPI.BYTE);
             com.sun.management.ThreadMXBean threads =
                     (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-            long before = threads.getCurrentThreadAllocatedBytes();
-            f.writeAtAll(0, mine, mine.length, MPI.BYTE);
-            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-            assertTrue(allocated < mine.length, "a two-phase write of " + mine.length + " bytes allocated "
+            // The least of a few writes: the device's share varies with the timing (a fragment that arrives
+            // before its receive is held on the heap; a CI run at load ~5 saw 8.8 MB in one write), two-phase's own
+            // copies would be there in every one of them.
+            long allocated = Long.MAX_VALUE;
+            for (int write = 0; write < 4; write++) {
+                long before = threads.getCurrentThreadAllocatedBytes();
+                f.writeAtAll(0, mine, mine.length, MPI.BYTE);
+                allocated = Math.min(allocated, threads.getCurrentThreadAllocatedBytes() - before);
+            }
+            assertTrue(allocated < mine.length, "a two-phase write of " + mine.length + " bytes allocated at least "
                     + allocated + " bytes on the rank's heap");
             f.close();
             filetype.free();

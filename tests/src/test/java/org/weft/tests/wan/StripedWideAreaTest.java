@@ -54,11 +54,12 @@ class StripedWideAreaTest {
         // behind bulk data (seconds)
         assertTrue(rtt >= 20 && rtt < 500, "measured round trip " + rtt + " ms on a 20 ms link:\n" + result.output());
         // The meter's arithmetic is checked exactly, with a clock, by ProbeMeterTest (a +1-frame bias gave 110.8 on
-        // this link in CI, 52d77f9). Here the receiving thread times frames when it gets to them: over the phase's
-        // 200 ms second half, being 10 ms late at its middle frame on a loaded machine adds 5 %. 125 Mbit/s is
-        // beyond that noise, and far below what a wrong measurement shows (a sender timing its writes into its
-        // socket buffers sees hundreds).
-        assertTrue(Double.parseDouble(m.group(3)) <= 100 * 1.25, "faster than the link:\n" + result.output());
+        // this link in CI, 52d77f9). Here the receiving thread times frames when it gets to them: what waited in the
+        // kernel's buffers of the four sockets when it reached the phase's middle counts in the 200 ms second half
+        // (a CI run at load ~5 measured 131.4 Mbit/s: ~0.8 MB of backlog, a few hundred KB a socket). 160 Mbit/s is
+        // beyond that noise, and below what a wrong measurement shows (a sender timing its writes into its socket
+        // buffers sees hundreds).
+        assertTrue(Double.parseDouble(m.group(3)) <= 100 * 1.6, "faster than the link:\n" + result.output());
         assertTrue(result.stdout().contains("rank 1: path b:a 4MiB-8MiB: "), result.output());
     }
 }
