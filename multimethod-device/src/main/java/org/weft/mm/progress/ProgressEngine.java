@@ -383,16 +383,19 @@ public final class ProgressEngine {
         }
         long start = System.nanoTime();
         waiters.spinning(slot);
-        try {
-            do {
-                Thread.yield();
-                if (done.getAsBoolean() || token.isFree()) {
-                    return true;
-                }
-            } while (System.nanoTime() - start < followerSpinNanos);
-        } finally {
-            waiters.mayPark(slot);
-        }
+        do {
+            Thread.yield();
+            if (done.getAsBoolean()) {
+                // it stays a spinner until it leaves its slot: a completer racing with its leaving never takes it
+                // for a sleeper to wake and hand the polling to
+                return true;
+            }
+            if (token.isFree()) {
+                waiters.mayPark(slot); // it goes to poll, and may sleep after
+                return true;
+            }
+        } while (System.nanoTime() - start < followerSpinNanos);
+        waiters.mayPark(slot);
         return done.getAsBoolean() || token.isFree(); // a completion or leaving that saw this thread still spinning
     }
 

@@ -81,6 +81,10 @@ public final class Waiters {
     /** Leaves the slot {@link #add} returned, with the same {@code watching}. */
     public void remove(int slot, boolean watching) {
         if (slot >= 0) {
+            if (states.get(slot) == SPINNING) { // left while spinning: it said so until its slot was free
+                states.set(slot, MAY_SLEEP);
+                spinners.decrementAndGet();
+            }
             slots.set(slot, null);
             count.decrementAndGet();
             if (watching) {
@@ -146,25 +150,28 @@ public final class Waiters {
      * and no other, unless it spins; one volatile read when nobody waits.
      */
     public void wake(Thread thread) {
-        if (count.get() == 0 || thread == Thread.currentThread() || spins(thread)) {
+        if (count.get() == 0 || thread == Thread.currentThread()) {
             return;
         }
-        LockSupport.unpark(thread);
-        handedOff(thread);
+        int state = stateOf(thread);
+        if (state == SPINNING) {
+            return;
+        }
+        LockSupport.unpark(thread); // also when unregistered: it may wait unregistered, all slots taken
+        if (state == MAY_SLEEP) {
+            handedOff(thread); // a thread that is not waiting (it left, or has not come yet) takes no hand-off
+        }
         sleepers.run();
     }
 
-    /** Whether {@code thread} is a registered waiter that spins now. */
-    private boolean spins(Thread thread) {
-        if (spinners.get() == 0) {
-            return false;
-        }
+    /** {@link #SPINNING} or {@link #MAY_SLEEP} for a registered waiter, -1 for a thread that is not one. */
+    private int stateOf(Thread thread) {
         for (int i = 0, used = slotsUsed.get(); i < used; i++) {
             if (slots.get(i) == thread) {
-                return states.get(i) == SPINNING;
+                return states.get(i);
             }
         }
-        return false;
+        return -1;
     }
 
     /**
