@@ -207,6 +207,9 @@ public final class Job {
             fail(FAILURE_STATUS, e.getMessage() + "; nothing started");
             return 0;
         }
+        if (launches.stream().anyMatch(launch -> launch.mpirun() == MpirunFlavour.OPEN_MPI)) {
+            OpenMpiSessionDirectory.sweepStale(OpenMpiSessionDirectory.tmp());
+        }
         for (RankLaunch launch : launches) {
             try {
                 start(launch);

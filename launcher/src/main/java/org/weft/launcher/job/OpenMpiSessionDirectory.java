@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -13,8 +14,16 @@ import java.util.stream.Stream;
  * The mpirun removes it when it ends, but not when it is killed with SIGKILL — which the launcher does to a native
  * site's mpirun that did not end within its grace after SIGTERM (a loaded host can make it that slow). The launcher
  * then removes it itself: the pid is the dead mpirun's, so no live job's directory is touched.
+ *
+ * <p>A launcher killed with SIGKILL cannot do that, and an {@code orted} on another host of the job leaves its own
+ * directory when its mpirun goes; a later mpirun or orted whose pid is the stale directory's then fails in
+ * {@code session_dir.c} ("ORTE_ERROR_LOG ... at line 107"). So before it starts a job with an Open MPI site the
+ * launcher also sweeps the directories whose pid is no Open MPI daemon any more ({@link #sweepStale}).
  */
 final class OpenMpiSessionDirectory {
+    /** The names ({@code /proc/PID/comm}) of the Open MPI processes that own a session directory. */
+    private static final Set<String> DAEMONS = Set.of("mpirun", "orterun", "mpiexec", "orted", "prterun", "prted");
+
     private OpenMpiSessionDirectory() {
     }
 
@@ -29,6 +38,53 @@ final class OpenMpiSessionDirectory {
             return left;
         } catch (IOException | UncheckedIOException e) {
             return List.of(); // nothing to clean, or not ours to clean: Open MPI's next run sweeps its own
+        }
+    }
+
+    /**
+     * Removes the session directories under {@code tmp}'s {@code ompi.*} directories whose pid is not a running
+     * Open MPI daemon (an mpirun, orterun, mpiexec or orted; a pid that was reused by another program counts as
+     * gone); returns what it removed. Only this user's directories are looked into.
+     */
+    static List<Path> sweepStale(Path tmp) {
+        try (Stream<Path> tops = Files.list(tmp)) {
+            List<Path> stale = tops.filter(top -> top.getFileName().toString().startsWith("ompi.") && isOurs(top))
+                    .flatMap(OpenMpiSessionDirectory::sessions).filter(session -> !isDaemonAlive(session)).toList();
+            for (Path directory : stale) {
+                deleteTree(directory);
+            }
+            return stale;
+        } catch (IOException | UncheckedIOException e) {
+            return List.of(); // best effort, as removeOf
+        }
+    }
+
+    private static Stream<Path> sessions(Path top) {
+        try (Stream<Path> entries = Files.list(top)) {
+            return entries.filter(session -> session.getFileName().toString().matches("pid\\.\\d+")).toList()
+                    .stream();
+        } catch (IOException e) {
+            return Stream.empty();
+        }
+    }
+
+    private static boolean isDaemonAlive(Path session) {
+        long pid = Long.parseLong(session.getFileName().toString().substring("pid.".length()));
+        if (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) {
+            return false;
+        }
+        try {
+            return DAEMONS.contains(Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip());
+        } catch (IOException | RuntimeException e) {
+            return true; // cannot tell: leave it
+        }
+    }
+
+    private static boolean isOurs(Path top) {
+        try {
+            return Files.getAttribute(top, "unix:uid").equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+        } catch (IOException | RuntimeException e) {
+            return false;
         }
     }
 

@@ -32,9 +32,40 @@ class OpenMpiSessionDirectoryTest {
         assertTrue(Files.isDirectory(top), "the per-user directory stays for the other mpiruns");
     }
 
+    /**
+     * A directory whose pid is dead, or alive but no Open MPI daemon (the pid was reused), goes; a running mpirun's
+     * (a process named {@code mpirun}) stays.
+     */
+    @Test
+    void theSweepRemovesTheDirectoriesOfDeadAndReusedPidsAndKeepsARunningMpirunsOne() throws Exception {
+        Path top = Files.createDirectories(tmp.resolve("ompi.vm.0"));
+        Path mpirun = Files.createSymbolicLink(tmp.resolve("mpirun"), Path.of("/bin/sleep"));
+        Process running = new ProcessBuilder(mpirun.toString(), "30").start();
+        Process ended = new ProcessBuilder("/bin/true").start();
+        ended.waitFor();
+        try {
+            Path live = Files.createDirectories(top.resolve("pid." + running.pid()));
+            Path dead = Files.createDirectories(top.resolve("pid." + ended.pid()).resolve("1"));
+            Path reused = Files.createDirectories(top.resolve("pid." + ProcessHandle.current().pid()));
+            Path notASession = Files.createDirectories(top.resolve("jf.0"));
+
+            List<Path> removed = OpenMpiSessionDirectory.sweepStale(tmp);
+
+            assertEquals(2, removed.size(), removed.toString());
+            assertFalse(Files.exists(dead.getParent()), "a dead mpirun's directory goes");
+            assertFalse(Files.exists(reused), "a pid that is now another program's is stale");
+            assertTrue(Files.isDirectory(live), "a running mpirun's directory stays");
+            assertTrue(Files.isDirectory(notASession), "only pid.N directories are judged");
+        } finally {
+            running.destroyForcibly();
+        }
+    }
+
     @Test
     void nothingLeftIsNothingToDo() {
         assertEquals(List.of(), OpenMpiSessionDirectory.removeOf(4242, tmp));
         assertEquals(List.of(), OpenMpiSessionDirectory.removeOf(4242, tmp.resolve("missing")));
+        assertEquals(List.of(), OpenMpiSessionDirectory.sweepStale(tmp));
+        assertEquals(List.of(), OpenMpiSessionDirectory.sweepStale(tmp.resolve("missing")));
     }
 }
