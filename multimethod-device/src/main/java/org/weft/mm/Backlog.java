@@ -1,20 +1,27 @@
 package org.weft.mm;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.ArrayDeque;
 import java.util.function.ToIntFunction;
 
 /**
  * The startpoints whose method pushed back, waiting for a progress pass to flush them. Every pass asks whether there
  * is any: a volatile flag answers that for one load, where the queue's own {@code isEmpty()} walks and may tidy its
  * head (a few per cent of a waiting rank's loop in a profile of the ping-pong).
+ *
+ * <p>A startpoint still pushed back is re-added by every pass that flushes it, so adding must not allocate (a
+ * linked queue's node per pass made a rank waiting on a full ring produce megabytes of garbage a second): an array
+ * deque under its monitor. The monitor is never held while a startpoint flushes, which takes the startpoint's own
+ * monitor and may add again.
  */
 final class Backlog {
-    private final ConcurrentLinkedQueue<Startpoint> queue = new ConcurrentLinkedQueue<>();
+    private final ArrayDeque<Startpoint> queue = new ArrayDeque<>();
     /** Set after every add; cleared by a flush before it drains, so an add racing with the flush sets it again. */
     private volatile boolean mayHaveEntries;
 
     void add(Startpoint startpoint) {
-        queue.add(startpoint);
+        synchronized (queue) {
+            queue.addLast(startpoint);
+        }
         mayHaveEntries = true;
     }
 
@@ -25,13 +32,22 @@ final class Backlog {
         }
         mayHaveEntries = false;
         int sent = 0;
-        for (int i = queue.size(); i > 0; i--) {
-            Startpoint startpoint = queue.poll();
+        for (int i = size(); i > 0; i--) {
+            Startpoint startpoint;
+            synchronized (queue) {
+                startpoint = queue.pollFirst();
+            }
             if (startpoint == null) {
                 break;
             }
             sent += flush.applyAsInt(startpoint);
         }
         return sent;
+    }
+
+    private int size() {
+        synchronized (queue) {
+            return queue.size();
+        }
     }
 }

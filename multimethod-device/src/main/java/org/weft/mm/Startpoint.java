@@ -85,6 +85,7 @@ public final class Startpoint {
      */
     public void send(int handlerId, ByteBuffer header, MemorySegment payload, SendCompletion completion) {
         Link l = link();
+        int start = header.position();
         SendStatus status;
         if (!hasPending) {
             // Nothing queued: straight to the method, whose communication object serialises its senders. A send of
@@ -98,7 +99,7 @@ public final class Startpoint {
         }
         if (status == SendStatus.BACK_PRESSURED) {
             // Behind this thread's earlier queued RSRs, or alone: a flush in between only means fewer before it.
-            enqueue(handlerId, header, payload, completion);
+            enqueue(handlerId, header.position(start), payload, completion);
             return;
         }
         if (status == SendStatus.FAILED && reselect(l)) {
@@ -163,7 +164,12 @@ public final class Startpoint {
                     }
                     return sent;
                 }
-                status = l.object().send(endpointId, next.handlerId, next.header.duplicate(), next.payload);
+                // The queued header itself, not a duplicate per attempt (a pass per poll while the method pushes
+                // back): a method that does not take it leaves it to be offered again from its start.
+                status = l.object().send(endpointId, next.handlerId, next.header, next.payload);
+                if (status != SendStatus.SENT) {
+                    next.header.rewind();
+                }
                 if (status == SendStatus.FAILED && reselect(l)) {
                     l = link;
                     continue;

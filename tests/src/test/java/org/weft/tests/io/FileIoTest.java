@@ -87,7 +87,7 @@ class FileIoTest {
     /**
      * A collective write of 8 MiB a rank through a view of 256-byte runs, after a first one: two-phase I/O
      * sends slices of the rank's data and places them in the file's native window, so the rank's thread allocates
-     * less than the data on the heap (what it does allocate is the device's, for the messages' fragments); before,
+     * a small fraction of the data on the heap (requests and run lists, no data); before,
      * it grouped its pieces into one array, received into another and placed them into a third, 2.5 times the
      * data at 2 ranks.
      */
@@ -104,16 +104,17 @@ class FileIoTest {
             f.writeAtAll(0, mine, mine.length, MPI.BYTE);
             com.sun.management.ThreadMXBean threads =
                     (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-            // The least of a few writes: the device's share varies with the timing (a fragment that arrives
-            // before its receive is held on the heap; a CI run at load ~5 saw 8.8 MB in one write), two-phase's own
-            // copies would be there in every one of them.
+            // The least of a few writes, as the timing varies. A write allocates ~10 KB (its requests, the run
+            // lists); before the device stopped allocating on every pass over a peer whose ring was full, a rank
+            // that waited allocated up to 9.3 MB a write (CI, fourth session), and two-phase's old copies were 2.5
+            // times the data.
             long allocated = Long.MAX_VALUE;
             for (int write = 0; write < 4; write++) {
                 long before = threads.getCurrentThreadAllocatedBytes();
                 f.writeAtAll(0, mine, mine.length, MPI.BYTE);
                 allocated = Math.min(allocated, threads.getCurrentThreadAllocatedBytes() - before);
             }
-            assertTrue(allocated < mine.length, "a two-phase write of " + mine.length + " bytes allocated at least "
+            assertTrue(allocated < mine.length / 32, "a two-phase write of " + mine.length + " bytes allocated at least "
                     + allocated + " bytes on the rank's heap");
             f.close();
             filetype.free();
