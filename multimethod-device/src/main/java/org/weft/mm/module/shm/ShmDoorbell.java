@@ -21,7 +21,7 @@ import org.weft.mm.spi.Doorbell;
  * The shm module's doorbell. Memory has nothing the kernel could wake a thread on, so each process has a datagram
  * socket on loopback, its <em>bell</em>, whose port is in its inbox header beside a <em>sleeping</em> flag. Before a
  * waiter sleeps it raises the flag and looks at its rings once more; a sender that finds the flag raised after
- * publishing a record lowers it (one sender wins) and sends the bell one byte, which ends the sleeper's
+ * publishing a record lowers it (one sender wins) and sends the bell an empty datagram, which ends the sleeper's
  * {@code select}. A send costs one load of a cache line that changes only when the owner goes to sleep.
  *
  * <p>No fence between a sender's publication and its look at the flag: in the rare case that it reads the flag
@@ -100,8 +100,13 @@ final class ShmDoorbell implements Doorbell {
         }
     }
 
-    /** A peer's bell, rung by this process's sends to it. */
+    /**
+     * A peer's bell, rung by this process's sends to it, from any thread: with an empty datagram, whose buffer has
+     * nothing to read and so may be shared (a new one-byte buffer per ring was garbage on every wake-up).
+     */
     static final class PeerBell {
+        private static final ByteBuffer RING = ByteBuffer.allocate(0);
+
         private final MemorySegment peerHeader;
         private final InetSocketAddress address;
         private final DatagramChannel from;
@@ -119,7 +124,7 @@ final class ShmDoorbell implements Doorbell {
             if ((int) FLAG.getAcquire(peerHeader, (long) SLEEPING_OFFSET) != 0
                     && FLAG.compareAndSet(peerHeader, (long) SLEEPING_OFFSET, 1, 0)) {
                 try {
-                    from.send(ByteBuffer.allocate(1), address);
+                    from.send(RING, address);
                 } catch (IOException e) {
                     // the sleeper wakes at the end of its period anyway
                 }
