@@ -11,6 +11,7 @@ import org.weft.core.comm.Communicator;
 import org.weft.core.comm.ProcessGroup;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.error.MpiErrors;
+import org.weft.core.rma.DirectCalls;
 import org.weft.core.rma.OneSided;
 import org.weft.core.rma.Window;
 
@@ -152,6 +153,25 @@ public final class Win implements Freeable {
             throw Errors.onWorld(call, ErrorClass.ERR_WIN, "the window has been freed");
         }
         return window;
+    }
+
+    /** A step that takes up to three ints: its lambda captures nothing, so a call allocates nothing. */
+    @FunctionalInterface
+    private interface IntsStep {
+        void run(Window w, int a, int b, int c);
+    }
+
+    /**
+     * As {@link #run(String, WindowStep)} for the synchronisation calls that programs make per operation (lock,
+     * unlock, fence): a capturing lambda allocated per call (40 B a lock + unlock in {@code WindowCalls}).
+     */
+    private void run(String call, IntsStep step, int a, int b, int c) throws MPIException {
+        Window w = usable(call);
+        try {
+            step.run(w, a, b, c);
+        } catch (DeviceException e) {
+            throw Errors.raise(w, call, e);
+        }
     }
 
     private void run(String call, WindowStep step) throws MPIException {
@@ -316,6 +336,10 @@ public final class Win implements Freeable {
     /** {@code MPI_Put}: the origin buffer may be reused when this returns; complete at the target at the next sync. */
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
+        if (DirectCalls.put(window, origin, orgCount, Datatype.descriptorOf(orgType), targetRank, targetDisp,
+                targetCount, Datatype.descriptorOf(targetType))) {
+            return;
+        }
         run("MPI_Put", w -> OneSided.put(w, origin, orgCount, Datatype.descriptorOf(orgType), targetRank,
                 targetDisp, targetCount, Datatype.descriptorOf(targetType)));
     }
@@ -323,6 +347,10 @@ public final class Win implements Freeable {
     /** {@code MPI_Get}: the data is in {@code origin} when this returns. */
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount,
                     Datatype targetType) throws MPIException {
+        if (DirectCalls.get(window, origin, orgCount, Datatype.descriptorOf(orgType), targetRank, targetDisp,
+                targetCount, Datatype.descriptorOf(targetType))) {
+            return;
+        }
         run("MPI_Get", w -> OneSided.get(w, origin, orgCount, Datatype.descriptorOf(orgType), targetRank,
                 targetDisp, targetCount, Datatype.descriptorOf(targetType)));
     }
@@ -414,7 +442,7 @@ public final class Win implements Freeable {
 
     /** {@code MPI_Win_fence}: collective; completes every operation of the epoch it ends. */
     public void fence(int assertion) throws MPIException {
-        run("MPI_Win_fence", w -> w.fence(assertion));
+        run("MPI_Win_fence", (w, a, unused, none) -> w.fence(a), assertion, 0, 0);
     }
 
     /** {@code MPI_Win_start}: waits until every target of {@code group} has posted its window. */
@@ -451,12 +479,12 @@ public final class Win implements Freeable {
 
     /** {@code MPI_Win_lock}: returns once the target has granted the lock. */
     public void lock(int lockType, int rank, int assertion) throws MPIException {
-        run("MPI_Win_lock", w -> w.lock(lockType, rank, assertion));
+        run("MPI_Win_lock", Window::lock, lockType, rank, assertion);
     }
 
     /** {@code MPI_Win_unlock}: returns once this process's operations are complete at the target. */
     public void unlock(int rank) throws MPIException {
-        run("MPI_Win_unlock", w -> w.unlock(rank));
+        run("MPI_Win_unlock", (w, r, unused, none) -> w.unlock(r), rank, 0, 0);
     }
 
     /** {@code MPI_Win_lock_all}. */
@@ -476,6 +504,9 @@ public final class Win implements Freeable {
 
     /** {@code MPI_Win_flush}. */
     public void flush(int rank) throws MPIException {
+        if (DirectCalls.flush(window, rank)) {
+            return;
+        }
         run("MPI_Win_flush", w -> w.flush(rank));
     }
 

@@ -85,6 +85,8 @@ final class Bench implements Callable<Integer> {
                     "Nexus ppmulti: shm ping-pong beside tcp load"),
             new Benchmark("selfcost", "org.weft.bench.path.SelfSendRecv",
                     "software cost of a send+recv to oneself (no cross-core traffic)"),
+            new Benchmark("windowcalls", "org.weft.bench.path.WindowCalls",
+                    "software cost of 8 B put/get + flush, lock + put + unlock, fence on a window of one process"),
             new Benchmark("steady", "org.weft.bench.path.SteadyLatency",
                     "a long ping-pong of one size: median one-way of its steady windows"),
             new Benchmark("warmup", "org.weft.bench.path.WarmUp",

@@ -33,6 +33,8 @@ public final class TypeDescriptor {
     private final boolean predefined;
     private final boolean packed;
     private final PairLayout pair;
+    /** Bytes of an item of a predefined type that is one run of plain bytes (not a pair, not packed), else -1. */
+    private final int plainBytes;
     private volatile boolean committed;
     private volatile boolean freed;
 
@@ -48,6 +50,9 @@ public final class TypeDescriptor {
         this.packed = packed;
         this.pair = pair;
         this.committed = predefined;
+        boolean plain = predefined && !packed && pair == null && map.runs() == 1 && map.offset(0) == 0
+                && map.length(0) == extent;
+        this.plainBytes = plain ? Math.toIntExact(extent) : -1;
     }
 
     /**
@@ -189,6 +194,15 @@ public final class TypeDescriptor {
     /** The pair layout of a pair type, {@code null} for every other type. */
     public PairLayout pairLayout() {
         return pair;
+    }
+
+    /**
+     * The bytes of one item when this is a predefined type whose item is one run of bytes without gaps (every
+     * predefined type but the pairs and {@code MPI_PACKED}); -1 otherwise. Such a type is always committed and
+     * never freed, so a fast path needs no other check of it.
+     */
+    public int plainBytes() {
+        return plainBytes;
     }
 
     public boolean isPredefined() {

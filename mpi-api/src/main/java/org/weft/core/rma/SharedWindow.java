@@ -26,7 +26,8 @@ import org.weft.core.datatype.Typemap;
  * <p>A control block holds, each on its own 128-byte line: the passive-target lock word (0 free, -1 held
  * exclusively, {@code n > 0} held shared by {@code n}), the accumulate lock (1 while an origin applies an
  * accumulate, get-accumulate, fetch-and-op or compare-and-swap there, so they are atomic per element against each
- * other, whatever the type), and the count of members asleep waiting for either, whom a release wakes. A wait
+ * other, whatever the type), the count of members asleep waiting for either (or for a fence), whom a release
+ * wakes, and, in member 0's block, the count of fence arrivals ({@link #fence}). A wait
  * goes through the device's wait (spin, yield, then park on the doorbell), as the shared-memory collectives' do.
  * Locks are granted to whoever sets the word first: a stream of shared locks may hold off an exclusive one.
  */
@@ -37,7 +38,13 @@ final class SharedWindow {
     private static final long LOCK = 0;
     private static final long ACCUMULATE = LINE;
     private static final long SLEEPERS = 2 * LINE;
-    private static final long CONTROL_BYTES = 3 * LINE;
+    /** Member 0's block only: fences arrived at ({@link #fence}). */
+    private static final long FENCES = 3 * LINE;
+    private static final long CONTROL_BYTES = 4 * LINE;
+    /** How long a fence spins on the arrivals before it waits through the device (when the ranks have cores). */
+    private static final long FENCE_SPIN_NANOS = 2_000;
+    /** Yields a fence makes before it waits through the device, when ranks outnumber cores. */
+    private static final int FENCE_YIELDS = 8;
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
     private static final int NONE = 0;
@@ -54,6 +61,12 @@ final class SharedWindow {
     private final MemorySegment[] controls;
     private final MemorySegment ownControl;
     private final Direct access;
+    /** Whether the members may spin: no more of them than cores (else a spinner takes the core its peer needs). */
+    private final boolean spinning;
+    /** Fences this member has entered; fence {@code k} is over once {@code k} times every member has arrived. */
+    private long fences;
+    private long fenceTarget;
+    private final BooleanSupplier fenceOver = () -> fenceReached(fenceTarget);
 
     private SharedWindow(Communicator comm, SharedBuffers buffers, Arena arena, MemorySegment[] windows,
                          MemorySegment[] controls) {
@@ -70,6 +83,7 @@ final class SharedWindow {
         this.controls = controls;
         this.ownControl = controls[me];
         this.access = new Direct(device.rank());
+        this.spinning = worldRanks.length <= Runtime.getRuntime().availableProcessors();
     }
 
     /**
@@ -239,6 +253,16 @@ final class SharedWindow {
         apply(requests, body, rank, kind != RmaFrame.GET, into);
     }
 
+    /** Copies {@code bytes} of {@code from} into {@code rank}'s window at {@code offset} (checked by the caller). */
+    void put(MemorySegment from, int rank, long offset, long bytes) {
+        MemorySegment.copy(from, 0, windows[rank], offset, bytes);
+    }
+
+    /** Copies {@code bytes} of {@code rank}'s window at {@code offset} into {@code into} (checked by the caller). */
+    void get(MemorySegment into, int rank, long offset, long bytes) {
+        MemorySegment.copy(windows[rank], offset, into, 0, bytes);
+    }
+
     /** Applies the request {@code requests} built to {@code rank}'s window, under its accumulate lock if atomic. */
     private void apply(OriginRequests requests, MemorySegment body, int rank, boolean atomic, MemorySegment into) {
         MemorySegment control = controls[rank];
@@ -315,6 +339,51 @@ final class SharedWindow {
                 }
             }
         }
+    }
+
+    // ------------------------------------------------------------------ fence
+
+    /**
+     * {@code MPI_Win_fence}'s barrier, on a count in member 0's control block: each member adds 1 (an atomic add,
+     * a full fence: its stores into any window are visible before it) and fence {@code k} is over when the count
+     * reaches {@code k} times the members. A count that only grows is a sense-reversing barrier whose sense is the
+     * generation: nothing to reset, and a member that leaves fence {@code k} and arrives at {@code k + 1} before
+     * the others left still leaves them a count at least their target. The last to arrive wakes the sleepers.
+     * A waiter spins for a while when the members have a core each, yields a few times when they do not, then
+     * waits through the device (polling it, then parking on the doorbell), so messages keep moving meanwhile.
+     */
+    void fence() {
+        MemorySegment block = controls[0];
+        long target = ++fences * worldRanks.length;
+        long arrived = (long) LONG.getAndAdd(block, FENCES, 1L) + 1;
+        if (arrived == target) {
+            wakeSleepers(block);
+            return;
+        }
+        if (spinning) {
+            long deadline = System.nanoTime() + FENCE_SPIN_NANOS;
+            do {
+                for (int i = 0; i < 64; i++) {
+                    Thread.onSpinWait();
+                    if ((long) LONG.getVolatile(block, FENCES) >= target) {
+                        return;
+                    }
+                }
+            } while (System.nanoTime() < deadline);
+        } else {
+            for (int i = 0; i < FENCE_YIELDS; i++) {
+                Thread.yield();
+                if ((long) LONG.getVolatile(block, FENCES) >= target) {
+                    return;
+                }
+            }
+        }
+        fenceTarget = target;
+        await(block, fenceOver);
+    }
+
+    private boolean fenceReached(long target) {
+        return (long) LONG.getVolatile(controls[0], FENCES) >= target;
     }
 
     /** Unmaps the other members' memory and gives the control block back: the window was freed (collectively). */

@@ -63,6 +63,7 @@ public final class Window {
     private final AttributeTable attributes = new AttributeTable();
     private final OriginRequests origin;
     private final AccumulateOp.Combiners combiners = new AccumulateOp.Combiners();
+    private final OriginViews views = new OriginViews();
     private volatile ErrorMode errorMode = ErrorMode.FATAL;
     private volatile String name = "";
     private volatile Map<String, String> info = Map.of();
@@ -286,10 +287,14 @@ public final class Window {
         if (lockedAll || anyLock()) {
             throw MpiErrors.error(ErrorClass.ERR_RMA_SYNC, "fence inside a passive-target epoch");
         }
-        completeWrites();
-        VarHandle.fullFence();
-        Collectives.barrier(comm, true).run(); // blocking: through the shared segment when there is one
-        VarHandle.fullFence();
+        if (shared != null) {
+            shared.fence(); // the stores are done: a barrier whose atomic add orders them before it
+        } else {
+            completeWrites();
+            VarHandle.fullFence();
+            Collectives.barrier(comm, true).run(); // blocking: through the shared segment when there is one
+            VarHandle.fullFence();
+        }
         fenceEpoch = (assertion & MODE_NOSUCCEED) == 0;
     }
 
@@ -604,6 +609,36 @@ public final class Window {
     /** The window in shared memory, or {@code null} when operations are messages to the target's service. */
     SharedWindow shared() {
         return shared;
+    }
+
+    /** Segments over the origin buffers of {@link DirectCalls}. */
+    OriginViews views() {
+        return views;
+    }
+
+    /**
+     * Whether {@code rank} is a member with an access epoch open to it (fence, lock, lockAll or start); read
+     * without the monitor by {@link DirectCalls}: only this process's synchronisation calls change it.
+     */
+    boolean accessOpen(int rank) {
+        boolean[] access = started; // one read: another thread's complete may end that epoch meanwhile
+        return rank >= 0 && rank < lockTypes.length
+                && (fenceEpoch || lockTypes[rank] != 0 || access != null && access[rank]);
+    }
+
+    /** Whether {@code rank} is a member this process holds locked (lock or lockAll); see {@link #accessOpen}. */
+    boolean holdsLock(int rank) {
+        return rank >= 0 && rank < lockTypes.length && lockTypes[rank] != 0;
+    }
+
+    /** {@code rank}'s displacement unit. */
+    int dispUnit(int rank) {
+        return dispUnits[rank];
+    }
+
+    /** The bytes of {@code rank}'s window. */
+    long windowBytes(int rank) {
+        return sizes[rank];
     }
 
     void wrote(int rank) {

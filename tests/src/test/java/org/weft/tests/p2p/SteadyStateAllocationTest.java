@@ -11,6 +11,7 @@ import org.weft.tests.programs.BlockingPingPong;
 import org.weft.tests.programs.NonblockingExchange;
 import org.weft.tests.programs.PersistentPingPong;
 import org.weft.tests.programs.RepeatedCollectives;
+import org.weft.tests.programs.RepeatedOneSided;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -63,6 +64,22 @@ class SteadyStateAllocationTest {
         assertEquals(0, result.exitCode(), result.output());
         SteadyStateAllocation.assertPerMessageBelow(result, 2, NonblockingExchange.BYTES_PER_MESSAGE_BOUND,
                 "shm with iRecv, iSend and waitAll");
+    }
+
+    /**
+     * One-sided calls on a window in shared memory, as an inner loop makes them — put, flush, get, flush under one
+     * lock; lock, put, unlock; put, fence — allocate nothing: their direct path finds the origin buffer's segment
+     * in the window and the target's mapping by rank, the facade's lambdas capture nothing, and a fence is the
+     * window's own barrier (main before: 56 bytes a fence in this job; in {@code WindowCalls}, where the JIT did
+     * not scalar-replace the facade's capturing lambdas, 56 bytes a put + flush and 41 a lock + put + unlock).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"flush", "lock", "fence"})
+    void aOneSidedCallOnASharedWindowAllocatesNothing(String call) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "2", RepeatedOneSided.class.getName(), call)
+                .timeout(SteadyStateAllocation.TIMEOUT).start();
+        assertEquals(0, result.exitCode(), result.output());
+        SteadyStateAllocation.assertNothingPerMessage(result, 2, "a window in shared memory with " + call);
     }
 
     /**

@@ -52,6 +52,7 @@ class OneSidedTest {
         passiveTarget(world, rank, size);
         postStartCompleteWait(world, rank, size);
         requestBasedOperations(world, rank, size);
+        putsAndGetsAtTheEdges(world, rank, size);
     }
 
     @ParameterizedTest(name = "{0} ranks, {1}")
@@ -80,6 +81,7 @@ class OneSidedTest {
                 everyCase(world, rank, size);
                 accumulatesFromEveryRankAtOnce(world, rank, size);
                 exclusiveLocksSerialiseUpdates(world, rank, size);
+                fencesInARow(world, rank, size);
                 errorClasses(world, rank, size);
             });
         } finally {
@@ -558,6 +560,69 @@ class OneSidedTest {
         win.unlockAll();
         world.barrier();
         assertEquals(6, memory.get(1));
+        win.free();
+    }
+
+    /**
+     * Puts and gets whose predefined types take the direct path on a window in shared memory, at its edges: the
+     * window's last int, a buffer's position ignored (data from index 0, as Open MPI's bindings address it), a
+     * heap buffer, bytes against ints, three origin buffers in turn (more than the window remembers), a count of
+     * 0; and what it must leave to the general path's errors: a read-only buffer to get into, an origin buffer
+     * too small for its count.
+     */
+    private static void putsAndGetsAtTheEdges(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer memory = ints(4);
+        Win win = new Win(memory, 4, 4, MPI.INFO_NULL, world);
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        IntBuffer[] origins = {ints(2), ints(2), IntBuffer.allocate(2)};
+        win.fence(0);
+        for (int i = 0; i < 3; i++) {
+            origins[i].put(0, 10 * rank + i).position(1); // the position does not move the data
+            win.put(origins[i], 1, MPI.INT, right, i, 1, MPI.INT);
+        }
+        ByteBuffer bytes = bytes(4);
+        bytes.putInt(0, 1000 + rank); // native order: the int as the window holds it
+        win.put(bytes, 4, MPI.BYTE, right, 3, 1, MPI.INT);
+        win.put(origins[0], 0, MPI.INT, right, 4, 0, MPI.INT); // nothing, even at the window's end
+        win.fence(0);
+        for (int i = 0; i < 3; i++) {
+            assertEquals(10 * left + i, memory.get(i), "int " + i + " from rank " + left);
+        }
+        assertEquals(1000 + left, memory.get(3), "the last int, put as 4 bytes");
+        IntBuffer got = ints(4);
+        win.get(got, 4, MPI.INT, right, 0, 4, MPI.INT);
+        IntBuffer heap = IntBuffer.allocate(1);
+        win.get(heap, 1, MPI.INT, right, 3, 1, MPI.INT);
+        expect(MPI.ERR_BUFFER, () -> win.get(ints(1).asReadOnlyBuffer(), 1, MPI.INT, right, 0, 1, MPI.INT));
+        expect(MPI.ERR_BUFFER, () -> win.put(ints(1), 2, MPI.INT, right, 0, 2, MPI.INT));
+        win.fence(0);
+        assertEquals(10 * rank + 2, got.get(2), "got from rank " + right);
+        assertEquals(1000 + rank, heap.get(0), "got into a heap buffer");
+        win.fence(MPI.MODE_NOSUCCEED);
+        win.free();
+    }
+
+    /**
+     * Two hundred fences in a row, each rank putting the round's number to its right neighbour before each: after
+     * a fence every rank holds its left neighbour's number of that round (odd rounds use the second int, so the
+     * neighbour's next put, which may come as soon as it left the fence, never lands where this rank reads).
+     */
+    private static void fencesInARow(Intracomm world, int rank, int size) throws MPIException {
+        IntBuffer memory = ints(2);
+        Win win = new Win(memory, 2, 4, MPI.INFO_NULL, world);
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        IntBuffer out = ints(1);
+        win.fence(0);
+        for (int round = 1; round <= 200; round++) {
+            out.put(0, round * 100 + rank);
+            win.put(out, 1, MPI.INT, right, round % 2, 1, MPI.INT);
+            win.fence(0);
+            assertEquals(round * 100 + left, memory.get(round % 2), "after fence " + round);
+        }
+        win.fence(MPI.MODE_NOSUCCEED);
         win.free();
     }
 

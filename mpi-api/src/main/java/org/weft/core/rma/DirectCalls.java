@@ -1,0 +1,98 @@
+package org.weft.core.rma;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+import java.nio.Buffer;
+
+import org.weft.core.datatype.TypeDescriptor;
+
+/**
+ * The per-call path of {@code MPI_Put}, {@code MPI_Get} and {@code MPI_Win_flush} on a window in shared memory
+ * ({@link SharedWindow}) for the common case: buffers and predefined types whose items are plain bytes, an open
+ * access epoch, a range inside the target's window. Each call is then a few comparisons and one copy between the
+ * origin buffer's segment ({@link OriginViews}) and the target's mapping, and a flush is one full fence: no
+ * allocation, no map look-up, no lock (not the window's monitor either: the epoch state it reads is changed only by
+ * this process's synchronisation calls, which MPI orders before its operations), no volatile write.
+ *
+ * <p>Each method returns false, having done nothing, when the call is anything else — a message window, a derived
+ * type, a count of 0, an argument to reject — and the caller then takes the general path ({@link OneSided},
+ * {@link Window}), which checks everything and raises the error with its class. So the fast path never decides an
+ * error, and what a program sees does not depend on which path served it.
+ */
+public final class DirectCalls {
+    private DirectCalls() {
+    }
+
+    /** {@code MPI_Put} of {@code count} items from {@code buf} to {@code rank} at {@code disp}; false: not served. */
+    public static boolean put(Window w, Buffer buf, int count, TypeDescriptor type, int rank, int disp,
+                              int targetCount, TypeDescriptor targetType) {
+        long offset = targetOffset(w, count, type, rank, disp, targetCount, targetType);
+        MemorySegment origin = origin(w, buf, count, type, offset, false);
+        if (origin == null) {
+            return false;
+        }
+        w.shared().put(origin, rank, offset, (long) count * type.plainBytes());
+        return true;
+    }
+
+    /** {@code MPI_Get} of {@code count} items into {@code buf} from {@code rank} at {@code disp}; false: not served. */
+    public static boolean get(Window w, Buffer buf, int count, TypeDescriptor type, int rank, int disp,
+                              int targetCount, TypeDescriptor targetType) {
+        long offset = targetOffset(w, count, type, rank, disp, targetCount, targetType);
+        MemorySegment origin = origin(w, buf, count, type, offset, true);
+        if (origin == null) {
+            return false;
+        }
+        w.shared().get(origin, rank, offset, (long) count * type.plainBytes());
+        return true;
+    }
+
+    /**
+     * The segment over {@code buf} when it holds the {@code count} items (and, {@code into}, may be written) and
+     * the target side passed ({@code offset >= 0}); else {@code null}.
+     */
+    private static MemorySegment origin(Window w, Buffer buf, int count, TypeDescriptor type, long offset,
+                                        boolean into) {
+        if (offset < 0 || buf == null) {
+            return null;
+        }
+        MemorySegment origin = w.views().of(buf);
+        boolean fits = (long) count * type.plainBytes() <= origin.byteSize() && !(into && origin.isReadOnly());
+        return fits ? origin : null;
+    }
+
+    /**
+     * {@code MPI_Win_flush} of a rank this process holds locked: the copies are done, so what is left is a full
+     * fence — this process's stores into the target's memory are ordered before its later loads and stores (a
+     * release fence would not order them before a later load: two origins that each put, flush and then get what
+     * the other put could both miss it). False: not served.
+     */
+    public static boolean flush(Window w, int rank) {
+        if (w.shared() == null || w.isFreed() || !w.holdsLock(rank)) {
+            return false;
+        }
+        VarHandle.fullFence();
+        return true;
+    }
+
+    /**
+     * The byte offset in {@code rank}'s window of a put or get that the fast path serves, or -1: a live window in
+     * shared memory, plain predefined types on both sides with the same number of bytes (more than 0), a rank with
+     * an access epoch open, and a range inside its window.
+     */
+    private static long targetOffset(Window w, int count, TypeDescriptor type, int rank, int disp, int targetCount,
+                                     TypeDescriptor targetType) {
+        if (w.shared() == null || type == null || targetType == null || count <= 0 || disp < 0 || w.isFreed()) {
+            return -1;
+        }
+        int itemBytes = type.plainBytes();
+        int targetItemBytes = targetType.plainBytes();
+        long bytes = (long) count * itemBytes;
+        if (itemBytes < 0 || targetItemBytes < 0 || bytes != (long) targetCount * targetItemBytes
+                || !w.accessOpen(rank)) {
+            return -1;
+        }
+        long offset = (long) disp * w.dispUnit(rank);
+        return offset + bytes <= w.windowBytes(rank) ? offset : -1;
+    }
+}
