@@ -10,6 +10,13 @@ import org.weft.launcher.plan.RankLaunch;
  * JVM, or a native site's {@code mpirun} that starts the site's JVMs in turn.
  */
 public final class LocalAgent {
+    /**
+     * Starts, in the background, binding what telling how a rank ended needs ({@link PidfdExit}): weftrun calls it
+     * first thing, so that the binding runs beside its parsing instead of before its second rank starts.
+     */
+    public static void prepare() {
+        PidfdExit.prepare();
+    }
 
     public RankProcess start(RankLaunch launch) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(launch.command());

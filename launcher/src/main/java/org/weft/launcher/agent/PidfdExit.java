@@ -11,6 +11,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /**
  * The wait status of a child process, kept by Linux for a pidfd (Linux 6.15's {@code PIDFD_GET_INFO} with
@@ -32,10 +35,36 @@ final class PidfdExit implements AutoCloseable {
     private static final long PIDFD_GET_INFO = (3L << 30) | (INFO_SIZE << 16) | (0xFFL << 8) | 11;
     private static final Set<String> ARCHITECTURES = Set.of("amd64", "x86_64", "aarch64");
 
+    /**
+     * Where pidfds are opened: one daemon thread, off the thread that starts the ranks. Binding libc's calls costs
+     * the launcher's JVM ~55 ms of CPU (FFM spins its stubs, interpreted), which delayed every rank after the first
+     * by as much; {@link #prepare} starts the binding as the launcher starts, beside its parsing.
+     */
+    private static final Executor OPENER = Executors.newSingleThreadExecutor(task -> {
+        Thread thread = new Thread(task, "weft-pidfd");
+        thread.setDaemon(true);
+        return thread;
+    });
+
     private final int fd;
 
     private PidfdExit(int fd) {
         this.fd = fd;
+    }
+
+    /** Binds libc's calls now, in the background (the first {@link #openSoon} would, later). */
+    static void prepare() {
+        OPENER.execute(() -> {
+            boolean ignored = Calls.AVAILABLE;
+        });
+    }
+
+    /**
+     * A pidfd of {@code process}, opened soon by another thread; completes with null as {@link #open} returns it (a
+     * process that ended meanwhile has none: its end is then told by Java's status alone).
+     */
+    static CompletableFuture<PidfdExit> openSoon(Process process) {
+        return CompletableFuture.supplyAsync(() -> open(process), OPENER);
     }
 
     /**

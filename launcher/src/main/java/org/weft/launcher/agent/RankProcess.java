@@ -21,8 +21,8 @@ public final class RankProcess {
     RankProcess(RankLaunch launch, Process process) {
         this.launch = launch;
         this.process = process;
-        PidfdExit pidfd = PidfdExit.open(process); // now, while the process certainly lives
-        this.end = process.onExit().thenApply(ended -> {
+        // opened soon, while the process almost certainly lives (a rank's JVM takes ~0.1 s to do anything)
+        this.end = process.onExit().thenCombine(PidfdExit.openSoon(process), (ended, pidfd) -> {
             if (pidfd == null) {
                 return ProcessEnd.of(ended.exitValue(), -1);
             }

@@ -186,6 +186,7 @@ public final class WeftRun implements Callable<Integer> {
 
     public static void main(String[] args) {
         StartupTrace.mark("weftrun", "main");
+        LocalAgent.prepare();
         System.exit(execute(args, System.in, System.out, System.err));
     }
 

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.weft.launcher.plan.RankLaunch;
 
 /** How a process ended, from Java's status and, where Linux keeps it, the real wait status. */
 class ProcessEndTest {
@@ -44,6 +48,23 @@ class ProcessEndTest {
         assertEquals(9, waitStatusOf("kill -9 $$"));
         assertEquals(137 << 8, waitStatusOf("exit 137"));
         assertEquals(3 << 8, waitStatusOf("exit 3"));
+    }
+
+    /**
+     * A rank started by {@link LocalAgent} has its pidfd opened by another thread (binding libc's calls took the
+     * launcher ~55 ms, which delayed every rank after the first): its end is still told for what it was.
+     */
+    @Test
+    void aStartedProcessEndIsToldThroughAPidfdOpenedInTheBackground() throws Exception {
+        assumeTrue(System.getProperty("os.name").equals("Linux") && kernelAtLeast(6, 15), "needs Linux 6.15");
+        LocalAgent.prepare();
+        assertEquals("was killed by signal 9 (SIGKILL)", endOf("sleep 3; kill -9 $$").describe(true));
+        assertEquals("exited with code 137", endOf("sleep 3; exit 137").describe(false));
+    }
+
+    private static ProcessEnd endOf(String script) throws Exception {
+        RankProcess rank = new LocalAgent().start(new RankLaunch(0, List.of("sh", "-c", script), Map.of()));
+        return rank.onExit().get(60, TimeUnit.SECONDS);
     }
 
     private static int waitStatusOf(String script) throws Exception {

@@ -48,14 +48,25 @@ final class CrossMemoryAttach {
         this.cause = cause;
     }
 
-    /** Binds {@code process_vm_readv}, and reads a few bytes of this process through it to see that it works. */
-    static CrossMemoryAttach bind() {
+    /**
+     * Why reads cannot work in this process, known without binding anything (the system, native access); {@code
+     * null} when {@link #bind} may succeed.
+     */
+    static String precondition() {
         if (!System.getProperty("os.name").equals("Linux")) {
-            return new CrossMemoryAttach(null, "cross-memory attach needs Linux");
+            return "cross-memory attach needs Linux";
         }
         if (!CrossMemoryAttach.class.getModule().isNativeAccessEnabled()) {
-            return new CrossMemoryAttach(null, "native access is not enabled (weftrun gives ranks"
-                    + " --enable-native-access=ALL-UNNAMED)");
+            return "native access is not enabled (weftrun gives ranks --enable-native-access=ALL-UNNAMED)";
+        }
+        return null;
+    }
+
+    /** Binds {@code process_vm_readv}, and reads a few bytes of this process through it to see that it works. */
+    static CrossMemoryAttach bind() {
+        String unavailable = precondition();
+        if (unavailable != null) {
+            return new CrossMemoryAttach(null, unavailable);
         }
         try {
             Linker linker = Linker.nativeLinker();

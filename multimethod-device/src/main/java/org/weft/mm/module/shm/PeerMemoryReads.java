@@ -7,19 +7,19 @@ import org.weft.mm.spi.SingleCopy;
 
 /**
  * The single copy of an shm link: the receiver reads a large message out of the peer process's memory with
- * {@link CrossMemoryAttach}. Offered for native memory only (a Java heap array moves), and taken into native memory
- * only (the system call is given addresses). A read the kernel refuses (the peer's credentials, a seccomp profile
- * that allows a process to read only itself) turns the link's reads off for good, said once: the data then comes
- * through the ring.
+ * {@link CrossMemoryAttach}, bound at the first read ({@link LazyCrossMemory}). Offered for native memory only (a
+ * Java heap array moves), and taken into native memory only (the system call is given addresses). A read the kernel
+ * refuses (the peer's credentials, a seccomp profile that allows a process to read only itself) turns the link's
+ * reads off for good, said once: the data then comes through the ring.
  */
 final class PeerMemoryReads implements SingleCopy {
-    private final CrossMemoryAttach cma;
+    private final LazyCrossMemory cma;
     private final long peerPid;
     private final int peerRank;
     private final Consumer<String> log;
     private volatile boolean refused;
 
-    PeerMemoryReads(CrossMemoryAttach cma, long peerPid, int peerRank, Consumer<String> log) {
+    PeerMemoryReads(LazyCrossMemory cma, long peerPid, int peerRank, Consumer<String> log) {
         this.cma = cma;
         this.peerPid = peerPid;
         this.peerRank = peerRank;
@@ -36,7 +36,11 @@ final class PeerMemoryReads implements SingleCopy {
         if (refused || !into.isNative()) {
             return false;
         }
-        int errno = cma.read(peerPid, address, into);
+        CrossMemoryAttach bound = cma.get();
+        if (bound == null) { // it cannot work here, as the binding said
+            return false;
+        }
+        int errno = bound.read(peerPid, address, into);
         if (errno == 0) {
             return true;
         }

@@ -68,8 +68,8 @@ public final class ShmModule implements CommModule {
     /** This process's doorbell socket (its port is in the inbox header) and the doorbell around it. */
     private DatagramChannel bell;
     private ShmDoorbell doorbell;
-    /** Reads of peers' memory for large messages; {@code null} when off or not possible here. */
-    private CrossMemoryAttach crossMemory;
+    /** Reads of peers' memory for large messages, bound on first use; {@code null} when off or not possible here. */
+    private LazyCrossMemory crossMemory;
     private volatile boolean initialised;
 
     /** A module that logs its one-line reports to standard error. */
@@ -162,18 +162,22 @@ public final class ShmModule implements CommModule {
             throw e;
         }
         this.localDescriptor = new ShmAddress(host, context.jobId(), context.site(), inboxFile).toDescriptor();
-        this.crossMemory = config.singleCopy() ? bindCrossMemory() : null;
+        this.crossMemory = config.singleCopy() ? crossMemoryReads() : null;
         this.initialised = true;
     }
 
-    private CrossMemoryAttach bindCrossMemory() {
-        CrossMemoryAttach cma = CrossMemoryAttach.bind();
-        if (cma.cause() == null) {
-            return cma;
+    private LazyCrossMemory crossMemoryReads() {
+        String unavailable = CrossMemoryAttach.precondition();
+        if (unavailable == null) {
+            return new LazyCrossMemory(this::log);
         }
-        log("large messages come through the ring: " + cma.cause() + " (" + ShmParameters.SINGLE_COPY.name()
-                + "=none says nothing)");
+        log(LazyCrossMemory.readsOff(unavailable));
         return null;
+    }
+
+    /** Whether this module bound cross-memory attach yet (it does at the first large message read; tests). */
+    boolean crossMemoryBound() {
+        return crossMemory != null && crossMemory.bound();
     }
 
     @Override

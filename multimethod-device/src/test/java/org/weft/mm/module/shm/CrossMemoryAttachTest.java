@@ -36,7 +36,7 @@ class CrossMemoryAttachTest {
     void aReadThatFailsSaysWhyAndTheLinkStopsReading() {
         CrossMemoryAttach cma = CrossMemoryAttach.bind();
         List<String> log = new ArrayList<>();
-        PeerMemoryReads reads = new PeerMemoryReads(cma, PID, 1, log::add);
+        PeerMemoryReads reads = new PeerMemoryReads(new LazyCrossMemory(log::add), PID, 1, log::add);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment from = arena.allocate(4096);
             MemorySegment into = arena.allocate(4096);
@@ -49,9 +49,26 @@ class CrossMemoryAttachTest {
         }
     }
 
+    /** Binding costs a fresh JVM ~35 ms of CPU (FFM spins its stubs): a job that never reads a peer never pays. */
+    @Test
+    void theSystemCallIsBoundAtTheFirstReadNotBefore() {
+        LazyCrossMemory lazy = new LazyCrossMemory(line -> { });
+        PeerMemoryReads reads = new PeerMemoryReads(lazy, PID, 1, line -> { });
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment from = arena.allocate(64);
+            assertTrue(reads.offers(from));
+            assertFalse(lazy.bound(), "offering binds nothing");
+            from.fill((byte) 3);
+            MemorySegment into = arena.allocate(64);
+            assertTrue(reads.copyFrom(from.address(), into));
+            assertTrue(lazy.bound());
+            assertEquals(-1, into.mismatch(from));
+        }
+    }
+
     @Test
     void onlyNativeMemoryIsOfferedOrTaken() {
-        PeerMemoryReads reads = new PeerMemoryReads(CrossMemoryAttach.bind(), PID, 1, line -> { });
+        PeerMemoryReads reads = new PeerMemoryReads(new LazyCrossMemory(line -> { }), PID, 1, line -> { });
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativeData = arena.allocate(64);
             assertTrue(reads.offers(nativeData));
