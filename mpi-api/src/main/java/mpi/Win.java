@@ -479,12 +479,16 @@ public final class Win implements Freeable {
 
     /** {@code MPI_Win_lock}: returns once the target has granted the lock. */
     public void lock(int lockType, int rank, int assertion) throws MPIException {
-        run("MPI_Win_lock", Window::lock, lockType, rank, assertion);
+        if (!DirectCalls.lock(window, lockType, rank, assertion)) {
+            run("MPI_Win_lock", Window::lock, lockType, rank, assertion);
+        }
     }
 
     /** {@code MPI_Win_unlock}: returns once this process's operations are complete at the target. */
     public void unlock(int rank) throws MPIException {
-        run("MPI_Win_unlock", (w, r, unused, none) -> w.unlock(r), rank, 0, 0);
+        if (!DirectCalls.unlock(window, rank)) {
+            run("MPI_Win_unlock", (w, r, unused, none) -> w.unlock(r), rank, 0, 0);
+        }
     }
 
     /** {@code MPI_Win_lock_all}. */

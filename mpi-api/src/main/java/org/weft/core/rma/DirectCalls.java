@@ -7,12 +7,14 @@ import java.nio.Buffer;
 import org.weft.core.datatype.TypeDescriptor;
 
 /**
- * The per-call path of {@code MPI_Put}, {@code MPI_Get} and {@code MPI_Win_flush} on a window in shared memory
- * ({@link SharedWindow}) for the common case: buffers and predefined types whose items are plain bytes, an open
- * access epoch, a range inside the target's window. Each call is then a few comparisons and one copy between the
- * origin buffer's segment ({@link OriginViews}) and the target's mapping, and a flush is one full fence: no
- * allocation, no map look-up, no lock (not the window's monitor either: the epoch state it reads is changed only by
- * this process's synchronisation calls, which MPI orders before its operations), no volatile write.
+ * The per-call path of {@code MPI_Put}, {@code MPI_Get}, {@code MPI_Win_flush}, {@code MPI_Win_lock} and
+ * {@code MPI_Win_unlock} on a window in shared memory ({@link SharedWindow}) for the common case: buffers and
+ * predefined types whose items are plain bytes, an open access epoch, a range inside the target's window, a lock
+ * without assertions. A put or get is then a few comparisons and one copy between the origin buffer's segment
+ * ({@link OriginViews}) and the target's mapping, a flush one full fence, a lock or unlock the atomic on the target's
+ * lock word: no allocation, no map look-up, not the window's monitor (the epoch state read here is changed only by
+ * this process's synchronisation calls, which MPI orders before its operations), no volatile write but the lock
+ * word's.
  *
  * <p>Each method returns false, having done nothing, when the call is anything else — a message window, a derived
  * type, a count of 0, an argument to reject — and the caller then takes the general path ({@link OneSided},
@@ -73,6 +75,20 @@ public final class DirectCalls {
         }
         VarHandle.fullFence();
         return true;
+    }
+
+    /**
+     * {@code MPI_Win_lock} without assertions on a window in shared memory: the compare-and-set on the target's
+     * lock word ({@link SharedWindow#lock}) and this process's note of it, without the window's monitor (two
+     * compare-and-sets of its own, a third of a lock + put + unlock's time in {@code WindowCalls}). False: not served.
+     */
+    public static boolean lock(Window w, int lockType, int rank, int assertion) {
+        return assertion == 0 && !w.isFreed() && w.lockDirect(lockType, rank);
+    }
+
+    /** {@code MPI_Win_unlock} of a lock {@link #lock} (or the general path, without assertions) took. */
+    public static boolean unlock(Window w, int rank) {
+        return !w.isFreed() && w.unlockDirect(rank);
     }
 
     /**

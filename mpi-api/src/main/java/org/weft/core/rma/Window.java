@@ -631,6 +631,36 @@ public final class Window {
         return rank >= 0 && rank < lockTypes.length && lockTypes[rank] != 0;
     }
 
+    /**
+     * Takes {@code rank}'s lock of {@code lockType} in shared memory without the monitor ({@link DirectCalls}):
+     * false, having done nothing, unless this is a window in shared memory that this process has not locked
+     * there (nor all of it). Only the calling thread writes the rank's entry: MPI lets threads lock different
+     * targets at once, and locking one target twice is the program's error, which the general path reports.
+     */
+    boolean lockDirect(int lockType, int rank) {
+        if (shared == null || rank < 0 || rank >= lockTypes.length || lockedAll || lockTypes[rank] != 0
+                || (lockType != TargetLocks.EXCLUSIVE && lockType != TargetLocks.SHARED)) {
+            return false;
+        }
+        shared.lock(rank, lockType);
+        lockTypes[rank] = lockType;
+        return true;
+    }
+
+    /** Gives back {@code rank}'s lock that {@link #lockDirect} (or lock) took; false: not such a lock. */
+    boolean unlockDirect(int rank) {
+        if (shared == null || rank < 0 || rank >= lockTypes.length || lockedAll) {
+            return false;
+        }
+        int type = lockTypes[rank];
+        if (type != TargetLocks.EXCLUSIVE && type != TargetLocks.SHARED) { // not locked, or locked unchecked
+            return false;
+        }
+        shared.unlock(rank, type); // a volatile write or atomic add: this member's stores are seen before it
+        lockTypes[rank] = 0;
+        return true;
+    }
+
     /** {@code rank}'s displacement unit. */
     int dispUnit(int rank) {
         return dispUnits[rank];

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.ContendedLocks;
 import org.weft.tests.programs.PassiveTarget;
 
 /**
@@ -45,6 +46,19 @@ class PassiveTargetJobTest {
         if (methods.equals("shared")) { // a window in shared memory: the origins did it all, no thread served them
             assertTrue(result.stdout().contains("service threads 0"), result.output());
         }
+    }
+
+    /**
+     * Four processes on this machine's two cores take one exclusive lock 2000 times each on a window in shared
+     * memory (and a shared one every fifth time): no increment is lost, and the job ends — a waiter backs off to
+     * parking, so it does not hold off the holder it waits for.
+     */
+    @Test
+    void exclusiveLocksContendedByFourRanksOnTwoCores() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "4", ContendedLocks.class.getName(), "2000")
+                .timeout(Duration.ofSeconds(180)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        assertTrue(result.stdout().contains("counter 8000 of 8000"), result.output());
     }
 
     @Test
