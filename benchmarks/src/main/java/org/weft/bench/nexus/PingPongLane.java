@@ -69,11 +69,24 @@ final class PingPongLane {
 
     /** Microseconds per one-way RSR of {@code payload}, over {@code iterations} round trips (both ranks call). */
     double oneWayMicros(MemorySegment payload, int iterations) {
+        return oneWayMicros(payload, iterations, null);
+    }
+
+    /**
+     * As {@link #oneWayMicros(MemorySegment, int)}; rank 0 also puts each round trip's nanoseconds in
+     * {@code roundTripNanos} (at least {@code iterations} long, or null), whose median a loaded machine's stalls do
+     * not move as they move the mean.
+     */
+    double oneWayMicros(MemorySegment payload, int iterations, long[] roundTripNanos) {
         long start = System.nanoTime();
         for (int i = 0; i < iterations; i++) {
             if (process.rank() == 0) {
+                long sent = System.nanoTime();
                 send(ping, payload, i);
                 awaitArrival();
+                if (roundTripNanos != null) {
+                    roundTripNanos[i] = System.nanoTime() - sent;
+                }
             } else {
                 awaitArrival();
                 send(ping + 1, payload, i);

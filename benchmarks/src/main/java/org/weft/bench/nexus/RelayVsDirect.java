@@ -19,7 +19,9 @@ import org.weft.mm.Startpoint;
  * by round interleaved so that the machine's load falls on both alike: the one-way latency of a 0-byte RSR
  * (ping-pong) and the throughput of a stream of large RSRs (rank 0 sends {@code count} of {@code size} bytes, rank 1
  * answers once it has them all). Below MPI, as pphandle: the relay's cost, not the protocol's. Prints per round and
- * the medians, and the relay's cost against direct: microseconds added, and throughput as a share of direct.
+ * the medians, and the relay's cost against direct: microseconds added, and throughput as a share of direct. Each
+ * round also gives the median of its single round trips, halved: on a loaded machine a few stalls of milliseconds
+ * (a rank or the relay waiting for a core) make the mean, while the median shows what one forward costs.
  *
  * <p>Run it as a job of two sites with a relay (both methods must start: name them):
  * {@code weftrun --site a:1 --site b:1 --relay b --methods self,tcp,relay -cp BENCH_JAR
@@ -84,33 +86,51 @@ public final class RelayVsDirect {
             System.out.printf("# Weft relay: direct (%s) against relayed (%s), %d rounds; throughput of %d RSRs of %d"
                     + " bytes%n", directLane.method(), relayLane.method(), options.rounds(), options.count(),
                     options.size());
-            System.out.printf("# %-6s %14s %14s %16s %16s%n", "round", "direct us", "relay us", "direct MB/s",
-                    "relay MB/s");
+            System.out.printf("# %-6s %14s %14s %16s %16s %12s %12s%n", "round", "direct us", "relay us",
+                    "direct MB/s", "relay MB/s", "direct p50", "relay p50");
         }
         Results results = printing ? Results.table("relay", "Round", "Direct one-way (us)", "Relayed one-way (us)",
-                "Direct (MB/s)", "Relayed (MB/s)").expect(options.rounds()) : null;
+                "Direct (MB/s)", "Relayed (MB/s)", "Direct median one-way (us)", "Relayed median one-way (us)")
+                .expect(options.rounds()) : null;
         directLane.oneWayMicros(MemorySegment.NULL, options.iterations()); // warm-up
         relayLane.oneWayMicros(MemorySegment.NULL, options.iterations());
-        double[][] figures = new double[4][options.rounds()];
+        double[][] figures = new double[6][options.rounds()];
+        long[] roundTrips = new long[options.iterations()];
         for (int round = 0; round < options.rounds(); round++) {
             process.barrier();
-            figures[0][round] = directLane.oneWayMicros(MemorySegment.NULL, options.iterations());
-            figures[1][round] = relayLane.oneWayMicros(MemorySegment.NULL, options.iterations());
+            figures[0][round] = directLane.oneWayMicros(MemorySegment.NULL, options.iterations(), roundTrips);
+            figures[4][round] = medianOneWayMicros(roundTrips);
+            figures[1][round] = relayLane.oneWayMicros(MemorySegment.NULL, options.iterations(), roundTrips);
+            figures[5][round] = medianOneWayMicros(roundTrips);
             figures[2][round] = megabytesPerSecond(tcp, bulk, options.count());
             figures[3][round] = megabytesPerSecond(relay, bulk, options.count());
             if (printing) {
-                System.out.printf("%-8d %14.2f %14.2f %16.1f %16.1f%n", round, figures[0][round], figures[1][round],
-                        figures[2][round], figures[3][round]);
-                results.row(round, figures[0][round], figures[1][round], figures[2][round], figures[3][round]);
+                System.out.printf("%-8d %14.2f %14.2f %16.1f %16.1f %12.2f %12.2f%n", round, figures[0][round],
+                        figures[1][round], figures[2][round], figures[3][round], figures[4][round],
+                        figures[5][round]);
+                results.row(round, figures[0][round], figures[1][round], figures[2][round], figures[3][round],
+                        figures[4][round], figures[5][round]);
             }
         }
         if (printing) {
-            double[] medians = {median(figures[0]), median(figures[1]), median(figures[2]), median(figures[3])};
-            System.out.printf("median   %14.2f %14.2f %16.1f %16.1f%n", medians[0], medians[1], medians[2],
-                    medians[3]);
-            System.out.printf("# the relay adds %.2f us to a 0-byte one-way; relayed throughput is %.0f %% of"
-                    + " direct%n", medians[1] - medians[0], 100 * medians[3] / medians[2]);
+            double[] medians = new double[figures.length];
+            Arrays.setAll(medians, column -> median(figures[column]));
+            System.out.printf("median   %14.2f %14.2f %16.1f %16.1f %12.2f %12.2f%n", medians[0], medians[1],
+                    medians[2], medians[3], medians[4], medians[5]);
+            System.out.printf("# the relay adds %.2f us to a 0-byte one-way (%.2f us to the median single one-way);"
+                    + " relayed throughput is %.0f %% of direct%n", medians[1] - medians[0], medians[5] - medians[4],
+                    100 * medians[3] / medians[2]);
         }
+    }
+
+    /** Half the median of {@code roundTripNanos}, in microseconds (on rank 0; rank 1 has no samples: 0). */
+    private double medianOneWayMicros(long[] roundTripNanos) {
+        if (process.rank() != 0) {
+            return 0;
+        }
+        long[] sorted = roundTripNanos.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2] / 2e3;
     }
 
     /** Rank 0 streams {@code count} RSRs of {@code bulk} through {@code to}; rank 1 acknowledges the last. */

@@ -34,7 +34,8 @@ public final class RelayMain {
         List<String> hosts = listen.equals("auto") ? HostAddresses.nonLoopback() : List.of(listen.split(","));
         RelayServer server = new RelayServer(site.isEmpty() ? "-" : site, env.get(WorldConfig.ENV_JOB_ID),
                 env.get(WorldConfig.ENV_SECRET), Math.toIntExact(parameters.get(RelayParameters.BUFFER)),
-                parameters.get(RelayParameters.SPIN), System.err::println);
+                RelayParameters.spinMicros(parameters.get(RelayParameters.SPIN),
+                        Runtime.getRuntime().availableProcessors()), System.err::println);
         RelayAddress where = new RelayAddress(site.isEmpty() ? "-" : site,
                 server.bind(hosts.isEmpty() ? List.of("127.0.0.1") : hosts));
         System.out.println(READY + where);
