@@ -18,7 +18,8 @@ import org.weft.bench.Results;
  *
  * <p>Options: {@code -m MAX_BYTES} (default 1 MiB; sizes 0, 64, 1 KiB, 16 KiB, 64 KiB, 1 MiB up to it),
  * {@code -i ITERATIONS} (round trips of the small sizes, default 2000; fewer for large ones), {@code -r ROUNDS}
- * (default 5).
+ * (default 5), {@code -w WARM_UP_ROUNDS} (rounds run first and not counted, default 1: the TLS path is far more code
+ * for the JIT than the socket's, and a fresh job's first sizes measured its compilation, +130 us at 0 B).
  */
 public final class TlsCost {
     private static final int CONTROL = 7;
@@ -37,13 +38,15 @@ public final class TlsCost {
         int maxBytes = 1 << 20;
         int iterations = 2000;
         int rounds = 5;
+        int warmUps = 1;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-m" -> maxBytes = Integer.parseInt(args[++i]);
                 case "-i" -> iterations = Integer.parseInt(args[++i]);
                 case "-r" -> rounds = Integer.parseInt(args[++i]);
+                case "-w" -> warmUps = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (options: -m maxBytes, -i iterations, -r rounds)");
+                        + " (options: -m maxBytes, -i iterations, -r rounds, -w warmUpRounds)");
             }
         }
         int size = MPI.COMM_WORLD.getSize();
@@ -56,23 +59,27 @@ public final class TlsCost {
         ByteBuffer buffer = MPI.newByteBuffer(Math.max(maxBytes, 1));
         int rank = MPI.COMM_WORLD.getRank();
         if (rank == 0) {
-            lead(buffer, sizes, iterations, rounds, new int[] {1, size - 1});
+            lead(buffer, sizes, iterations, rounds, warmUps, new int[] {1, size - 1});
         } else {
             follow(buffer);
         }
         MPI.Finalize();
     }
 
-    private static void lead(ByteBuffer buffer, int[] sizes, int iterations, int rounds, int[] peers)
+    private static void lead(ByteBuffer buffer, int[] sizes, int iterations, int rounds, int warmUps, int[] peers)
             throws MPIException {
         double[][][] oneWay = new double[peers.length][sizes.length][rounds];
         double[][][] bandwidth = new double[peers.length][sizes.length][rounds];
-        for (int round = 0; round < rounds; round++) {
+        for (int round = -warmUps; round < rounds; round++) {
             for (int s = 0; s < sizes.length; s++) {
                 int n = Math.max(10, (int) (iterations * Math.min(1.0, 1024.0 / Math.max(sizes[s], 1024))));
                 for (int p = 0; p < peers.length; p++) { // the peers take turns: same load for both
-                    oneWay[p][s][round] = pingPong(buffer, peers[p], sizes[s], n);
-                    bandwidth[p][s][round] = stream(buffer, peers[p], sizes[s], Math.max(2, n / WINDOW));
+                    double latency = pingPong(buffer, peers[p], sizes[s], n);
+                    double rate = stream(buffer, peers[p], sizes[s], Math.max(2, n / WINDOW));
+                    if (round >= 0) {
+                        oneWay[p][s][round] = latency;
+                        bandwidth[p][s][round] = rate;
+                    }
                 }
             }
         }
@@ -82,18 +89,18 @@ public final class TlsCost {
         for (int rank = 2; rank < peers[1]; rank++) {
             MPI.COMM_WORLD.send(new int[] {DONE, 0, 0}, 3, MPI.INT, rank, CONTROL);
         }
-        report(sizes, rounds, oneWay, bandwidth);
+        report(sizes, rounds, warmUps, oneWay, bandwidth);
     }
 
-    private static void report(int[] sizes, int rounds, double[][][] oneWay, double[][][] bandwidth) {
+    private static void report(int[] sizes, int rounds, int warmUps, double[][][] oneWay, double[][][] bandwidth) {
         String policy = System.getenv().getOrDefault("WEFT_TCP_TLS", "cross-site");
         System.out.printf("# TLS against plaintext: rank 0 to rank 1 (its site) and to the last rank (another site),"
-                + " tcp_tls=%s, medians of %d rounds%n", policy, rounds);
+                + " tcp_tls=%s, medians of %d rounds after %d not counted%n", policy, rounds, warmUps);
         System.out.printf("%-10s %14s %14s %10s %14s %14s%n", "# Size", "same (us)", "across (us)", "+us",
                 "same (MB/s)", "across (MB/s)");
         Results results = Results.table("TLS against plaintext (tcp_tls=" + policy + ")", "Size (bytes)",
                 "Same-site one-way (us)", "Cross-site one-way (us)", "Same-site bandwidth (MB/s)",
-                "Cross-site bandwidth (MB/s)").note("rounds", rounds).expect(sizes.length);
+                "Cross-site bandwidth (MB/s)").note("rounds", rounds).note("warm-up rounds", warmUps).expect(sizes.length);
         for (int s = 0; s < sizes.length; s++) {
             double same = median(oneWay[0][s]);
             double across = median(oneWay[1][s]);
