@@ -1,10 +1,11 @@
 /*
  * The C reference for Weft's OSU-style collective benchmarks (org.weft.bench.osu.Bcast, Allreduce, Alltoall,
- * Allgather, Gather, Scatter, Reduce, Barrier, ReduceScatterBlock): the same sizes, warm-up and output (per size the
- * average over ranks of each rank's mean microseconds per call; barrier: one row, size 0).
+ * Allgather, Gather, Scatter, Reduce, Barrier, ReduceScatterBlock, and the nonblocking Iallreduce, Ibarrier, Ireduce,
+ * IreduceScatterBlock, Ibcast: each call started and waited for at once): the same sizes, warm-up and output (per
+ * size the average over ranks of each rank's mean microseconds per call; barrier: one row, size 0).
  * Build: mpicc -O2 -o collectives collectives.c
  * Run:   mpirun -np 4 --oversubscribe ./collectives bcast|allreduce|alltoall|allgather|gather|scatter|reduce
- *          [maxBytes] [iterations]
+ *          |barrier|reduce_scatter_block|iallreduce|ibarrier|ireduce|ireduce_scatter_block|ibcast [maxBytes] [iterations]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -12,12 +13,27 @@
 #include <string.h>
 
 static const char *names[] = {"bcast", "allreduce", "alltoall", "allgather", "gather", "scatter", "reduce", "barrier",
-                              "reduce_scatter_block"};
+                              "reduce_scatter_block", "iallreduce", "ibarrier", "ireduce", "ireduce_scatter_block",
+                              "ibcast"};
 static int op;  /* index in names */
 static char *sendbuf, *recvbuf;
 
 static void call(int bytes) {
-    if (op == 0) {
+    MPI_Request request;
+    if (op >= 9) {
+        if (op == 9) {
+            MPI_Iallreduce(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &request);
+        } else if (op == 10) {
+            MPI_Ibarrier(MPI_COMM_WORLD, &request);
+        } else if (op == 11) {
+            MPI_Ireduce(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD, &request);
+        } else if (op == 12) {
+            MPI_Ireduce_scatter_block(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &request);
+        } else {
+            MPI_Ibcast(sendbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &request);
+        }
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    } else if (op == 0) {
         MPI_Bcast(sendbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
     } else if (op == 1) {
         MPI_Allreduce(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
@@ -63,10 +79,12 @@ int main(int argc, char **argv) {
             op = i;
         }
     }
-    int max = op == 7 ? 0 : argc > 2 ? atoi(argv[2]) : 1 << 20;
+    int barrier = op == 7 || op == 10;
+    int reduction = op == 1 || op == 6 || op == 8 || op == 9 || op == 11 || op == 12;
+    int max = barrier ? 0 : argc > 2 ? atoi(argv[2]) : 1 << 20;
     int iterations = argc > 3 ? atoi(argv[3]) : 1000;
-    int min = op == 7 ? 0 : op == 1 || op == 6 || op == 8 ? 4 : 1;
-    size_t bytes = (size_t) (max > 0 ? max : 1) * ((op >= 2 && op <= 5) || op == 8 ? size : 1);
+    int min = barrier ? 0 : reduction ? 4 : 1;
+    size_t bytes = (size_t) (max > 0 ? max : 1) * ((op >= 2 && op <= 5) || op == 8 || op == 12 ? size : 1);
     sendbuf = calloc(bytes, 1);
     recvbuf = calloc(bytes, 1);
     time_calls(min, 5 * iterations);

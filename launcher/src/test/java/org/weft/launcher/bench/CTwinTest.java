@@ -28,6 +28,8 @@ class CTwinTest {
                 CTwin.of("barrier", List.of("-i", "100")));
         assertEquals(Optional.of(new CTwin("collectives.c", List.of("reduce_scatter_block", "4096"))),
                 CTwin.of("reduce_scatter_block", List.of("-m", "4096")));
+        assertEquals(Optional.of(new CTwin("collectives.c", List.of("iallreduce", "8192", "50"))),
+                CTwin.of("iallreduce", List.of("-m", "8192", "-i", "50")));
         assertEquals(Optional.empty(), CTwin.of("steady", List.of()));
         assertEquals("pingpong", new CTwin("pingpong.c", List.of()).program());
     }

@@ -118,6 +118,7 @@ final class CollectiveCall {
     MemorySegment in(Object buffer, int count, TypeDescriptor type) {
         MemorySegment data = BufferMapping.forSend(buffer, count, type); // checks the arguments first
         staged |= BufferMapping.needsStaging(buffer, type);
+        schedule.hold(buffer);
         return data;
     }
 
@@ -127,6 +128,7 @@ final class CollectiveCall {
      * back when the schedule ends.
      */
     MemorySegment out(Object buffer, int count, TypeDescriptor type) {
+        schedule.hold(buffer);
         if (!BufferMapping.needsFinish(buffer, type)) {
             return BufferMapping.forReceive(buffer, count, type);
         }

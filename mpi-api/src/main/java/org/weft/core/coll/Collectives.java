@@ -14,6 +14,7 @@ import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.ReusableSchedules.Kind;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.coll.sched.Schedule.Fill;
+import org.weft.core.coll.shm.SharedCollectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
@@ -54,8 +55,14 @@ public final class Collectives {
             InterCollectives.barrier(call);
             return call.schedule();
         }
-        if (keep && comm.collectives().shared(comm).barrier()) {
-            return comm.collectives().shared(comm).done();
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.barrier()) {
+            return shared.done();
+        }
+        if (!keep && shared.takesNonblocking(0)) {
+            CollectiveCall call = new CollectiveCall(comm);
+            shared.iBarrier(call.plan());
+            return call.schedule();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.BARRIER, null, null, null, null, 0, 0, 0);
         if (kept != null) {
@@ -345,8 +352,12 @@ public final class Collectives {
             return InterCollectives.reduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op, root);
         }
         checkRoot(comm, root);
-        if (keep && comm.collectives().shared(comm).reduce(sendbuf, recvbuf, count, type, op, root)) {
-            return comm.collectives().shared(comm).done();
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.reduce(sendbuf, recvbuf, count, type, op, root)) {
+            return shared.done();
+        }
+        if (!keep && shared.takesNonblocking(bytes(count, type))) {
+            return sharedReduction(comm, shared, sendbuf, recvbuf, count, type, op, root);
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.REDUCE, sendbuf, recvbuf, type, op, count, 0, root);
         if (kept != null) {
@@ -372,8 +383,12 @@ public final class Collectives {
         if (comm.isInter()) {
             return InterCollectives.allReduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op);
         }
-        if (keep && comm.collectives().shared(comm).allReduce(sendbuf, recvbuf, count, type, op)) {
-            return comm.collectives().shared(comm).done();
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.allReduce(sendbuf, recvbuf, count, type, op)) {
+            return shared.done();
+        }
+        if (!keep && shared.takesNonblocking(bytes(count, type))) {
+            return sharedReduction(comm, shared, sendbuf, recvbuf, count, type, op, -1);
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLREDUCE, sendbuf, recvbuf, type, op, count, 0, 0);
         if (kept != null) {
@@ -384,6 +399,25 @@ public final class Collectives {
         MemorySegment send = sendbuf == null ? recv : call.in(sendbuf, count, type);
         Algorithms.allreduce(call.plan(), comm.device(), call.members(), send, recv, count, type.byteSize(), op);
         return call.schedule();
+    }
+
+    /**
+     * A nonblocking reduce to {@code root} ({@code root < 0}: allreduce) through the communicator's shared segment
+     * ({@code sendbuf == null} at a reducer: in place).
+     */
+    private static Schedule sharedReduction(Communicator comm, SharedCollectives shared, Object sendbuf,
+                                            Object recvbuf, int count, TypeDescriptor type, Reduction op, int root) {
+        CollectiveCall call = new CollectiveCall(comm);
+        boolean reducer = root < 0 || comm.rank() == root;
+        MemorySegment recv = reducer ? call.out(recvbuf, count, type) : null;
+        MemorySegment send = sendbuf == null && reducer ? recv : call.in(sendbuf, count, type);
+        shared.iReduce(call.plan(), send, recv, count, op, root);
+        return call.schedule();
+    }
+
+    /** Bytes of {@code count} items of {@code type}; negative for a negative count (the schedules raise it). */
+    private static long bytes(int count, TypeDescriptor type) {
+        return (long) count * TypeDescriptor.check(type).byteSize();
     }
 
     /**
@@ -428,6 +462,17 @@ public final class Collectives {
         checkCount(count);
         if (comm.isInter()) {
             return reduceScatter(comm, sendbuf, recvbuf, CollectiveCall.repeated(count, comm.size()), type, op);
+        }
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.reduceScatterBlock(sendbuf, recvbuf, count, type, op)) {
+            return shared.done();
+        }
+        if (!keep && shared.takesNonblocking(bytes(count, type) * comm.size())) {
+            CollectiveCall call = new CollectiveCall(comm);
+            MemorySegment recv = call.out(recvbuf, count, type);
+            MemorySegment send = call.in(sendbuf == null ? recvbuf : sendbuf, count * comm.size(), type);
+            shared.iReduceScatterBlock(call.plan(), send, recv, count, op);
+            return call.schedule();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, type, op,
                 count, 0, 0);

@@ -12,10 +12,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.LargeBlockCollectives;
 import org.weft.tests.programs.SharedCollectivesCheck;
+import org.weft.tests.programs.SharedNonblockingCheck;
 
 /**
- * Blocking barrier, bcast, reduce and allreduce through a communicator's shared segment when all its ranks are on
- * one host over shm: results equal a sequential computation for every predefined operation and type, on
+ * Blocking barrier, bcast, reduce, allreduce and reduce_scatter_block, and the nonblocking forms of these but bcast,
+ * through a communicator's shared segment when all its ranks are on one host over shm: results equal a sequential computation for every predefined operation and type, on
  * sub-communicators used in turns, communicators freed and made again (no segment file left), an intercommunicator
  * and a nonblocking collective outstanding alongside; and small collectives then send (almost) no messages. Over
  * tcp the same calls keep the point-to-point schedules and give the same results.
@@ -52,11 +53,31 @@ class SharedMemoryCollectivesJobTest {
         }
     }
 
+    /**
+     * The nonblocking barrier, reduce, allreduce and reduce_scatter_block (and the blocking reduce_scatter_block) go
+     * through the segment once a blocking call made it: sequential results, many outstanding, and (almost) no
+     * messages; before, they were point-to-point schedules (thousands of messages).
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3, 4})
+    void nonblockingReductionsAndBarriersGoThroughSharedMemory(int ranks) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", String.valueOf(ranks), SharedNonblockingCheck.class.getName(),
+                "shared").timeout(TIMEOUT).start();
+        assertEquals(0, result.exitCode(), result.output());
+        for (int r = 0; r < ranks; r++) {
+            assertTrue(result.stdout().contains("SHARED-NONBLOCKING OK rank " + r), result.output());
+        }
+    }
+
     @Test
     void overTcpTheSameCollectivesKeepTheirMessages() throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("-np", "3", "--param", "methods=self,tcp",
                 SharedCollectivesCheck.class.getName(), "messages").timeout(TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("SHARED-COLLECTIVES OK rank 2"), result.output());
+        WeftrunJob.Result nonblocking = WeftrunJob.of("-np", "3", "--param", "methods=self,tcp",
+                SharedNonblockingCheck.class.getName()).timeout(TIMEOUT).start();
+        assertEquals(0, nonblocking.exitCode(), nonblocking.output());
+        assertTrue(nonblocking.stdout().contains("SHARED-NONBLOCKING OK rank 2"), nonblocking.output());
     }
 }

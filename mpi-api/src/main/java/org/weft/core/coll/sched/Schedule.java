@@ -33,6 +33,7 @@ import org.weft.core.error.MpiErrors;
 public final class Schedule implements BooleanSupplier {
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
     private static final DeviceRequest[] NO_TRANSFERS = {};
+    private static final Object[] NOTHING_HELD = {};
     private static final VarHandle ADVANCING;
 
     static {
@@ -43,7 +44,7 @@ public final class Schedule implements BooleanSupplier {
         }
     }
 
-    private sealed interface Step permits Send, Forward, Receive, Local, EndOfRound {
+    private sealed interface Step permits Send, Forward, Receive, Local, Until, EndOfRound {
     }
 
     /**
@@ -100,6 +101,10 @@ public final class Schedule implements BooleanSupplier {
     private record Local(Runnable action) implements Step {
     }
 
+    /** A condition the round waits for besides its transfers (another rank's flag in a shared segment). */
+    private record Until(BooleanSupplier condition) implements Step {
+    }
+
     private final Device device;
     private final int context;
     /** The collective's tag: this call's ({@link #restart} gives a kept schedule the next call's). */
@@ -121,6 +126,14 @@ public final class Schedule implements BooleanSupplier {
     private DeviceRequest[] transfers;
     private int transferCount;
     private DeviceException failure;
+    /**
+     * The user's buffers whose memory the steps read or write ({@link #hold}): a segment over a buffer of
+     * {@code MPI.newByteBuffer} does not keep the buffer reachable, and a program may drop a nonblocking call's
+     * send buffer before the call completes (Open MPI's Java requests keep theirs too); collected, its memory would
+     * go to the next buffer made.
+     */
+    private Object[] held = NOTHING_HELD;
+    private int heldCount;
     /** The nonblocking collectives a blocking {@link #run(CollectiveTraffic)} advances while it waits. */
     private CollectiveTraffic outstanding;
     /** That run's wait condition, made once with the schedule (a kept schedule runs many times). */
@@ -193,6 +206,26 @@ public final class Schedule implements BooleanSupplier {
     /** Runs {@code action} when the current round starts, before its transfers, after the earlier actions. */
     public Schedule local(Runnable action) {
         return add(new Local(action));
+    }
+
+    /**
+     * Makes the current round wait, besides its transfers, until {@code condition} holds: asked each time the
+     * schedule is advanced once the round's transfers completed, so it must not block (the collectives through a
+     * shared segment wait so for other ranks' flags).
+     */
+    public Schedule until(BooleanSupplier condition) {
+        return add(new Until(condition));
+    }
+
+    /** Keeps {@code buffer} reachable as long as the schedule is (see {@link #held}). */
+    public Schedule hold(Object buffer) {
+        if (buffer != null) {
+            if (heldCount == held.length) {
+                held = Arrays.copyOf(held, Math.max(2, 2 * heldCount));
+            }
+            held[heldCount++] = buffer;
+        }
+        return this;
     }
 
     /** Closes the current round: what follows starts only once its transfers completed. */
@@ -322,9 +355,14 @@ public final class Schedule implements BooleanSupplier {
             }
         }
         if (roundStart >= 0) {
+            for (int i = roundStart; steps[i] != EndOfRound.MARK; i++) {
+                if (steps[i] instanceof Until until && !until.condition().getAsBoolean()) {
+                    return false;
+                }
+            }
             int transfer = 0;
             for (int i = roundStart; steps[i] != EndOfRound.MARK; i++) {
-                if (!(steps[i] instanceof Local)) {
+                if (!(steps[i] instanceof Local) && !(steps[i] instanceof Until)) {
                     check(transfers[transfer++], steps[i]);
                 }
             }
@@ -365,6 +403,7 @@ public final class Schedule implements BooleanSupplier {
         for (; steps[i] != EndOfRound.MARK; i++) {
             switch (steps[i]) {
                 case Local l -> l.action().run();
+                case Until u -> { } // asked by roundComplete
                 case Send s -> transfers[transferCount++] =
                         device.isend(s.data(), s.worldRank(), tag + s.phase(), context, SendMode.STANDARD);
                 case Forward f -> transfers[transferCount++] =

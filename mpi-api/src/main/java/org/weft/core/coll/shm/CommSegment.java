@@ -21,7 +21,10 @@ import org.weft.core.error.MpiErrors;
  * with operation {@code s} (read all it needed). Flags only grow, so "reached" is a comparison.
  *
  * <p>Operation {@code s} uses slot set {@code s % SETS}; before a rank writes into it, every member must be done with
- * operation {@code s - SETS}, which used the same set ({@link #beforeWriting}) — usually long since true.
+ * operation {@code s - SETS}, which used the same set ({@link #beforeWriting}) — usually long since true. Nonblocking
+ * operations ({@link SharedSchedules}) take their numbers at the call and run later; a rank still publishes its phases
+ * in order: a nonblocking operation begins once the one before it is done ({@link #mayBegin}), a blocking one once
+ * all begun before it are ({@link #next}).
  *
  * <p>Waits check the flags, then wait in {@link Device#await} (polling the device, so point-to-point traffic and
  * the communicator's nonblocking collectives move on, and backing off through the device's idle strategy: spin,
@@ -48,8 +51,14 @@ final class CommSegment implements BooleanSupplier {
     private final int context;
     /** Slots by set and rank, sliced once. */
     private final MemorySegment[][] slots;
+    /** Slices of the slots, one block of {@link #blockBytes} at {@link #blockIndex} each ({@link #block}). */
+    private final MemorySegment[][] blocks;
+    private long blockBytes = -1;
+    private int blockIndex = -1;
     /** Operations begun through the segment. */
     private long sequence;
+    /** The last nonblocking operation begun ({@link #reserve}), 0 if none. */
+    private long lastNonblocking;
     /** The running wait: every member's phase ({@code -1}) or one member's, at least {@link #waitPhase}. */
     private int waitRank;
     private long waitPhase;
@@ -73,6 +82,7 @@ final class CommSegment implements BooleanSupplier {
         this.context = context;
         this.requests = new DeviceRequest[layout.ranks];
         this.slots = new MemorySegment[SegmentLayout.SETS][layout.ranks];
+        this.blocks = new MemorySegment[SegmentLayout.SETS][layout.ranks];
         for (int set = 0; set < SegmentLayout.SETS; set++) {
             for (int r = 0; r < layout.ranks; r++) {
                 slots[set][r] = memory.asSlice(layout.slot(set, r), layout.slotBytes);
@@ -96,9 +106,56 @@ final class CommSegment implements BooleanSupplier {
         return traffic.nextTag();
     }
 
-    /** Begins the next operation; returns its number. */
+    /**
+     * Begins the next operation; returns its number. A member publishes its phases in order, so an operation begins
+     * once this rank is done with the nonblocking operations begun before it, which the wait advances
+     * ({@link #getAsBoolean}); without any (blocking calls alone) there is nothing to wait for.
+     */
     long next() {
+        awaitRank(me, 2 * lastNonblocking);
         return ++sequence;
+    }
+
+    /**
+     * The number of the last nonblocking operation begun (0: none), which a nonblocking operation begun now waits
+     * for ({@link #mayBegin}).
+     */
+    long lastNonblocking() {
+        return lastNonblocking;
+    }
+
+    /**
+     * Takes the next operation's number for a nonblocking operation, which must not wait now: its schedule waits
+     * until {@link #mayBegin} before it touches the segment.
+     */
+    long reserve() {
+        lastNonblocking = ++sequence;
+        return lastNonblocking;
+    }
+
+    /**
+     * Whether nonblocking operation {@code s} may write its slot set and publish: this rank is done with the
+     * nonblocking operation {@code after} begun before it (phases go up in order; blocking ones ran to their end
+     * in their calls) and every member with the operation that used the same slot set.
+     */
+    boolean mayBegin(long s, long after) {
+        if (!reached(me, 2 * after)) {
+            traffic.advanceAll(); // a schedule run without advancing the others (e.g. MPI_Comm_dup's) waits for them
+            if (!reached(me, 2 * after)) {
+                return false;
+            }
+        }
+        return allReached(2 * (s - SegmentLayout.SETS));
+    }
+
+    /** Whether every member's phase is at least {@code phase} (a nonblocking operation's condition). */
+    boolean allReached(long phase) {
+        for (int r = 0; r < layout.ranks; r++) {
+            if (!reached(r, phase)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -116,6 +173,23 @@ final class CommSegment implements BooleanSupplier {
     /** The slot of {@code rank} that operation {@code s} uses. */
     MemorySegment slot(long s, int rank) {
         return slots[(int) (s % SegmentLayout.SETS)][rank];
+    }
+
+    /**
+     * Block {@code index} of {@code block} bytes in the slot of {@code rank} that operation {@code s} uses. The
+     * slices of the last block size asked for are kept, so a repeated call slices nothing.
+     */
+    MemorySegment block(long s, int rank, int index, long block) {
+        if (block != blockBytes || index != blockIndex) {
+            for (int set = 0; set < SegmentLayout.SETS; set++) {
+                for (int r = 0; r < layout.ranks; r++) {
+                    blocks[set][r] = slots[set][r].asSlice(index * block, block);
+                }
+            }
+            blockBytes = block;
+            blockIndex = index;
+        }
+        return blocks[(int) (s % SegmentLayout.SETS)][rank];
     }
 
     /**
@@ -233,16 +307,7 @@ final class CommSegment implements BooleanSupplier {
         return waitRank < 0 ? allReached(waitPhase) : reached(waitRank, waitPhase);
     }
 
-    private boolean allReached(long phase) {
-        for (int r = 0; r < layout.ranks; r++) {
-            if (!reached(r, phase)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean reached(int rank, long phase) {
+    boolean reached(int rank, long phase) {
         return (long) PHASE.getAcquire(memory, layout.flag(rank)) >= phase;
     }
 

@@ -3,17 +3,17 @@ package org.weft.core.coll.shm;
 import java.lang.foreign.MemorySegment;
 
 import org.weft.core.coll.Reduction;
-import org.weft.core.coll.op.Combiner;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
 
 /**
- * The blocking collectives of one intracommunicator that go through its shared segment ({@link CommSegment}) when
- * every member is on this host and reached through shared memory: barrier, and reductions whose data fits a slot;
- * bcast, allgather, gather, scatter and alltoall of any size (data over a slot goes by messages, as its sender
- * records: {@link BlockExchanges}). Each method returns false, having done nothing, when the call keeps the
+ * The collectives of one intracommunicator that go through its shared segment ({@link CommSegment}) when every
+ * member is on this host and reached through shared memory: barrier, and reductions (reduce_scatter_block: all its
+ * blocks) whose data fits a slot, blocking or not (nonblocking: {@link SharedSchedules}, once a blocking call made the
+ * segment); blocking bcast, allgather, gather, scatter and alltoall of any size (data over a slot goes by messages,
+ * as its sender records: {@link BlockExchanges}). Each method returns false, having done nothing, when the call keeps the
  * schedules; the choice depends only on what every member knows alike (the communicator; for a reduction the byte
  * count, which signature matching makes equal), so all members choose the same. The segment is made at the first
  * such call ({@link SegmentSetup}), whatever its size.
@@ -114,6 +114,65 @@ public final class SharedCollectives {
         return true;
     }
 
+    /**
+     * {@code MPI_Reduce_scatter_block} through the segment when every rank's {@code n} blocks fit a slot
+     * ({@code sendbuf == null}: in place, the input in {@code recvbuf}); false if it keeps the schedules. Each copies
+     * its blocks into its slot, publishes {@code 2s - 1}, waits for all, combines block {@code me} of every slot in
+     * rank order into its receive buffer and publishes {@code 2s}.
+     */
+    public boolean reduceScatterBlock(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op) {
+        long block = bytes(count, type);
+        int n = comm.size();
+        if (!fits(block * n)) {
+            return false;
+        }
+        CommSegment seg = segment;
+        boolean staged = BufferMapping.needsFinish(recvbuf, type);
+        MemorySegment recv = receiving(recvbuf, count, type, staged);
+        MemorySegment send = sending(sendbuf == null ? recvbuf : sendbuf, n * count, type);
+        long s = seg.write(send, 0, block * n);
+        seg.publish(2 * s - 1);
+        seg.awaitAll(2 * s - 1);
+        SharedSchedules.combineSlots(seg, s, comm.rank(), block, recv, count, op.combiner());
+        seg.publish(2 * s);
+        if (staged) {
+            BufferMapping.finishReceive(recvbuf, count, type, recv, block);
+        }
+        return true;
+    }
+
+    /**
+     * The segment when a nonblocking collective of {@code bytes} per rank may go through it: it is there already
+     * (made by an earlier blocking call — a nonblocking call must not wait for the others to make it, and every
+     * member has made the same calls before, so all choose alike) and the bytes fit a slot; else {@code null}.
+     */
+    private CommSegment forNonblocking(long bytes) {
+        return state == ACTIVE && bytes >= 0 && bytes <= segment.slotBytes() ? segment : null;
+    }
+
+    /** Whether a nonblocking reduction of {@code bytes} per rank (or a barrier: 0) goes through the segment. */
+    public boolean takesNonblocking(long bytes) {
+        return forNonblocking(bytes) != null;
+    }
+
+    /** Appends {@code MPI_Ibarrier} through the segment to {@code plan} (after {@link #takesNonblocking}). */
+    public void iBarrier(Schedule plan) {
+        SharedSchedules.barrier(segment, plan);
+    }
+
+    /**
+     * Appends {@code MPI_Iallreduce} ({@code root < 0}) or {@code MPI_Ireduce} through the segment to {@code plan}
+     * (after {@link #takesNonblocking}); {@code recv} matters at the reducers only.
+     */
+    public void iReduce(Schedule plan, MemorySegment send, MemorySegment recv, int count, Reduction op, int root) {
+        SharedSchedules.reduce(segment, plan, send, recv, count, op.combiner(), root, comm.rank());
+    }
+
+    /** Appends {@code MPI_Ireduce_scatter_block} through the segment (after {@link #takesNonblocking} of all blocks). */
+    public void iReduceScatterBlock(Schedule plan, MemorySegment send, MemorySegment recv, int count, Reduction op) {
+        SharedSchedules.reduceScatterBlock(segment, plan, send, recv, count, op.combiner(), comm.rank());
+    }
+
     /** {@code MPI_Allgather} ({@code sendbuf == null}: in place); false if it keeps the schedules. */
     public boolean allGather(Object sendbuf, int sendcount, TypeDescriptor sendtype, Object recvbuf, int recvcount,
                              TypeDescriptor recvtype) {
@@ -186,16 +245,10 @@ public final class SharedCollectives {
                                    TypeDescriptor type, Reduction op, boolean staged) {
         seg.publish(2 * s - 1);
         seg.awaitAll(2 * s - 1);
-        long bytes = (long) count * type.byteSize();
-        int last = seg.ranks() - 1;
-        Combiner combiner = op.combiner();
-        combiner.combineInto(seg.slot(s, last - 1), seg.slot(s, last), recv, count); // no copy of a slot first
-        for (int r = last - 2; r >= 0; r--) {
-            combiner.combine(seg.slot(s, r), recv, count);
-        }
+        SharedSchedules.combineSlots(seg, s, -1, 0, recv, count, op.combiner());
         seg.publish(2 * s);
         if (staged) {
-            BufferMapping.finishReceive(recvbuf, count, type, recv, bytes);
+            BufferMapping.finishReceive(recvbuf, count, type, recv, (long) count * type.byteSize());
         }
     }
 
