@@ -13,10 +13,20 @@ import java.util.List;
  * itself only makes the status ({@code Status.ofReceived}). Measured: a blocking ping-pong allocated 40 bytes per
  * round trip without this and none with it; a fresh heap's first touch of that garbage cost ~0.01–0.03 µs a message
  * (docs/performance.md).
+ *
+ * <p>A rank's JVM compiled ~370 methods while a Hello started, nearly all the JDK's own start-up code (class-file
+ * spinning for method handles, zip directories, manifests, string hashing), and that JIT work was a third of a
+ * rank's CPU; so the JDK's methods ({@link #SLOW_TO_COMPILE}) are compiled at {@value #JDK_THRESHOLD_SCALE} times the
+ * usual invocation counts. Weft's and the program's own methods keep theirs: their hot paths are compiled as early
+ * as before, the JDK methods they call inlined into them (docs/performance.md, "2026-11-26, fifth").
  */
 public final class JitHints {
     /** The out-of-line helpers, as {@code class::method} for {@code -XX:CompileCommand=dontinline}. */
     public static final List<String> NOT_INLINED = List.of("mpi.Comm::receive", "mpi.Comm::sendReceive");
+    /** The JDK's packages, as {@code -XX:CompileCommand} patterns. */
+    public static final List<String> SLOW_TO_COMPILE = List.of("java/*.*", "javax/*.*", "jdk/*.*", "sun/*.*");
+    /** How many times the usual counts a JDK method is invoked before it is compiled. */
+    public static final String JDK_THRESHOLD_SCALE = "20.0";
 
     private JitHints() {
     }
@@ -26,6 +36,9 @@ public final class JitHints {
         List<String> options = new ArrayList<>(List.of("-XX:CompileCommand=quiet"));
         for (String method : NOT_INLINED) {
             options.add("-XX:CompileCommand=dontinline," + method);
+        }
+        for (String pattern : SLOW_TO_COMPILE) {
+            options.add("-XX:CompileCommand=CompileThresholdScaling," + pattern + "," + JDK_THRESHOLD_SCALE);
         }
         return options;
     }
