@@ -1,5 +1,6 @@
 package org.weft.core.io;
 
+import org.weft.adi.DeviceException;
 import org.weft.core.coll.Collectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.comm.CreationCalls;
@@ -27,6 +28,8 @@ final class CollectiveAccess {
     /** ROMIO's default {@code cb_buffer_size}: 16 MiB. */
     static final long DEFAULT_BUFFER = 16 << 20;
     private static final TypeDescriptor LONG = TypeDescriptor.predefined("MPI_LONG", BaseType.LONG, 1);
+    /** What each rank tells the others of a call: position, length, hint, buffer size, error class (0: none). */
+    private static final int FIELDS = 5;
     private static final int AUTOMATIC = 0;
     private static final int ENABLE = 1;
     private static final int DISABLE = 2;
@@ -50,15 +53,20 @@ final class CollectiveAccess {
      * The two-phase plan of this rank's access of {@code length} stream bytes from {@code position}, or
      * {@code null} for independent access: always with hint {@code disable}, whenever there are bytes with
      * {@code enable}, by default when the spans interleave and some rank's runs average under {@link #SHORT_RUN};
-     * never when a view's bytes are not in file order. Collective.
+     * never when a view's bytes are not in file order. Collective, and the call's first agreement
+     * ({@link Agreement}): a rank that {@code refused} the call (a bad argument) takes part all the same, and then
+     * every rank throws, with {@code what} ("cannot write FILE") in the others' message.
      */
-    static CollectiveAccess of(OpenFile file, ViewLayout view, long position, long length, String hintKey) {
+    static CollectiveAccess of(OpenFile file, ViewLayout view, long position, long length, String hintKey,
+                               DeviceException refused, String what) {
         Communicator comm = file.communicator();
         ViewLayout[] views = file.peerViews();
         int n = comm.size();
-        long[] all = new long[4 * n];
+        long[] all = new long[FIELDS * n];
         Collectives.allGather(comm, new long[] {position, length, hintCode(file.hint(hintKey)),
-                bufferBytes(file.hint("cb_buffer_size"))}, 4, LONG, all, 4, LONG).run();
+                bufferBytes(file.hint("cb_buffer_size")), refused == null ? 0 : refused.errorClass()}, FIELDS, LONG,
+                all, FIELDS, LONG).run();
+        Agreement.throwIfAnyFailed(n, r -> (int) all[FIELDS * r + 4], refused, what);
         long[] positions = new long[n];
         long[] lengths = new long[n];
         long start = Long.MAX_VALUE;
@@ -67,9 +75,9 @@ final class CollectiveAccess {
         long shortest = Long.MAX_VALUE;
         boolean inOrder = true;
         for (int r = 0; r < n; r++) {
-            positions[r] = all[4 * r];
-            lengths[r] = all[4 * r + 1];
-            buffer = Math.min(buffer, all[4 * r + 3]);
+            positions[r] = all[FIELDS * r];
+            lengths[r] = all[FIELDS * r + 1];
+            buffer = Math.min(buffer, all[FIELDS * r + 3]);
             if (lengths[r] > 0) {
                 long[] span = views[r].span(positions[r], lengths[r]);
                 start = Math.min(start, span[0]);

@@ -1,6 +1,7 @@
 package org.weft.core.io;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -25,6 +26,7 @@ final class IoFailures {
             case NoSuchFileException e -> ErrorClass.ERR_NO_SUCH_FILE;
             case FileAlreadyExistsException e -> ErrorClass.ERR_FILE_EXISTS;
             case AccessDeniedException e -> ErrorClass.ERR_ACCESS;
+            case ClosedChannelException e -> ErrorClass.ERR_FILE; // the rank's handle on the file is gone
             case FileSystemException e when noSpace(e) -> ErrorClass.ERR_NO_SPACE;
             default -> noSpace(failure) ? ErrorClass.ERR_NO_SPACE : ErrorClass.ERR_IO;
         };

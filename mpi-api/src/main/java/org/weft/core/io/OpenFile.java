@@ -376,43 +376,49 @@ public final class OpenFile {
                 failure = IoFailures.of("cannot resize", name(), e);
             }
         }
-        int[] failed = CreationCalls.allGather(comm, new int[] {failure == null ? 0 : failure.errorClass()});
-        if (failure != null) {
-            throw failure;
-        }
-        if (failed[0] != 0) {
-            throw MpiErrors.error(failed[0], "rank 0 could not resize " + name());
-        }
+        Agreement.agree(comm, failure, "cannot resize " + name());
     }
 
-    /** {@code MPI_File_sync}: collective; forces this rank's writes to the storage device. */
+    /** {@code MPI_File_sync}: collective; forces this rank's writes to the storage device; fails on every rank. */
     public synchronized void sync() {
         usable();
+        DeviceException failure = null;
         try {
             io.channel().force(true);
         } catch (IOException e) {
-            throw IoFailures.of("cannot sync", name(), e);
+            failure = IoFailures.of("cannot sync", name(), e);
         }
-        Collectives.barrier(comm).run();
+        Agreement.agree(comm, failure, "cannot sync " + name());
     }
 
     // ------------------------------------------------------------------ views and pointers
 
-    /** {@code MPI_File_set_view}: collective; both file pointers go back to 0. Only "native" is supported. */
+    /**
+     * {@code MPI_File_set_view}: collective; both file pointers go back to 0. Only "native" is supported. A bad
+     * view on one rank fails the call on every rank, which keep their old views.
+     */
     public synchronized void setView(long disp, TypeDescriptor etype, TypeDescriptor filetype, String datarep) {
         usable();
-        if (!"native".equalsIgnoreCase(datarep)) {
-            throw MpiErrors.error(ErrorClass.ERR_UNSUPPORTED_DATAREP, "data representation " + datarep
-                    + ": Weft supports \"native\" only");
+        ViewLayout layout = null;
+        DeviceException refused = null;
+        try {
+            if (!"native".equalsIgnoreCase(datarep)) {
+                throw MpiErrors.error(ErrorClass.ERR_UNSUPPORTED_DATAREP, "data representation " + datarep
+                        + ": Weft supports \"native\" only");
+            }
+            layout = new ViewLayout(disp, etype, filetype);
+        } catch (DeviceException e) {
+            refused = e;
         }
-        ViewLayout layout = new ViewLayout(disp, etype, filetype);
-        Collectives.barrier(comm).run(); // every rank is done with the old shared pointer
+        // also: every rank is done with the old shared pointer
+        Agreement.agree(comm, refused, "cannot set the view of " + name());
+        DeviceException failure = null;
         try {
             shared.reset(0, comm.rank() == 0);
         } catch (IOException e) {
-            throw IoFailures.of("cannot reset the shared pointer of", name(), e);
+            failure = IoFailures.of("cannot reset the shared pointer of", name(), e);
         }
-        Collectives.barrier(comm).run();
+        Agreement.agree(comm, failure, "cannot reset the shared pointer of " + name());
         view = layout;
         peerViews = null;
         pointer = 0;
@@ -451,19 +457,24 @@ public final class OpenFile {
         return view.fileOffset(offset * view.etypeBytes());
     }
 
-    /** {@code MPI_File_seek_shared}: collective; every rank passes the same arguments. */
+    /**
+     * {@code MPI_File_seek_shared}: collective; every rank passes the same arguments (rank 0's count). Fails on
+     * every rank if rank 0 cannot move the pointer.
+     */
     public synchronized void seekShared(long offset, int whence) {
         usable();
-        try {
-            Collectives.barrier(comm).run();
-            if (comm.rank() == 0) {
+        Collectives.barrier(comm).run();
+        DeviceException failure = null;
+        if (comm.rank() == 0) {
+            try {
                 shared.set(sought(offset, whence, shared.fetchAndAdd(0)));
+            } catch (IOException e) {
+                failure = IoFailures.of("cannot move the shared pointer of", name(), e);
+            } catch (DeviceException e) {
+                failure = e;
             }
-        } catch (IOException e) {
-            throw IoFailures.of("cannot move the shared pointer of", name(), e);
-        } finally {
-            Collectives.barrier(comm).run();
         }
+        Agreement.agree(comm, failure, "cannot move the shared pointer of " + name());
     }
 
     /** {@code MPI_File_get_position_shared}. */
@@ -519,11 +530,41 @@ public final class OpenFile {
     /**
      * Reads ({@code write} false) or writes {@code count} items of {@code type} at etype {@code offset} of the view
      * ({@link Positioning#EXPLICIT}), or at a file pointer which it then advances; collectively over the file's
-     * communicator if {@code collective} (always for {@link Positioning#ORDERED}). Returns the bytes moved.
+     * communicator if {@code collective} (always for {@link Positioning#ORDERED}). Returns the bytes moved. A
+     * collective access fails on every rank if it fails on one ({@link Agreement}), bad arguments included.
      */
     public synchronized long access(Positioning positioning, long offset, Object buf, int count,
                                     TypeDescriptor type, boolean write, boolean collective) {
         usable();
+        collective |= positioning == Positioning.ORDERED; // its parts are agreed on as a collective's
+        DeviceException refused = null;
+        long bytes = 0;
+        try {
+            bytes = checkedAccess(positioning, offset, buf, count, type, write);
+        } catch (DeviceException e) {
+            if (!collective) {
+                throw e;
+            }
+            refused = e; // the others wait for this rank in the collective: it takes part, and all fail
+        }
+        long etypes = bytes / view.etypeBytes();
+        long at = switch (positioning) {
+            case EXPLICIT -> offset;
+            case INDIVIDUAL -> pointer;
+            case SHARED -> sharedFetchAndAdd(etypes);
+            case ORDERED -> orderedStart(etypes, refused);
+        };
+        long moved = write ? write(at * view.etypeBytes(), buf, count, type, bytes, collective, refused)
+                : read(at * view.etypeBytes(), buf, count, type, bytes, collective, refused);
+        if (positioning == Positioning.INDIVIDUAL) {
+            pointer = at + moved / view.etypeBytes();
+        }
+        return moved;
+    }
+
+    /** Checks the arguments of an access against the file; returns its bytes. */
+    private long checkedAccess(Positioning positioning, long offset, Object buf, int count, TypeDescriptor type,
+                               boolean write) {
         if (write) {
             checkWritable();
         } else if ((amode & MODE_WRONLY) != 0) {
@@ -535,20 +576,7 @@ public final class OpenFile {
         if (positioning == Positioning.EXPLICIT && offset < 0) {
             throw MpiErrors.error(ErrorClass.ERR_ARG, "negative offset " + offset);
         }
-        long bytes = BufferMapping.checkedBytes(buf, count, type);
-        long etypes = bytes / view.etypeBytes();
-        long at = switch (positioning) {
-            case EXPLICIT -> offset;
-            case INDIVIDUAL -> pointer;
-            case SHARED -> sharedFetchAndAdd(etypes);
-            case ORDERED -> orderedStart(etypes);
-        };
-        long moved = write ? write(at * view.etypeBytes(), buf, count, type, bytes, collective)
-                : read(at * view.etypeBytes(), buf, count, type, bytes, collective);
-        if (positioning == Positioning.INDIVIDUAL) {
-            pointer = at + moved / view.etypeBytes();
-        }
-        return moved;
+        return BufferMapping.checkedBytes(buf, count, type);
     }
 
     private void checkWritable() {
@@ -557,16 +585,21 @@ public final class OpenFile {
         }
     }
 
-    private long write(long position, Object buf, int count, TypeDescriptor type, long bytes, boolean collective) {
-        MemorySegment data = BufferMapping.forSend(buf, count, type).asSlice(0, bytes);
-        try {
-            if (collective) {
-                TwoPhase.write(this, io, view, position, data);
-            } else {
-                try (FileLock lock = atomicLock(position, bytes, false)) {
-                    writeRuns(position, data);
-                }
+    private long write(long position, Object buf, int count, TypeDescriptor type, long bytes, boolean collective,
+                       DeviceException refused) {
+        if (collective) {
+            MemorySegment data = MemorySegment.NULL;
+            try {
+                data = refused == null ? BufferMapping.forSend(buf, count, type).asSlice(0, bytes) : data;
+            } catch (DeviceException e) {
+                refused = e;
             }
+            TwoPhase.write(this, io, view, position, data, refused);
+            return bytes;
+        }
+        MemorySegment data = BufferMapping.forSend(buf, count, type).asSlice(0, bytes);
+        try (FileLock lock = atomicLock(position, bytes, false)) {
+            writeRuns(position, data);
         } catch (IOException e) {
             throw IoFailures.of("cannot write", name(), e);
         }
@@ -577,20 +610,27 @@ public final class OpenFile {
         io.writeView(view, position, data);
     }
 
-    private long read(long position, Object buf, int count, TypeDescriptor type, long bytes, boolean collective) {
-        MemorySegment into = BufferMapping.forReceive(buf, count, type);
-        MemorySegment target = into.byteSize() == bytes ? into : into.asSlice(0, bytes);
-        long got;
+    private long read(long position, Object buf, int count, TypeDescriptor type, long bytes, boolean collective,
+                      DeviceException refused) {
+        MemorySegment into = MemorySegment.NULL;
         try {
-            if (collective) {
-                got = TwoPhase.read(this, io, view, position, target);
-            } else {
-                try (FileLock lock = atomicLock(position, bytes, true)) {
-                    got = io.readView(view, position, bytes, target);
-                }
+            into = refused == null ? BufferMapping.forReceive(buf, count, type) : into;
+        } catch (DeviceException e) {
+            if (!collective) {
+                throw e;
             }
-        } catch (IOException e) {
-            throw IoFailures.of("cannot read", name(), e);
+            refused = e;
+        }
+        MemorySegment target = refused != null || into.byteSize() == bytes ? into : into.asSlice(0, bytes);
+        long got;
+        if (collective) {
+            got = TwoPhase.read(this, io, view, position, target, refused); // throws on every rank if one refused
+        } else {
+            try (FileLock lock = atomicLock(position, bytes, true)) {
+                got = io.readView(view, position, bytes, target);
+            } catch (IOException e) {
+                throw IoFailures.of("cannot read", name(), e);
+            }
         }
         BufferMapping.finishReceive(buf, count, type, into, got);
         return got;
@@ -619,19 +659,33 @@ public final class OpenFile {
 
     /**
      * The start of this rank's part of an ordered access: rank 0 advances the shared pointer by every rank's
-     * etypes at once, and each rank starts after the ranks below it.
+     * etypes at once, and each rank starts after the ranks below it. A rank that {@code refused} the access, or
+     * rank 0 failing to move the pointer, makes every rank fail ({@link Agreement}).
      */
-    private long orderedStart(long etypes) {
-        int[] counts = CreationCalls.allGather(comm, new int[] {(int) etypes, (int) (etypes >>> 32)});
+    private long orderedStart(long etypes, DeviceException refused) {
+        String what = "cannot move the shared pointer of " + name();
+        int[] counts = CreationCalls.allGather(comm, new int[] {(int) etypes, (int) (etypes >>> 32),
+                refused == null ? 0 : refused.errorClass()});
+        Agreement.throwIfAnyFailed(comm.size(), r -> counts[3 * r + 2], refused, what);
         long before = 0;
         long total = 0;
         for (int r = 0; r < comm.size(); r++) {
-            long n = (counts[2 * r] & 0xFFFF_FFFFL) | ((long) counts[2 * r + 1] << 32);
+            long n = (counts[3 * r] & 0xFFFF_FFFFL) | ((long) counts[3 * r + 1] << 32);
             before += r < comm.rank() ? n : 0;
             total += n;
         }
-        long base = comm.rank() == 0 ? sharedFetchAndAdd(total) : 0;
-        int[] bases = CreationCalls.allGather(comm, new int[] {(int) base, (int) (base >>> 32)});
+        long base = 0;
+        DeviceException failure = null;
+        if (comm.rank() == 0) {
+            try {
+                base = sharedFetchAndAdd(total);
+            } catch (DeviceException e) {
+                failure = e;
+            }
+        }
+        int[] bases = CreationCalls.allGather(comm, new int[] {(int) base, (int) (base >>> 32),
+                failure == null ? 0 : failure.errorClass()});
+        Agreement.throwIfAnyFailed(1, r -> bases[2], failure, what);
         return ((bases[0] & 0xFFFF_FFFFL) | ((long) bases[1] << 32)) + before;
     }
 }

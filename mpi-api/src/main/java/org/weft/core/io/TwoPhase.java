@@ -3,6 +3,7 @@ package org.weft.core.io;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 
+import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.SendMode;
 import org.weft.core.comm.Communicator;
@@ -26,46 +27,103 @@ final class TwoPhase {
     /** The tag of the data messages, in the file's own communicator. */
     private static final int DATA_TAG = 1;
 
-    private TwoPhase() {
+    private final CollectiveAccess access;
+    private final CollectiveBuffer buffer;
+    private final ChannelIo io;
+    private final Communicator comm;
+    /**
+     * A cycle's requests: for a write, receives from rank r at r and sends to aggregator a at ranks + a; for a
+     * read, receives from aggregator a at a and sends to rank r at ranks + r.
+     */
+    private final DeviceRequest[] requests;
+    /** The first failure of this rank's file accesses; after it, the rank only exchanges. */
+    private IOException failure;
+
+    private TwoPhase(CollectiveAccess access, CollectiveBuffer buffer, ChannelIo io) {
+        this.access = access;
+        this.buffer = buffer;
+        this.io = io;
+        this.comm = access.comm();
+        this.requests = new DeviceRequest[2 * access.ranks()];
     }
 
-    static void write(OpenFile file, ChannelIo io, ViewLayout view, long position, MemorySegment data)
-            throws IOException {
-        CollectiveAccess access = CollectiveAccess.of(file, view, position, data.byteSize(), "romio_cb_write");
-        if (access == null) {
-            file.writeRuns(position, data);
-            return;
+    /**
+     * A collective write of {@code data} at stream byte {@code position} of {@code view}, on every rank of the file;
+     * a rank that {@code refused} the call (a bad argument; {@code data} is then empty) takes part and every rank
+     * throws. An aggregator whose write fails goes on receiving its windows' bytes, so that no sender waits for
+     * it, and every rank throws after the last cycle ({@link Agreement}).
+     */
+    static void write(OpenFile file, ChannelIo io, ViewLayout view, long position, MemorySegment data,
+                      DeviceException refused) {
+        String verb = "cannot write";
+        String what = verb + " " + file.name();
+        CollectiveAccess access = CollectiveAccess.of(file, view, position, data.byteSize(), "romio_cb_write",
+                refused, what);
+        IOException failure = null;
+        try {
+            if (access == null) {
+                file.writeRuns(position, data);
+            } else {
+                failure = new TwoPhase(access, file.collectiveBuffer(), io).writeCycles(data);
+            }
+        } catch (IOException e) {
+            failure = e;
         }
-        CollectiveBuffer buffer = file.collectiveBuffer();
-        DeviceRequest[] requests = new DeviceRequest[2 * access.ranks()];
-        for (int cycle = 0; cycle < access.domains().cycles(); cycle++) {
-            writeCycle(access, cycle, data, buffer, io, requests);
-        }
+        Agreement.agree(file.communicator(), failure == null ? null : IoFailures.of(verb, file.name(), failure), what);
     }
 
-    static long read(OpenFile file, ChannelIo io, ViewLayout view, long position, MemorySegment target)
-            throws IOException {
-        CollectiveAccess access = CollectiveAccess.of(file, view, position, target.byteSize(), "romio_cb_read");
-        if (access == null) {
-            return io.readView(view, position, target.byteSize(), target);
+    /**
+     * A collective read into {@code target} from stream byte {@code position} of {@code view}: returns the bytes
+     * that lie before the end of the file. Fails as {@link #write} does: on every rank.
+     */
+    static long read(OpenFile file, ChannelIo io, ViewLayout view, long position, MemorySegment target,
+                     DeviceException refused) {
+        String verb = "cannot read";
+        String what = verb + " " + file.name();
+        CollectiveAccess access = CollectiveAccess.of(file, view, position, target.byteSize(), "romio_cb_read",
+                refused, what);
+        IOException failure = null;
+        long readable = 0;
+        try {
+            if (access == null) {
+                readable = io.readView(view, position, target.byteSize(), target);
+            } else {
+                readable = Math.clamp(view.streamBefore(io.channel().size()) - position, 0, target.byteSize());
+            }
+        } catch (IOException e) {
+            failure = e;
         }
-        long readable = Math.clamp(view.streamBefore(io.channel().size()) - position, 0, target.byteSize());
-        CollectiveBuffer buffer = file.collectiveBuffer();
-        DeviceRequest[] requests = new DeviceRequest[2 * access.ranks()];
-        for (int cycle = 0; cycle < access.domains().cycles(); cycle++) {
-            readCycle(access, cycle, target, buffer, io, requests);
+        if (access != null) {
+            IOException cycles = new TwoPhase(access, file.collectiveBuffer(), io).readCycles(target);
+            failure = failure == null ? cycles : failure;
         }
+        Agreement.agree(file.communicator(), failure == null ? null : IoFailures.of(verb, file.name(), failure), what);
         return readable;
+    }
+
+    /** Every cycle of a write; returns the first failure of this rank's writes, or {@code null}. */
+    private IOException writeCycles(MemorySegment data) {
+        for (int cycle = 0; cycle < access.domains().cycles(); cycle++) {
+            writeCycle(cycle, data);
+        }
+        return failure;
+    }
+
+    /** Every cycle of a read; returns the first failure of this rank's reads, or {@code null}. */
+    private IOException readCycles(MemorySegment target) {
+        for (int cycle = 0; cycle < access.domains().cycles(); cycle++) {
+            readCycle(cycle, target);
+        }
+        return failure;
     }
 
     /**
      * One cycle of a write: receive the other ranks' slices for this rank's window, send this rank's slices to
      * the other aggregators, place every rank's pieces into the window in rank order (so that where pieces overlap
-     * the higher rank's bytes win, as if the ranks wrote one after another), write the covered bytes.
+     * the higher rank's bytes win, as if the ranks wrote one after another), write the covered bytes. After a
+     * failed write the rank still receives, but places and writes nothing more.
      */
-    private static void writeCycle(CollectiveAccess access, int cycle, MemorySegment data, CollectiveBuffer buffer,
-                                   ChannelIo io, DeviceRequest[] requests) throws IOException {
-        Communicator comm = access.comm();
+    private void writeCycle(int cycle, MemorySegment data) {
         int n = access.ranks();
         int me = comm.rank();
         long lo = access.domains().windowStart(me, cycle);
@@ -79,45 +137,55 @@ final class TwoPhase {
                 at += bytes;
             }
         }
-        forMySlices(access, cycle, requests, n, (a, from, bytes) ->
+        forMySlices(cycle, n, (a, from, bytes) ->
                 PointToPoint.isend(comm, data.asSlice(from, bytes), a, DATA_TAG, SendMode.STANDARD));
-        if (hi > lo) {
-            MemorySegment window = buffer.window(access.domains().cycleBytes());
-            buffer.beginCoverage(n);
-            long taken = 0;
-            for (int r = 0; r < n; r++) {
-                long from = access.dataAt(r, lo);
-                long bytes = access.dataAt(r, hi) - from;
-                if (bytes <= 0) {
-                    continue;
-                }
-                MemorySegment source = r == me ? data : incoming;
-                long sourceBase = r == me ? from : taken;
-                if (r != me) {
-                    await(comm, requests, r);
-                    taken += bytes;
-                }
-                int rank = r;
-                access.view(r).runs(access.position(r) + from, bytes, (fileOffset, length, dataOffset) -> {
-                    MemorySegment.copy(source, sourceBase + dataOffset, window, fileOffset - lo, length);
-                    buffer.cover(rank, fileOffset, length);
-                });
-            }
-            buffer.writeCovered(io, n, lo);
+        if (hi > lo && failure == null) {
+            placeAndWrite(lo, hi, data, incoming);
         }
-        awaitAll(comm, requests);
+        awaitAll();
+    }
+
+    /** Places every rank's pieces of the window {@code [lo, hi)} into it, in rank order, and writes them. */
+    private void placeAndWrite(long lo, long hi, MemorySegment data, MemorySegment incoming) {
+        int n = access.ranks();
+        int me = comm.rank();
+        MemorySegment window = buffer.window(access.domains().cycleBytes());
+        buffer.beginCoverage(n);
+        long taken = 0;
+        for (int r = 0; r < n; r++) {
+            long from = access.dataAt(r, lo);
+            long bytes = access.dataAt(r, hi) - from;
+            if (bytes <= 0) {
+                continue;
+            }
+            MemorySegment source = r == me ? data : incoming;
+            long sourceBase = r == me ? from : taken;
+            if (r != me) {
+                await(r);
+                taken += bytes;
+            }
+            int rank = r;
+            access.view(r).runs(access.position(r) + from, bytes, (fileOffset, length, dataOffset) -> {
+                MemorySegment.copy(source, sourceBase + dataOffset, window, fileOffset - lo, length);
+                buffer.cover(rank, fileOffset, length);
+            });
+        }
+        try {
+            buffer.writeCovered(io, n, lo);
+        } catch (IOException e) {
+            failure = e;
+        }
     }
 
     /**
      * One cycle of a read: post this rank's receives straight into its slices of the target, read the covering
      * range of this rank's window (zeros past the end of the file), send every rank its pieces, copy its own.
+     * After a failed read the rank sends zeros where the file's bytes should be, so that no reader waits.
      */
-    private static void readCycle(CollectiveAccess access, int cycle, MemorySegment target, CollectiveBuffer buffer,
-                                  ChannelIo io, DeviceRequest[] requests) throws IOException {
-        Communicator comm = access.comm();
+    private void readCycle(int cycle, MemorySegment target) {
         int n = access.ranks();
         int me = comm.rank();
-        forMySlices(access, cycle, requests, 0, (a, from, bytes) ->
+        forMySlices(cycle, 0, (a, from, bytes) ->
                 PointToPoint.irecv(comm, target.asSlice(from, bytes), a, DATA_TAG));
         long lo = access.domains().windowStart(me, cycle);
         long hi = access.domains().windowEnd(me, cycle);
@@ -125,28 +193,51 @@ final class TwoPhase {
         if (covering[1] > covering[0]) {
             MemorySegment window = buffer.window(access.domains().cycleBytes());
             long length = covering[1] - covering[0];
-            long got = io.read(window, covering[0] - lo, length, covering[0]);
+            long got = readWindow(window, covering[0] - lo, length, covering[0]);
             window.asSlice(covering[0] - lo + got, length - got).fill((byte) 0);
-            MemorySegment outgoing = buffer.exchange(access.othersBytes(lo, hi));
-            long at = 0;
-            for (int r = 0; r < n; r++) {
-                long from = access.dataAt(r, lo);
-                long bytes = access.dataAt(r, hi) - from;
-                if (bytes <= 0) {
-                    continue;
-                }
-                MemorySegment sink = r == me ? target : outgoing;
-                long sinkBase = r == me ? from : at;
-                access.view(r).runs(access.position(r) + from, bytes, (fileOffset, runLength, dataOffset) ->
-                        MemorySegment.copy(window, fileOffset - lo, sink, sinkBase + dataOffset, runLength));
-                if (r != me) {
-                    requests[n + r] = PointToPoint.isend(comm, outgoing.asSlice(at, bytes), r, DATA_TAG,
-                            SendMode.STANDARD);
-                    at += bytes;
-                }
+            serve(lo, hi, window, target);
+        }
+        awaitAll();
+    }
+
+    /** Sends every other rank its pieces of the window {@code [lo, hi)}, copies this rank's into {@code target}. */
+    private void serve(long lo, long hi, MemorySegment window, MemorySegment target) {
+        int n = access.ranks();
+        int me = comm.rank();
+        MemorySegment outgoing = buffer.exchange(access.othersBytes(lo, hi));
+        long at = 0;
+        for (int r = 0; r < n; r++) {
+            long from = access.dataAt(r, lo);
+            long bytes = access.dataAt(r, hi) - from;
+            if (bytes <= 0) {
+                continue;
+            }
+            MemorySegment sink = r == me ? target : outgoing;
+            long sinkBase = r == me ? from : at;
+            access.view(r).runs(access.position(r) + from, bytes, (fileOffset, runLength, dataOffset) ->
+                    MemorySegment.copy(window, fileOffset - lo, sink, sinkBase + dataOffset, runLength));
+            if (r != me) {
+                requests[n + r] = PointToPoint.isend(comm, outgoing.asSlice(at, bytes), r, DATA_TAG,
+                        SendMode.STANDARD);
+                at += bytes;
             }
         }
-        awaitAll(comm, requests);
+    }
+
+    /**
+     * Reads {@code length} file bytes from {@code position} into {@code window} at {@code from}; returns how many
+     * there were before the end of the file, none after a failure.
+     */
+    private long readWindow(MemorySegment window, long from, long length, long position) {
+        if (failure != null) {
+            return 0;
+        }
+        try {
+            return io.read(window, from, length, position);
+        } catch (IOException e) {
+            failure = e;
+            return 0;
+        }
     }
 
     /** Posts a message for this rank's slice of data in another aggregator's window of this cycle. */
@@ -159,10 +250,9 @@ final class TwoPhase {
      * For each other aggregator whose window of {@code cycle} holds bytes of this rank's access, {@code post} of
      * that slice of the rank's data, its request at {@code requests[first + aggregator]}.
      */
-    private static void forMySlices(CollectiveAccess access, int cycle, DeviceRequest[] requests, int first,
-                                    SlicePost post) {
+    private void forMySlices(int cycle, int first, SlicePost post) {
         int n = access.ranks();
-        int me = access.comm().rank();
+        int me = comm.rank();
         for (int k = 1; k < n; k++) {
             int a = (me + k) % n;
             long from = access.dataAt(me, access.domains().windowStart(a, cycle));
@@ -173,15 +263,15 @@ final class TwoPhase {
         }
     }
 
-    private static void await(Communicator comm, DeviceRequest[] requests, int index) {
+    private void await(int index) {
         comm.device().await(requests[index]);
         requests[index] = null;
     }
 
-    private static void awaitAll(Communicator comm, DeviceRequest[] requests) {
+    private void awaitAll() {
         for (int i = 0; i < requests.length; i++) {
             if (requests[i] != null) {
-                await(comm, requests, i);
+                await(i);
             }
         }
     }
