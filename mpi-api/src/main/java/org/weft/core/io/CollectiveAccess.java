@@ -53,12 +53,13 @@ final class CollectiveAccess {
      * The two-phase plan of this rank's access of {@code length} stream bytes from {@code position}, or
      * {@code null} for independent access: always with hint {@code disable}, whenever there are bytes with
      * {@code enable}, by default when the spans interleave and some rank's runs average under {@link #SHORT_RUN};
-     * never when a view's bytes are not in file order. Collective, and the call's first agreement
+     * never when a view's bytes are not in file order; the buffer is cut into {@code windows} windows (two when an
+     * aggregator writes one while it fills the other). Collective, and the call's first agreement
      * ({@link Agreement}): a rank that {@code refused} the call (a bad argument) takes part all the same, and then
      * every rank throws, with {@code what} ("cannot write FILE") in the others' message.
      */
     static CollectiveAccess of(OpenFile file, ViewLayout view, long position, long length, String hintKey,
-                               DeviceException refused, String what) {
+                               int windows, DeviceException refused, String what) {
         Communicator comm = file.communicator();
         ViewLayout[] views = file.peerViews();
         int n = comm.size();
@@ -92,7 +93,7 @@ final class CollectiveAccess {
             default -> shortest < SHORT_RUN && interleaved(views, positions, lengths);
         };
         return !wanted || !inOrder || start >= end ? null : new CollectiveAccess(comm, views, positions, lengths,
-                FileDomains.of(start, end, n, buffer));
+                FileDomains.of(start, end, n, Math.max(1, buffer / windows)));
     }
 
     /** Every rank's view, {@code mine} at this rank's place: collective, once per view (the file keeps them). */

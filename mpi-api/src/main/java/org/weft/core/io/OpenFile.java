@@ -273,7 +273,7 @@ public final class OpenFile {
     /** The memory of this file's two-phase accesses, made at the first one and freed when the file closes. */
     CollectiveBuffer collectiveBuffer() {
         if (collectiveBuffer == null) {
-            collectiveBuffer = new CollectiveBuffer();
+            collectiveBuffer = new CollectiveBuffer("weft-io-writer-" + comm.rank());
         }
         return collectiveBuffer;
     }

@@ -7,21 +7,27 @@ import org.weft.adi.DeviceException;
 import org.weft.adi.DeviceRequest;
 import org.weft.adi.SendMode;
 import org.weft.core.comm.Communicator;
+import org.weft.core.io.CollectiveBuffer.CoveredWindow;
 import org.weft.core.p2p.PointToPoint;
 
 /**
  * Collective reads and writes ({@code MPI_File_write_all} and kin) by two-phase I/O, as ROMIO does it, when the
  * ranks' accesses interleave ({@link CollectiveAccess} decides). The span of all accesses is cut into one file
  * domain per rank (the aggregators, {@link FileDomains}), which each aggregator takes a window of
- * {@code cb_buffer_size} bytes at a time: in each cycle, for a write, every rank sends each aggregator the bytes
- * that fall in its window, the aggregator places them and writes the window's covered bytes in one positional
- * write when they tile it; for a read, the aggregator reads its window's covering range in one call and sends
- * every rank its bytes.
+ * {@code cb_buffer_size} bytes at a time (half of it for a write): in each cycle, for a write, every rank sends
+ * each aggregator the bytes that fall in its window, the aggregator places them and its writer thread writes the
+ * window's covered bytes (one positional write when they tile it) while the aggregator goes on to the next cycle
+ * with the other half; for a read, the aggregator reads its window's covering range in one call and sends every
+ * rank its bytes.
  *
  * <p>Every rank knows every rank's view, so no offsets travel, and, as a view's stream runs in file order, the
  * bytes of a rank that fall in one window are one slice of its packed data: a sender sends that slice as it is
- * and a reader receives its slice in place. The one copy on the way is the aggregator's, between the window and
- * the slices (no grouping copy at the sender, no staging copy before the write: the window is native memory).
+ * (native data) or staged in native memory (heap data, so that the shm module moves it in one copy rather than
+ * through its ring), and a reader receives its slice in place. Then the aggregator copies between the window and
+ * the slices; the window is native memory, which the channel writes without a staging copy.
+ *
+ * <p>A rank whose file access fails goes on with the exchange to the end and the ranks then agree on the outcome
+ * ({@link Agreement}), so that a failure on one rank fails the call on all.
  */
 final class TwoPhase {
     /** The tag of the data messages, in the file's own communicator. */
@@ -36,6 +42,8 @@ final class TwoPhase {
      * read, receives from aggregator a at a and sends to rank r at ranks + r.
      */
     private final DeviceRequest[] requests;
+    /** Bytes of the outgoing area taken by this cycle's slices so far. */
+    private long staged;
     /** The first failure of this rank's file accesses; after it, the rank only exchanges. */
     private IOException failure;
 
@@ -56,9 +64,8 @@ final class TwoPhase {
     static void write(OpenFile file, ChannelIo io, ViewLayout view, long position, MemorySegment data,
                       DeviceException refused) {
         String verb = "cannot write";
-        String what = verb + " " + file.name();
         CollectiveAccess access = CollectiveAccess.of(file, view, position, data.byteSize(), "romio_cb_write",
-                refused, what);
+                2, refused, verb + " " + file.name());
         IOException failure = null;
         try {
             if (access == null) {
@@ -69,7 +76,7 @@ final class TwoPhase {
         } catch (IOException e) {
             failure = e;
         }
-        Agreement.agree(file.communicator(), failure == null ? null : IoFailures.of(verb, file.name(), failure), what);
+        agree(file, verb, failure);
     }
 
     /**
@@ -79,9 +86,8 @@ final class TwoPhase {
     static long read(OpenFile file, ChannelIo io, ViewLayout view, long position, MemorySegment target,
                      DeviceException refused) {
         String verb = "cannot read";
-        String what = verb + " " + file.name();
         CollectiveAccess access = CollectiveAccess.of(file, view, position, target.byteSize(), "romio_cb_read",
-                refused, what);
+                1, refused, verb + " " + file.name());
         IOException failure = null;
         long readable = 0;
         try {
@@ -97,14 +103,28 @@ final class TwoPhase {
             IOException cycles = new TwoPhase(access, file.collectiveBuffer(), io).readCycles(target);
             failure = failure == null ? cycles : failure;
         }
-        Agreement.agree(file.communicator(), failure == null ? null : IoFailures.of(verb, file.name(), failure), what);
+        agree(file, verb, failure);
         return readable;
     }
 
-    /** Every cycle of a write; returns the first failure of this rank's writes, or {@code null}. */
+    /** The end of a collective access: every rank learns whether one's {@code failure} (to {@code verb}) happened. */
+    private static void agree(OpenFile file, String verb, IOException failure) {
+        Agreement.agree(file.communicator(), failure == null ? null : IoFailures.of(verb, file.name(), failure),
+                verb + " " + file.name());
+    }
+
+    /**
+     * Every cycle of a write, then the end of the background writes; returns the first failure of this rank's
+     * writes, or {@code null}.
+     */
     private IOException writeCycles(MemorySegment data) {
         for (int cycle = 0; cycle < access.domains().cycles(); cycle++) {
             writeCycle(cycle, data);
+        }
+        try {
+            buffer.awaitWrites();
+        } catch (IOException e) {
+            failure = failure == null ? e : failure;
         }
         return failure;
     }
@@ -129,52 +149,49 @@ final class TwoPhase {
         long lo = access.domains().windowStart(me, cycle);
         long hi = access.domains().windowEnd(me, cycle);
         MemorySegment incoming = buffer.exchange(access.othersBytes(lo, hi));
-        long at = 0;
-        for (int r = 0; r < n; r++) {
-            long bytes = access.dataAt(r, hi) - access.dataAt(r, lo);
-            if (r != me && bytes > 0) {
+        forEachSliceIn(lo, hi, (r, from, bytes, at) -> {
+            if (r != me) {
                 requests[r] = PointToPoint.irecv(comm, incoming.asSlice(at, bytes), r, DATA_TAG);
-                at += bytes;
             }
-        }
+        });
+        MemorySegment outgoing = data.isNative() ? data : buffer.outgoing(sentBytes(cycle));
+        staged = 0;
         forMySlices(cycle, n, (a, from, bytes) ->
-                PointToPoint.isend(comm, data.asSlice(from, bytes), a, DATA_TAG, SendMode.STANDARD));
+                PointToPoint.isend(comm, outgoingSlice(data, outgoing, from, bytes), a, DATA_TAG, SendMode.STANDARD));
         if (hi > lo && failure == null) {
             placeAndWrite(lo, hi, data, incoming);
         }
         awaitAll();
     }
 
-    /** Places every rank's pieces of the window {@code [lo, hi)} into it, in rank order, and writes them. */
+    /**
+     * Places every rank's pieces of the window {@code [lo, hi)} into the next of the buffer's two windows, in rank
+     * order, and has the writer thread write them while this rank goes on to the next cycle's exchange.
+     */
     private void placeAndWrite(long lo, long hi, MemorySegment data, MemorySegment incoming) {
         int n = access.ranks();
         int me = comm.rank();
-        MemorySegment window = buffer.window(access.domains().cycleBytes());
-        buffer.beginCoverage(n);
-        long taken = 0;
-        for (int r = 0; r < n; r++) {
-            long from = access.dataAt(r, lo);
-            long bytes = access.dataAt(r, hi) - from;
-            if (bytes <= 0) {
-                continue;
-            }
+        CoveredWindow covered;
+        try {
+            covered = buffer.nextWindow(access.domains().cycleBytes());
+        } catch (IOException e) {
+            failure = e; // the write two cycles ago failed: nothing more to place (the receives are awaited later)
+            return;
+        }
+        MemorySegment window = covered.memory();
+        covered.beginCoverage(n);
+        forEachSliceIn(lo, hi, (r, from, bytes, at) -> {
             MemorySegment source = r == me ? data : incoming;
-            long sourceBase = r == me ? from : taken;
+            long sourceBase = r == me ? from : at;
             if (r != me) {
                 await(r);
-                taken += bytes;
             }
-            int rank = r;
             access.view(r).runs(access.position(r) + from, bytes, (fileOffset, length, dataOffset) -> {
                 MemorySegment.copy(source, sourceBase + dataOffset, window, fileOffset - lo, length);
-                buffer.cover(rank, fileOffset, length);
+                covered.cover(r, fileOffset, length);
             });
-        }
-        try {
-            buffer.writeCovered(io, n, lo);
-        } catch (IOException e) {
-            failure = e;
-        }
+        });
+        buffer.writeInBackground(covered, io, n, lo);
     }
 
     /**
@@ -191,7 +208,7 @@ final class TwoPhase {
         long hi = access.domains().windowEnd(me, cycle);
         long[] covering = access.covering(lo, hi);
         if (covering[1] > covering[0]) {
-            MemorySegment window = buffer.window(access.domains().cycleBytes());
+            MemorySegment window = buffer.window(access.domains().cycleBytes()).memory();
             long length = covering[1] - covering[0];
             long got = readWindow(window, covering[0] - lo, length, covering[0]);
             window.asSlice(covering[0] - lo + got, length - got).fill((byte) 0);
@@ -205,13 +222,7 @@ final class TwoPhase {
         int n = access.ranks();
         int me = comm.rank();
         MemorySegment outgoing = buffer.exchange(access.othersBytes(lo, hi));
-        long at = 0;
-        for (int r = 0; r < n; r++) {
-            long from = access.dataAt(r, lo);
-            long bytes = access.dataAt(r, hi) - from;
-            if (bytes <= 0) {
-                continue;
-            }
+        forEachSliceIn(lo, hi, (r, from, bytes, at) -> {
             MemorySegment sink = r == me ? target : outgoing;
             long sinkBase = r == me ? from : at;
             access.view(r).runs(access.position(r) + from, bytes, (fileOffset, runLength, dataOffset) ->
@@ -219,7 +230,29 @@ final class TwoPhase {
             if (r != me) {
                 requests[n + r] = PointToPoint.isend(comm, outgoing.asSlice(at, bytes), r, DATA_TAG,
                         SendMode.STANDARD);
-                at += bytes;
+            }
+        });
+    }
+
+    /** A rank's slice of the data of a window: see {@link #forEachSliceIn}. */
+    @FunctionalInterface
+    private interface RankSlice {
+        void visit(int rank, long from, long bytes, long exchangeAt);
+    }
+
+    /**
+     * For each rank with bytes in the window {@code [lo, hi)}, in rank order: the slice {@code [from, from + bytes)}
+     * of its data that lies there, and, for a rank other than this one, where its slice lies in the exchange area
+     * (after the other ranks' slices before it).
+     */
+    private void forEachSliceIn(long lo, long hi, RankSlice visit) {
+        long at = 0;
+        for (int r = 0; r < access.ranks(); r++) {
+            long from = access.dataAt(r, lo);
+            long bytes = access.dataAt(r, hi) - from;
+            if (bytes > 0) {
+                visit.visit(r, from, bytes, at);
+                at += r == comm.rank() ? 0 : bytes;
             }
         }
     }
@@ -238,6 +271,36 @@ final class TwoPhase {
             failure = e;
             return 0;
         }
+    }
+
+    /** The bytes this rank sends the other aggregators in {@code cycle}. */
+    private long sentBytes(int cycle) {
+        long bytes = 0;
+        for (int a = 0; a < access.ranks(); a++) {
+            if (a != comm.rank()) {
+                bytes += access.dataAt(comm.rank(), access.domains().windowEnd(a, cycle))
+                        - access.dataAt(comm.rank(), access.domains().windowStart(a, cycle));
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * The slice {@code [from, from + bytes)} of this rank's {@code data} to send: itself when the data is native
+     * memory; else a copy of it in the native {@code outgoing} area, after the slices staged before in this cycle.
+     * Native memory moves between the processes of a host in one copy by the receiver
+     * ({@code process_vm_readv}, the shm module's single copy) and two hand-offs, where heap memory crosses the
+     * shm ring a fragment at a time, each fragment waiting for both processes to run: the staging copy here takes
+     * the place of the ring's copy in.
+     */
+    private MemorySegment outgoingSlice(MemorySegment data, MemorySegment outgoing, long from, long bytes) {
+        if (outgoing == data) {
+            return data.asSlice(from, bytes);
+        }
+        MemorySegment slice = outgoing.asSlice(staged, bytes);
+        MemorySegment.copy(data, from, slice, 0, bytes);
+        staged += bytes;
+        return slice;
     }
 
     /** Posts a message for this rank's slice of data in another aggregator's window of this cycle. */

@@ -19,11 +19,11 @@ import org.weft.tests.programs.FullFileSystem;
 
 /**
  * A collective write that runs out of space on a real file system: each job runs in a mount namespace of its own
- * ({@code unshare -m}, gone with the job) with a tmpfs of 1 MiB over the test's directory, and writes more than that
- * ({@link FullFileSystem}). Under {@code ERRORS_RETURN} every rank gets {@code ERR_NO_SPACE}, whichever aggregator
- * ran out, and the job goes on; under {@code ERRORS_ARE_FATAL} the job aborts with {@code ERR_NO_SPACE} as its
- * exit code. Before, the ranks whose write had not failed waited for the others for ever. Skipped where this user
- * cannot make a mount namespace.
+ * ({@code unshare -m}, gone with the job) with a tmpfs of 1088 KiB over the test's directory, and writes more than
+ * that ({@link FullFileSystem}): every aggregator but rank 0 runs out of space. Under {@code ERRORS_RETURN} every
+ * rank gets {@code ERR_NO_SPACE}, rank 0 too, and the job goes on; under {@code ERRORS_ARE_FATAL} the job aborts with
+ * {@code ERR_NO_SPACE} as its exit code. Before, rank 0 waited for ever for the next window's bytes from the ranks
+ * that had failed and left. Skipped where this user cannot make a mount namespace.
  */
 @Timeout(300)
 class FileFailureJobTest {
@@ -65,7 +65,7 @@ class FileFailureJobTest {
     private WeftrunJob.Result onATinyFileSystem(int ranks, String mode) throws Exception {
         return WeftrunJob.of("-np", String.valueOf(ranks), FullFileSystem.class.getName(), mode, dir.toString())
                 .wrappedIn("unshare", "-m", "sh", "-c",
-                        "mount -t tmpfs -o size=1m weft-full \"$WEFT_FULL_DIR\" && exec \"$@\"", "sh")
+                        "mount -t tmpfs -o size=1088k weft-full \"$WEFT_FULL_DIR\" && exec \"$@\"", "sh")
                 .environment(java.util.Map.of("WEFT_FULL_DIR", dir.toString()))
                 .timeout(Duration.ofSeconds(120)).start();
     }
