@@ -12,13 +12,14 @@ import mpi.Win;
  * The software cost of one-sided calls on a window in shared memory, each rank on its own: rank {@code r} puts to
  * and gets from its own window memory ({@code MPI_COMM_SELF}'s window, over {@code MPI.newByteBuffer}), so no data
  * crosses cores and what is timed is the path through the library. Rows: 8-byte put + flush, get + flush,
- * lock + put + unlock, fence alone (a barrier of one), in nanoseconds per row's calls, the median of 5 timed rounds
- * after 2 warm-up rounds, and the bytes this thread allocated per row (all rounds). Written against the {@code mpi}
- * API only. Usage: {@code weftrun -np 1 -cp BENCH_JAR org.weft.bench.path.WindowCalls [-i iterations]}.
+ * lock + put + unlock, fence alone (a barrier of one), in nanoseconds per row's calls: the median and the least of
+ * 15 timed rounds after 3 warm-up rounds (on a loaded machine the least is the call's cost, the median adds the
+ * preemptions), and the bytes this thread allocated per row (all rounds). Written against the {@code mpi} API only.
+ * Its C twin is {@code benchmarks/src/main/c/window-calls.c}. Usage: {@code weft bench windowcalls [-i iterations]}.
  */
 public final class WindowCalls {
-    private static final int ROUNDS = 5;
-    private static final int WARM_UP_ROUNDS = 2;
+    private static final int ROUNDS = 15;
+    private static final int WARM_UP_ROUNDS = 3;
     private static final int BYTES = 8;
     private static final String[] ROWS = {"put+flush", "get+flush", "lock+put+unlock", "fence"};
 
@@ -27,13 +28,13 @@ public final class WindowCalls {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
-        int iterations = args.length == 2 && args[0].equals("-i") ? Integer.parseInt(args[1]) : 2_000_000;
+        int iterations = args.length == 2 && args[0].equals("-i") ? Integer.parseInt(args[1]) : 200_000;
         ByteBuffer local = MPI.newByteBuffer(BYTES);
         Win win = new Win(MPI.newByteBuffer(64), 64, 1, MPI.INFO_NULL, MPI.COMM_SELF);
         boolean print = MPI.COMM_WORLD.getRank() == 0;
         if (print) {
             System.out.printf("# Weft one-sided calls on a window of one process (software path)%n");
-            System.out.printf("# %-16s %12s %12s   rounds%n", "Row", "ns per row", "B per row");
+            System.out.printf("# %-16s %12s %12s %12s%n", "Row", "median ns", "least ns", "B per row");
         }
         for (int row = 0; row < ROWS.length; row++) {
             double[] nanos = new double[ROUNDS];
@@ -45,11 +46,10 @@ public final class WindowCalls {
                 }
             }
             double bytesPerRow = (double) (allocatedBytes() - allocated) / (ROUNDS + WARM_UP_ROUNDS) / iterations;
-            String rounds = Arrays.toString(nanos);
             Arrays.sort(nanos);
             if (print) {
-                System.out.printf("%-18s %12.1f %12.2f   %s%n", ROWS[row], nanos[ROUNDS / 2], bytesPerRow,
-                        rounds);
+                System.out.printf("%-18s %12.1f %12.1f %12.2f%n", ROWS[row], nanos[ROUNDS / 2], nanos[0],
+                        bytesPerRow);
             }
         }
         win.free();
