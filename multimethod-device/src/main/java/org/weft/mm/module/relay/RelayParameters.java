@@ -42,7 +42,7 @@ public final class RelayParameters {
      * {@code cores} of its host. On two cores with two ranks busy-polling (a job on one host), a relay that polls
      * after each forward keeps a core that the receiving rank must get before it can answer, and the kernel gives
      * the woken relay a core sooner when it has used little CPU. Measured on 2 cores under load (median single
-     * 0-byte one-way, rounds the load left alone): the relay added 38 µs with 50 µs of spin, 20 µs without
+     * 0-byte one-way, rounds the load left alone): the relay added 37 µs with 50 µs of spin, 20 µs without
      * (docs/performance.md).
      */
     public static int spinMicros(int configured, int cores) {
