@@ -253,7 +253,11 @@ final class TlsWire implements Wire {
 
     /** One read of the socket into {@code netIn}; false when it gave nothing (none waiting, or the end). */
     private boolean readSocket() throws IOException {
-        netIn.compact();
+        if (netIn.position() == 0) {
+            netIn.position(netIn.limit()).limit(netIn.capacity()); // as compact() does, without copying onto itself
+        } else {
+            netIn.compact(); // slides a partial record to the front, once: the next read finds it at 0
+        }
         int n;
         try {
             n = socket.read(netIn);
