@@ -70,7 +70,9 @@ weft_aot_dir() {
     export WEFT_AOT_DIR
     WEFT_AOT_OPTS=()
     if [ -f "$WEFT_AOT_DIR/launcher.aot" ]; then
-        WEFT_AOT_OPTS=("-XX:AOTCache=$WEFT_AOT_DIR/launcher.aot" -Xlog:aot=off)
+        # mapped where it was written, not at a random address (plan.AotCache says why)
+        WEFT_AOT_OPTS=("-XX:AOTCache=$WEFT_AOT_DIR/launcher.aot" -Xlog:aot=off -XX:+UnlockDiagnosticVMOptions
+            -XX:ArchiveRelocationMode=0)
     fi
 }
 

@@ -17,7 +17,8 @@ examples=$PWD/examples/target/classes
 printf 'public class Nothing { public static void main(String[] a) { } }\n' > "$work/Nothing.java"
 "$WEFT_JAVA_BIN/javac" -d "$work" "$work/Nothing.java"
 singleton_aot=()
-[ -f "$WEFT_AOT_DIR/rank.aot" ] && singleton_aot=(-XX:AOTCache="$WEFT_AOT_DIR/rank.aot" -Xlog:aot=off)
+[ -f "$WEFT_AOT_DIR/rank.aot" ] && singleton_aot=(-XX:AOTCache="$WEFT_AOT_DIR/rank.aot" -Xlog:aot=off -XX:+UnlockDiagnosticVMOptions \
+  -XX:ArchiveRelocationMode=0) # as weftrun gives ranks (plan.AotCache)
 
 # Runs the command given, its output thrown away; appends "LABEL seconds" to $work/all (a failure stops the script).
 timed() {

@@ -18,6 +18,11 @@ import org.weft.adi.param.Parameters;
  * the directory's name is a fingerprint of the JDK and of every jar (path, size, modification and change times), made
  * by {@code bin/weft-env.sh}: other jars, another directory, no cache until it is trained. The JDK's own complaints
  * about a cache it cannot use (other JVM options) are silenced: a cache only ever makes a rank start faster.
+ *
+ * <p>A rank maps the cache at the address it was written for ({@code ArchiveRelocationMode=0}; elsewhere only if
+ * that address is taken) rather than at a random one, which JDK 20 made the default: relocating every pointer of a
+ * 27 MB cache cost each rank ~11 ms of CPU (docs/performance.md, "2026-11-26, fifth"). The cache's address is then
+ * predictable, as the JDK's own class data archive's was before JDK 20; the heap, stacks and code stay randomised.
  */
 public record AotCache(Path directory, boolean training) {
     public static final Parameter<String> AOT_DIR = Parameter.string("aot_dir", "",
@@ -50,6 +55,7 @@ public record AotCache(Path directory, boolean training) {
         if (training) {
             return rank == 0 ? List.of("-XX:AOTCacheOutput=" + cache) : List.of();
         }
-        return Files.isRegularFile(cache) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off") : List.of();
+        return Files.isRegularFile(cache) ? List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off",
+                "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0") : List.of();
     }
 }

@@ -397,7 +397,11 @@ class WeftRunCommandLineTest {
         assertEquals(rankJava("-Xmx32m", "-cp", "weft.jar:netty.jar:app.jar", "Main", "x"), launch.command());
         assertEquals(List.of("--enable-native-access=ALL-UNNAMED", "--sun-misc-unsafe-memory-access=allow",
                 "-XX:CompileCommand=quiet", "-XX:CompileCommand=dontinline,mpi.Comm::receive",
-                "-XX:CompileCommand=dontinline,mpi.Comm::sendReceive"), RankCommands.WEFT_JVM_OPTIONS);
+                "-XX:CompileCommand=dontinline,mpi.Comm::sendReceive",
+                "-XX:CompileCommand=CompileThresholdScaling,java/*.*,20.0",
+                "-XX:CompileCommand=CompileThresholdScaling,javax/*.*,20.0",
+                "-XX:CompileCommand=CompileThresholdScaling,jdk/*.*,20.0",
+                "-XX:CompileCommand=CompileThresholdScaling,sun/*.*,20.0"), RankCommands.WEFT_JVM_OPTIONS);
         assertEquals(Map.of("WEFT_APPNUM", "0", "WEFT_MAXPROCS", "2", "WEFT_UNIVERSE_SIZE",
                 Integer.toString(Math.max(2, Runtime.getRuntime().availableProcessors()))),
                 Map.of("WEFT_APPNUM", launch.environment().get("WEFT_APPNUM"), "WEFT_MAXPROCS",
@@ -427,7 +431,8 @@ class WeftRunCommandLineTest {
                 commands.withAotCache(AotCache.of(environment)).launch(plan, job, 1).command(), "not trained yet");
         Files.writeString(cache, "a cache");
         for (int rank = 0; rank < 2; rank++) {
-            assertEquals(rankJava("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-cp", "weft.jar:app.jar", "Main"),
+            assertEquals(rankJava("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-XX:+UnlockDiagnosticVMOptions",
+                    "-XX:ArchiveRelocationMode=0", "-cp", "weft.jar:app.jar", "Main"),
                     commands.withAotCache(AotCache.of(environment)).launch(plan, job, rank).command());
         }
         RankCommands training = commands.withAotCache(AotCache.of(Map.of("WEFT_AOT_DIR", dir.toString(),
