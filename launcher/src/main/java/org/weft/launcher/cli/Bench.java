@@ -116,7 +116,7 @@ final class Bench implements Callable<Integer> {
             new Benchmark("ringfloor", "org.weft.mm.module.shm.RingFloor",
                     "one-way of a cache line, a fresh line, and the bare shm ring (0 B and -m bytes)"),
             new Benchmark("tls", "org.weft.bench.tls.TlsCost",
-                    "TLS against plaintext over tcp: sites a = ranks 0-1, b = rank 2 on this host (-m, -i, -r)",
+                    "TLS against plaintext over tcp: sites a = ranks 0-1, b = rank 2 on this host (-m, -i, -r, -w)",
                     List.of("--site", "a:2", "--site", "b:1", "--site-launcher", "a=weft", "--site-launcher",
                             "b=weft", "--param", "methods=self,tcp")));
 
