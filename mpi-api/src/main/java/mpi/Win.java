@@ -378,6 +378,10 @@ public final class Win implements Freeable {
     /** {@code MPI_Fetch_and_op}: one element. */
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp,
                            Op op) throws MPIException {
+        if (op != null && DirectCalls.fetchAndOp(window, origin, resultAddr, Datatype.descriptorOf(dataType),
+                targetRank, targetDisp, op.predefinedName())) {
+            return;
+        }
         run("MPI_Fetch_and_op", w -> OneSided.getAccumulate(w, origin, 1, Datatype.descriptorOf(dataType),
                 resultAddr, 1, Datatype.descriptorOf(dataType), targetRank, targetDisp, 1,
                 Datatype.descriptorOf(dataType), opName(op)));
@@ -386,6 +390,10 @@ public final class Win implements Freeable {
     /** {@code MPI_Compare_and_swap}: one element of a predefined type. */
     public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype dataType,
                                int targetRank, int targetDisp) throws MPIException {
+        if (DirectCalls.compareAndSwap(window, origin, compareAddr, resultAddr, Datatype.descriptorOf(dataType),
+                targetRank, targetDisp)) {
+            return;
+        }
         run("MPI_Compare_and_swap", w -> OneSided.compareAndSwap(w, origin, compareAddr, resultAddr,
                 Datatype.descriptorOf(dataType), targetRank, targetDisp));
     }

@@ -42,8 +42,35 @@ enum AccumulateOp {
                 + " MPI_NO_OP)");
     }
 
+    /**
+     * The operation named {@code mpiName}, or {@code null}: {@link #named} without its error, by a string switch
+     * (the name's cached hash, then one comparison) for the direct path of fetch-and-op.
+     */
+    static AccumulateOp ofName(String mpiName) {
+        return mpiName == null ? null : switch (mpiName) {
+            case "MPI_REPLACE" -> REPLACE;
+            case "MPI_NO_OP" -> NO_OP;
+            case "MPI_MAX" -> MAX;
+            case "MPI_MIN" -> MIN;
+            case "MPI_SUM" -> SUM;
+            case "MPI_PROD" -> PROD;
+            case "MPI_LAND" -> LAND;
+            case "MPI_BAND" -> BAND;
+            case "MPI_LOR" -> LOR;
+            case "MPI_BOR" -> BOR;
+            case "MPI_LXOR" -> LXOR;
+            case "MPI_BXOR" -> BXOR;
+            default -> null; // MINLOC, MAXLOC (pairs only), user operations
+        };
+    }
+
     static AccumulateOp of(int ordinal) {
         return ALL[ordinal];
+    }
+
+    /** Whether the operation is defined on floating-point elements (not the logical and bitwise ones). */
+    boolean onDoubles() {
+        return this == REPLACE || this == NO_OP || this == MAX || this == MIN || this == SUM || this == PROD;
     }
 
     /** Whether the operation compares (value, index) pairs: MINLOC, MAXLOC. */

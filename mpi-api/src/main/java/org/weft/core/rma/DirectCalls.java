@@ -1,9 +1,11 @@
 package org.weft.core.rma;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.Buffer;
 
+import org.weft.core.datatype.BaseType;
 import org.weft.core.datatype.TypeDescriptor;
 
 /**
@@ -89,6 +91,68 @@ public final class DirectCalls {
     /** {@code MPI_Win_unlock} of a lock {@link #lock} (or the general path, without assertions) took. */
     public static boolean unlock(Window w, int rank) {
         return !w.isFreed() && w.unlockDirect(rank);
+    }
+
+    /**
+     * {@code MPI_Fetch_and_op} of one {@code long} or {@code double} on an 8-byte boundary: the hardware's atomic
+     * add, exchange or compare-and-exchange loop on the target's word ({@link WordAtomics}), not the target's
+     * accumulate lock. False: not served (another type, an operation not defined on it, a bad argument).
+     */
+    public static boolean fetchAndOp(Window w, Buffer origin, Buffer result, TypeDescriptor type, int rank, int disp,
+                                     String opName) {
+        AccumulateOp op = AccumulateOp.ofName(opName);
+        long offset = wordOffset(w, type, rank, disp);
+        if (op == null || offset < 0 || (type.base() == BaseType.DOUBLE && !op.onDoubles())) {
+            return false;
+        }
+        MemorySegment in = op == AccumulateOp.NO_OP ? null : word(w, origin, false);
+        MemorySegment out = word(w, result, true);
+        if (out == null || (in == null && op != AccumulateOp.NO_OP)) {
+            return false;
+        }
+        long operand = in == null ? 0 : in.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
+        long old = WordAtomics.update(w.shared().memory(rank), offset, op, type.base() == BaseType.DOUBLE, operand);
+        out.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, old);
+        return true;
+    }
+
+    /** {@code MPI_Compare_and_swap} of one {@code long} or {@code double} on an 8-byte boundary, by the hardware. */
+    public static boolean compareAndSwap(Window w, Buffer origin, Buffer compare, Buffer result, TypeDescriptor type,
+                                         int rank, int disp) {
+        long offset = wordOffset(w, type, rank, disp);
+        MemorySegment replacement = offset < 0 ? null : word(w, origin, false);
+        MemorySegment expected = replacement == null ? null : word(w, compare, false);
+        MemorySegment out = expected == null ? null : word(w, result, true);
+        if (out == null) {
+            return false;
+        }
+        out.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, WordAtomics.compareAndSwap(w.shared().memory(rank), offset,
+                expected.get(ValueLayout.JAVA_LONG_UNALIGNED, 0), replacement.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)));
+        return true;
+    }
+
+    /**
+     * The offset of a {@code long} or {@code double} word at {@code disp} in {@code rank}'s window when an atomic
+     * may act on it there (a live window in shared memory, an access epoch open, inside the window, on an 8-byte
+     * boundary), else -1.
+     */
+    private static long wordOffset(Window w, TypeDescriptor type, int rank, int disp) {
+        if (w.shared() == null || type == null || type.plainBytes() != Long.BYTES || disp < 0 || w.isFreed()
+                || !WordAtomics.words(type.base().ordinal(), Long.BYTES) || !w.accessOpen(rank)) {
+            return -1;
+        }
+        long offset = (long) disp * w.dispUnit(rank);
+        boolean inside = offset + Long.BYTES <= w.windowBytes(rank);
+        return inside && WordAtomics.aligned(w.shared().memory(rank), offset) ? offset : -1;
+    }
+
+    /** The segment over {@code buf} when it holds a word (and, {@code into}, may be written), else {@code null}. */
+    private static MemorySegment word(Window w, Buffer buf, boolean into) {
+        if (buf == null) {
+            return null;
+        }
+        MemorySegment memory = w.views().of(buf);
+        return memory.byteSize() >= Long.BYTES && !(into && memory.isReadOnly()) ? memory : null;
     }
 
     /**

@@ -253,6 +253,11 @@ final class SharedWindow {
         apply(requests, body, rank, kind != RmaFrame.GET, into);
     }
 
+    /** {@code rank}'s window memory as this member maps it. */
+    MemorySegment memory(int rank) {
+        return windows[rank];
+    }
+
     /** Copies {@code bytes} of {@code from} into {@code rank}'s window at {@code offset} (checked by the caller). */
     void put(MemorySegment from, int rank, long offset, long bytes) {
         MemorySegment.copy(from, 0, windows[rank], offset, bytes);
@@ -410,6 +415,11 @@ final class SharedWindow {
         @Override
         void reply(MemorySegment data, int origin, int replyTag) {
             // the data is in the origin's buffer already
+        }
+
+        @Override
+        boolean atomicWords() {
+            return true; // DirectCalls' fetch-and-ops and compare-and-swaps change words without the lock
         }
     }
 }

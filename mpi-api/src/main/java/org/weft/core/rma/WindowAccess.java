@@ -1,6 +1,7 @@
 package org.weft.core.rma;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 import org.weft.core.coll.op.Combiner;
@@ -66,10 +67,15 @@ abstract class WindowAccess {
             case RmaFrame.GET -> sendBack(origin, replyTag, region);
             case RmaFrame.ACCUMULATE -> accumulate(frame, region, data);
             case RmaFrame.GET_ACCUMULATE -> {
-                sendBack(origin, replyTag, region);
-                accumulate(frame, region, data);
+                MemorySegment old = atomicWords() ? replyStaging(region.bytes()) : null;
+                if (old != null && updateWords(frame, region, data, old)) {
+                    reply(old, origin, replyTag);
+                } else {
+                    sendBack(origin, replyTag, region);
+                    accumulate(frame, region, data);
+                }
             }
-            case RmaFrame.COMPARE_AND_SWAP -> compareAndSwap(origin, replyTag, region, data);
+            case RmaFrame.COMPARE_AND_SWAP -> compareAndSwap(origin, replyTag, region, data, RmaFrame.baseType(frame));
             default -> throw new IllegalStateException("unknown one-sided request " + kind);
         }
     }
@@ -106,6 +112,9 @@ abstract class WindowAccess {
             accumulatePairs(op, baseType, region, data);
             return;
         }
+        if (updateWords(frame, region, data, null)) {
+            return;
+        }
         long position = 0;
         for (int item = 0; item < region.count; item++) {
             for (int r = 0; r < region.runs; r++) {
@@ -117,6 +126,51 @@ abstract class WindowAccess {
                 position += length;
             }
         }
+    }
+
+    /**
+     * Whether this access updates {@code long} and {@code double} elements word by word ({@link WordAtomics}): an
+     * origin's in a window in shared memory, where lock-free fetch-and-ops and compare-and-swaps change the same
+     * words. The target service's does not: it alone applies every request to its window.
+     */
+    boolean atomicWords() {
+        return false;
+    }
+
+    /**
+     * An accumulate or get-accumulate whose elements are words ({@link #atomicWords}), applied word by word, each
+     * word's old bits into {@code old} (packed, as a get-accumulate's reply) unless {@code null}; false, having
+     * done nothing, for any other request.
+     */
+    private boolean updateWords(MemorySegment frame, Region region, MemorySegment data, MemorySegment old) {
+        int baseType = RmaFrame.baseType(frame);
+        if (!atomicWords() || baseType >= AccumulateOp.PAIR_CODE) {
+            return false;
+        }
+        for (int r = 0; r < region.runs; r++) {
+            if (!WordAtomics.words(baseType, RmaFrame.runElementBytes(region.body, r))) {
+                return false;
+            }
+        }
+        AccumulateOp op = AccumulateOp.of(RmaFrame.opOrLock(frame));
+        boolean isDouble = baseType == BaseType.DOUBLE.ordinal();
+        long position = 0;
+        for (int item = 0; item < region.count; item++) {
+            for (int r = 0; r < region.runs; r++) {
+                long at = region.at(item, r);
+                for (long end = at + RmaFrame.runLength(region.body, r); at < end; at += Long.BYTES) {
+                    long in = op == AccumulateOp.NO_OP ? 0 : data.get(ValueLayout.JAVA_LONG_UNALIGNED, position);
+                    long before = WordAtomics.aligned(region.memory(), at)
+                            ? WordAtomics.update(region.memory(), at, op, isDouble, in)
+                            : WordAtomics.updateUnderLock(region.memory(), at, op, isDouble, in);
+                    if (old != null) {
+                        old.set(ValueLayout.JAVA_LONG_UNALIGNED, position, before);
+                    }
+                    position += Long.BYTES;
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -142,9 +196,17 @@ abstract class WindowAccess {
     }
 
     /** The data holds the new value then the value to compare with; one element of one run. */
-    private void compareAndSwap(int origin, int replyTag, Region region, MemorySegment data) {
+    private void compareAndSwap(int origin, int replyTag, Region region, MemorySegment data, int baseType) {
         long bytes = region.bytes();
-        MemorySegment target = region.memory().asSlice(region.at(0, 0), bytes);
+        long at = region.at(0, 0);
+        if (atomicWords() && WordAtomics.words(baseType, (int) bytes) && WordAtomics.aligned(region.memory(), at)) {
+            MemorySegment old = replyStaging(bytes); // a word another origin may change lock-free: by the hardware
+            old.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, WordAtomics.compareAndSwap(region.memory(), at,
+                    data.get(ValueLayout.JAVA_LONG_UNALIGNED, bytes), data.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)));
+            reply(old, origin, replyTag);
+            return;
+        }
+        MemorySegment target = region.memory().asSlice(at, bytes);
         MemorySegment old = replyStaging(bytes);
         old.copyFrom(target);
         if (target.mismatch(data.asSlice(bytes, bytes)) < 0) {

@@ -82,6 +82,7 @@ class OneSidedTest {
                 accumulatesFromEveryRankAtOnce(world, rank, size);
                 exclusiveLocksSerialiseUpdates(world, rank, size);
                 fencesInARow(world, rank, size);
+                atomicsAgainstEachOther(world, rank, size);
                 errorClasses(world, rank, size);
             });
         } finally {
@@ -623,6 +624,59 @@ class OneSidedTest {
             assertEquals(round * 100 + left, memory.get(round % 2), "after fence " + round);
         }
         win.fence(MPI.MODE_NOSUCCEED);
+        win.free();
+    }
+
+    /**
+     * Every rank at once, on the same words of rank 0's window: fetch-and-op (lock-free, by the hardware, on a long
+     * and a double on their 8-byte boundaries), accumulate and get-accumulate (under the target's lock, word by
+     * word) on the same long, compare-and-swap increments (read, then swap until it holds), and fetch-and-op with
+     * accumulate on a long off the boundary (both under the lock). Nothing is lost and no old value is seen twice.
+     */
+    private static void atomicsAgainstEachOther(Intracomm world, int rank, int size) throws MPIException {
+        int rounds = 300;
+        ByteBuffer memory = bytes(48);
+        Win win = new Win(memory, 48, 1, MPI.INFO_NULL, world); // displacements in bytes
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        LongBuffer one = longs(1).put(0, 1);
+        LongBuffer old = longs(1);
+        LongBuffer seen = longs(1);
+        java.nio.DoubleBuffer oneDouble = bytes(8).asDoubleBuffer().put(0, 1.0);
+        java.nio.DoubleBuffer oldDouble = bytes(8).asDoubleBuffer();
+        long[] tickets = new long[2 * rounds];
+        world.barrier();
+        win.lockAll(0);
+        for (int i = 0; i < rounds; i++) {
+            win.fetchAndOp(one, old, MPI.LONG, 0, 0, MPI.SUM);
+            tickets[2 * i] = old.get(0);
+            win.accumulate(one, 1, MPI.LONG, 0, 0, 1, MPI.LONG, MPI.SUM);
+            win.getAccumulate(one, 1, MPI.LONG, old, 1, MPI.LONG, 0, 0, 1, MPI.LONG, MPI.SUM);
+            tickets[2 * i + 1] = old.get(0);
+            do { // a compare-and-swap increment: read the word, swap in one more unless another rank got there
+                win.fetchAndOp(null, seen, MPI.LONG, 0, 8, MPI.NO_OP);
+                win.compareAndSwap(longs(1).put(0, seen.get(0) + 1), seen, old, MPI.LONG, 0, 8);
+            } while (old.get(0) != seen.get(0));
+            win.fetchAndOp(oneDouble, oldDouble, MPI.DOUBLE, 0, 16, MPI.SUM);
+            win.fetchAndOp(longs(1).put(0, rank + 10L * i), old, MPI.LONG, 0, 24, MPI.MAX);
+            win.fetchAndOp(one, old, MPI.LONG, 0, 36, MPI.SUM); // off the boundary: under the lock
+            win.accumulate(one, 1, MPI.LONG, 0, 36, 1, MPI.LONG, MPI.SUM);
+        }
+        win.unlockAll();
+        long[] all = new long[tickets.length * size];
+        world.allGather(tickets, tickets.length, MPI.LONG, all, tickets.length, MPI.LONG);
+        world.barrier();
+        if (rank == 0) {
+            long n = (long) rounds * size;
+            assertEquals(3 * n, memory.getLong(0), "fetch-and-ops, accumulates and get-accumulates on one long");
+            assertEquals(n, memory.getLong(8), "compare-and-swap increments");
+            assertEquals((double) n, memory.getDouble(16), "fetch-and-op sums on a double");
+            assertEquals(size - 1 + 10L * (rounds - 1), memory.getLong(24), "fetch-and-op MAX");
+            assertEquals(2 * n, memory.getLong(36), "fetch-and-ops and accumulates off the 8-byte boundary");
+        }
+        java.util.Set<Long> distinct = new java.util.HashSet<>();
+        for (long ticket : all) {
+            assertTrue(distinct.add(ticket), "old value " + ticket + " seen twice");
+        }
         win.free();
     }
 
