@@ -39,6 +39,9 @@ public final class MpiRuntime {
     private volatile boolean finalized;
     /** {@code MPI.newByteBuffer}'s memory: shared with the host's other ranks where the device can. */
     private final org.weft.core.rma.SharedBuffers sharedBuffers;
+    /** The memory of a closed file's two-phase I/O, for the next file. */
+    private final org.weft.core.io.SpareCollectiveBuffer spareCollectiveBuffer =
+            new org.weft.core.io.SpareCollectiveBuffer();
 
     /**
      * Wraps an open device. {@code requiredThreadLevel} is what the program asked for; Weft provides every
@@ -61,6 +64,11 @@ public final class MpiRuntime {
     /** Where {@code MPI.newByteBuffer} takes its memory (windows over it are in shared memory). */
     public org.weft.core.rma.SharedBuffers sharedBuffers() {
         return sharedBuffers;
+    }
+
+    /** Where a file takes the memory of its two-phase I/O, and leaves it at close for the next file. */
+    public org.weft.core.io.SpareCollectiveBuffer spareCollectiveBuffer() {
+        return spareCollectiveBuffer;
     }
 
     public Device device() {
@@ -165,6 +173,7 @@ public final class MpiRuntime {
         }
         finalized = true;
         sharedBuffers.close();
+        spareCollectiveBuffer.close();
         device.finish();
     }
 

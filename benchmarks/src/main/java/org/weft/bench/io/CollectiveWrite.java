@@ -11,10 +11,11 @@ import mpi.MPIException;
  * dealt round the ranks (rank r writes blocks r, r + size, r + 2 size… of the file), each rank holding its share in
  * an {@code int[]}. Times {@code writeAtAll} plus {@code sync} (so the bytes are on the device, as
  * {@code dd conv=fsync} has them) between two barriers, after one untimed write of the same to another file (the
- * warm-up), into a new file as dd writes one, and rank 0 prints {@code collective-write MIB seconds MB/s CPU} (CPU:
- * the seconds of CPU the ranks' processes spent in the timed write, summed). With {@code independent} as the
- * fourth argument, {@code write} instead of {@code writeAtAll} (one positional write per block); with
- * {@code KEY=VALUE,...} instead, those hints for the file (e.g. {@code romio_cb_write=enable}).
+ * warm-up), into a new file as dd writes one, and rank 0 prints
+ * {@code collective-write MIB seconds MB/s CPU WRITE} (CPU: the seconds of CPU the ranks' processes spent in the
+ * timed write, summed; WRITE: the seconds of the write before the sync, the slowest rank's). With
+ * {@code independent} as the fourth argument, {@code write} instead of {@code writeAtAll} (one positional write per
+ * block); with {@code KEY=VALUE,...} instead, those hints for the file (e.g. {@code romio_cb_write=enable}).
  *
  * <p>Usage: {@code weftrun -np N org.weft.bench.io.CollectiveWrite PATH MIB BLOCK [independent|HINTS]}
  */
@@ -33,15 +34,21 @@ public final class CollectiveWrite {
         return f;
     }
 
-    /** Writes the rank's share and syncs; the file is closed afterwards. */
-    private static void write(File f, int[] mine, boolean collective) throws MPIException {
+    /**
+     * Writes the rank's share and syncs; the file is closed afterwards. Returns the nanoseconds the write took
+     * (before the sync).
+     */
+    private static long write(File f, int[] mine, boolean collective) throws MPIException {
+        long start = System.nanoTime();
         if (collective) {
             f.writeAtAll(0, mine, mine.length, MPI.INT);
         } else {
             f.writeAt(0, mine, mine.length, MPI.INT);
         }
+        long written = System.nanoTime() - start;
         f.sync();
         f.close();
+        return written;
     }
 
     /** CPU time of this process (every thread: the device's too), which the load does not inflate as it does time. */
@@ -81,14 +88,15 @@ public final class CollectiveWrite {
         MPI.COMM_WORLD.barrier();
         long start = System.nanoTime();
         long cpuStart = processCpuNanos();
-        write(f, mine, collective);
+        double[] writing = {write(f, mine, collective) / 1e9};
         double[] cpu = {(processCpuNanos() - cpuStart) / 1e9};
         MPI.COMM_WORLD.barrier();
         double seconds = (System.nanoTime() - start) / 1e9;
         MPI.COMM_WORLD.allReduce(cpu, 1, MPI.DOUBLE, MPI.SUM);
+        MPI.COMM_WORLD.allReduce(writing, 1, MPI.DOUBLE, MPI.MAX);
         if (rank == 0) {
-            System.out.printf("%s-write %d %.3f %.0f %.3f%n", collective ? "collective" : "independent", total >> 20,
-                    seconds, total / seconds / 1e6, cpu[0]);
+            System.out.printf("%s-write %d %.3f %.0f %.3f %.3f%n", collective ? "collective" : "independent",
+                    total >> 20, seconds, total / seconds / 1e6, cpu[0], writing[0]);
         }
         MPI.Finalize();
     }

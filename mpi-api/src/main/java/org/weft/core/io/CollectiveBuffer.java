@@ -15,8 +15,8 @@ import java.util.concurrent.Future;
  * sends them), the outgoing area where a rank stages the slices of heap data it sends, all in native memory so that
  * the channel reads and writes them in place and the shm module moves them in one copy, and the writer thread
  * that writes one window while the aggregator exchanges and fills the other (double buffering, as ROMIO's GPFS
- * driver does with a thread). Grown when a call needs more, freed when the file closes. Used under the file's
- * lock, and by the writer for the window it was handed.
+ * driver does with a thread). Grown when a call needs more, kept for the next file when the file closes
+ * ({@link SpareCollectiveBuffer}). Used under the file's lock, and by the writer for the window it was handed.
  */
 final class CollectiveBuffer implements AutoCloseable {
     private final Arena arena = Arena.ofShared();

@@ -270,10 +270,13 @@ public final class OpenFile {
         return peerViews;
     }
 
-    /** The memory of this file's two-phase accesses, made at the first one and freed when the file closes. */
+    /**
+     * The memory of this file's two-phase accesses, taken at the first one (a closed file's, if the rank has one
+     * spare) and given back when the file closes.
+     */
     CollectiveBuffer collectiveBuffer() {
         if (collectiveBuffer == null) {
-            collectiveBuffer = new CollectiveBuffer("weft-io-writer-" + comm.rank());
+            collectiveBuffer = comm.runtime().spareCollectiveBuffer().take("weft-io-writer-" + comm.rank());
         }
         return collectiveBuffer;
     }
@@ -317,7 +320,7 @@ public final class OpenFile {
         usable();
         closed = true;
         if (collectiveBuffer != null) {
-            collectiveBuffer.close();
+            comm.runtime().spareCollectiveBuffer().give(collectiveBuffer); // for the next file
             collectiveBuffer = null;
         }
         IOException failure = null;
