@@ -48,14 +48,19 @@ final class CollectiveBuffer implements AutoCloseable {
         return window.ofAtLeast(bytes, arena);
     }
 
-    /** Writes {@code window}'s covered runs (see {@link CoveredWindow#writeCovered}) on the writer thread. */
-    void writeInBackground(CoveredWindow window, ChannelIo io, int ranks, long windowStart) {
+    /**
+     * Writes {@code window}'s covered runs (see {@link CoveredWindow#writeCovered}) on the writer thread, then has
+     * {@code writeback} start writing the file's bytes {@code [windowStart, windowEnd)} to the disk.
+     */
+    void writeInBackground(CoveredWindow window, ChannelIo io, int ranks, long windowStart, long windowEnd,
+                           EagerWriteback writeback) {
         if (writer == null) {
             writer = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name(writerName).factory());
         }
         window.pending = writer.submit(() -> {
             try {
                 window.writeCovered(io, ranks, windowStart);
+                writeback.start(windowStart, windowEnd - windowStart);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

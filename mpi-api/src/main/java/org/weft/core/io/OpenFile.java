@@ -64,6 +64,7 @@ public final class OpenFile {
     /** Every rank's view, learnt at the first collective access after {@link #setView}; {@code null} before. */
     private ViewLayout[] peerViews;
     private CollectiveBuffer collectiveBuffer;
+    private EagerWriteback writeback;
     private long pointer;
     private boolean atomic;
     private boolean closed;
@@ -281,6 +282,14 @@ public final class OpenFile {
         return collectiveBuffer;
     }
 
+    /** How this file's two-phase writes start the writeback of their windows: made at the first one. */
+    EagerWriteback writeback() {
+        if (writeback == null) {
+            writeback = EagerWriteback.of(path, hint("weft_writeback"));
+        }
+        return writeback;
+    }
+
     /** The hint {@code key}, or {@code null}. */
     synchronized String hint(String key) {
         return info.get(key);
@@ -322,6 +331,9 @@ public final class OpenFile {
         if (collectiveBuffer != null) {
             comm.runtime().spareCollectiveBuffer().give(collectiveBuffer); // for the next file
             collectiveBuffer = null;
+        }
+        if (writeback != null) {
+            writeback.close();
         }
         IOException failure = null;
         try {

@@ -36,6 +36,7 @@ final class TwoPhase {
     private final CollectiveAccess access;
     private final CollectiveBuffer buffer;
     private final ChannelIo io;
+    private final EagerWriteback writeback;
     private final Communicator comm;
     /**
      * A cycle's requests: for a write, receives from rank r at r and sends to aggregator a at ranks + a; for a
@@ -47,8 +48,9 @@ final class TwoPhase {
     /** The first failure of this rank's file accesses; after it, the rank only exchanges. */
     private IOException failure;
 
-    private TwoPhase(CollectiveAccess access, CollectiveBuffer buffer, ChannelIo io) {
+    private TwoPhase(CollectiveAccess access, CollectiveBuffer buffer, ChannelIo io, EagerWriteback writeback) {
         this.access = access;
+        this.writeback = writeback;
         this.buffer = buffer;
         this.io = io;
         this.comm = access.comm();
@@ -71,7 +73,7 @@ final class TwoPhase {
             if (access == null) {
                 file.writeRuns(position, data);
             } else {
-                failure = new TwoPhase(access, file.collectiveBuffer(), io).writeCycles(data);
+                failure = new TwoPhase(access, file.collectiveBuffer(), io, file.writeback()).writeCycles(data);
             }
         } catch (IOException e) {
             failure = e;
@@ -100,7 +102,8 @@ final class TwoPhase {
             failure = e;
         }
         if (access != null) {
-            IOException cycles = new TwoPhase(access, file.collectiveBuffer(), io).readCycles(target);
+            IOException cycles = new TwoPhase(access, file.collectiveBuffer(), io, EagerWriteback.NONE)
+                    .readCycles(target);
             failure = failure == null ? cycles : failure;
         }
         agree(file, verb, failure);
@@ -191,7 +194,7 @@ final class TwoPhase {
                 covered.cover(r, fileOffset, length);
             });
         });
-        buffer.writeInBackground(covered, io, n, lo);
+        buffer.writeInBackground(covered, io, n, lo, hi, writeback);
     }
 
     /**
