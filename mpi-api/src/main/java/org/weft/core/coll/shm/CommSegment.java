@@ -209,9 +209,17 @@ final class CommSegment implements BooleanSupplier {
         return layout.flag(rank) + Long.BYTES * (1 + s % SegmentLayout.SETS);
     }
 
-    /** Waits until every member is done with the operation whose slots {@code s} reuses. */
+    /**
+     * Waits until every member is done with the operation whose slots {@code s} reuses. A rank that has to wait
+     * (it ran {@link SegmentLayout#SETS} operations ahead of a slower member: a bcast's root, a reduce's leaves)
+     * waits until half the sets are free, not just one: the slow members then run several operations before it comes
+     * back, instead of waking it for each (a wake-up, and a core taken, per operation when ranks outnumber cores). All
+     * operations before {@code s} are done at this rank, so the others can finish them without it.
+     */
     void beforeWriting(long s) {
-        awaitAll(2 * (s - SegmentLayout.SETS));
+        if (!allReached(2 * (s - SegmentLayout.SETS))) {
+            awaitAll(2 * (s - SegmentLayout.SETS / 2));
+        }
     }
 
     /** Sets this rank's phase (after its writes to the segment) and wakes members that sleep. */

@@ -1,25 +1,30 @@
 package org.weft.core.coll.shm;
 
 /**
- * Where things lie in a communicator's shared segment: one flag line per rank (128 bytes, so that an adjacent-line
- * prefetch never couples two ranks' flags), then {@link #SETS} sets of one data slot per rank. Operations use the
- * sets in turn, so a rank may write the slots of later operations while slow readers still copy out of this one's.
+ * Where things lie in a communicator's shared segment: one flag line per rank ({@link #LINE}), then {@link #SETS}
+ * sets of one data slot per rank. Operations use the sets in turn, so a rank may write the slots of later operations
+ * while slow readers still copy out of this one's.
  *
  * <p>Slots are up to 64 KiB, fewer bytes when the communicator is large, so a segment's data stays within
  * {@link #MOST_DATA_BYTES} (a file in {@code /dev/shm} takes memory only for the pages written, but a job may
  * hold many communicators).
  */
 final class SegmentLayout {
-    static final int LINE = 128;
+    /**
+     * A rank's flag line: its phase, then the length of its data in each slot set ({@code 8 * (1 + SETS)} bytes),
+     * at least 128 bytes so that an adjacent-line prefetch never couples two ranks' flags.
+     */
+    static final int LINE = 256;
     static final long MOST_SLOT_BYTES = 64 << 10;
     static final long LEAST_SLOT_BYTES = 4 << 10;
-    static final long MOST_DATA_BYTES = 8L << 20;
+    static final long MOST_DATA_BYTES = 16L << 20;
     /**
      * Slot sets, used by operations in turn: a rank may run this many operations ahead of the slowest member (a
      * bcast's root does not wait for its readers until then). Two made every bcast of a loop at 4 ranks on 2 cores
-     * wait for a descheduled reader (46 µs a 4 B bcast against 3.8 for the point-to-point schedules).
+     * wait for a descheduled reader (46 µs a 4 B bcast against 3.8 for the point-to-point schedules); with eight, a
+     * rank that got ahead waited again for every operation of the slow ones (see {@code CommSegment.beforeWriting}).
      */
-    static final int SETS = 8;
+    static final int SETS = 16;
     /** Communicators larger than this keep the schedules: every rank reads every flag line. */
     static final int MOST_RANKS = 64;
     private static final long PAGE = 4096;
