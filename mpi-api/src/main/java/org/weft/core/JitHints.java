@@ -18,13 +18,23 @@ import java.util.List;
  * spinning for method handles, zip directories, manifests, string hashing), and that JIT work was a third of a
  * rank's CPU; so the JDK's methods ({@link #SLOW_TO_COMPILE}) are compiled at {@value #JDK_THRESHOLD_SCALE} times the
  * usual invocation counts. Weft's and the program's own methods keep theirs: their hot paths are compiled as early
- * as before, the JDK methods they call inlined into them (docs/performance.md, "2026-11-26, fifth").
+ * as before, the JDK methods they call inlined into them (docs/performance.md, "2026-11-26, fifth"). The JDK's
+ * packages a message runs through ({@link #ON_THE_MESSAGE_PATH}) keep the usual counts: compiled late, they made
+ * the steady 0-byte shm one-way 0.142-0.164 us where it is 0.132-0.134 without (idle, 2026-11-26 18:20), for a
+ * start-up that is the same either way (4-rank Hello 0.68 s wall, 0.65-0.69 s CPU).
  */
 public final class JitHints {
     /** The out-of-line helpers, as {@code class::method} for {@code -XX:CompileCommand=dontinline}. */
     public static final List<String> NOT_INLINED = List.of("mpi.Comm::receive", "mpi.Comm::sendReceive");
     /** The JDK's packages, as {@code -XX:CompileCommand} patterns. */
     public static final List<String> SLOW_TO_COMPILE = List.of("java/*.*", "javax/*.*", "jdk/*.*", "sun/*.*");
+    /**
+     * The JDK's packages a message's path runs through (memory segments, var handles, buffers, locks), which keep the
+     * usual counts: a later command for a method overrides an earlier one.
+     */
+    public static final List<String> ON_THE_MESSAGE_PATH = List.of("jdk/internal/foreign/*.*",
+            "java/lang/invoke/*.*", "jdk/internal/misc/*.*", "java/nio/*.*", "java/util/concurrent/*.*",
+            "jdk/internal/util/*.*", "sun/nio/ch/*.*");
     /** How many times the usual counts a JDK method is invoked before it is compiled. */
     public static final String JDK_THRESHOLD_SCALE = "20.0";
 
@@ -39,6 +49,9 @@ public final class JitHints {
         }
         for (String pattern : SLOW_TO_COMPILE) {
             options.add("-XX:CompileCommand=CompileThresholdScaling," + pattern + "," + JDK_THRESHOLD_SCALE);
+        }
+        for (String pattern : ON_THE_MESSAGE_PATH) {
+            options.add("-XX:CompileCommand=CompileThresholdScaling," + pattern + ",1.0");
         }
         return options;
     }

@@ -25,8 +25,10 @@ class JitHintsTest {
     @Test
     void quietComesFirstSoTheJvmPrintsNothing() {
         assertEquals("-XX:CompileCommand=quiet", JitHints.jvmOptions().getFirst());
-        assertEquals(JitHints.NOT_INLINED.size() + JitHints.SLOW_TO_COMPILE.size() + 1,
-                JitHints.jvmOptions().size());
+        assertEquals(JitHints.NOT_INLINED.size() + JitHints.SLOW_TO_COMPILE.size()
+                + JitHints.ON_THE_MESSAGE_PATH.size() + 1, JitHints.jvmOptions().size());
+        assertTrue(JitHints.jvmOptions().getLast().endsWith(",1.0"),
+                "the message path's packages come after the JDK's: the later command for a method wins");
     }
 
     /** The JVM refuses a scale it cannot read as a double ("5" is not one): every rank would fail to start. */

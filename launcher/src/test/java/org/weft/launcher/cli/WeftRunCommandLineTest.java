@@ -401,7 +401,14 @@ class WeftRunCommandLineTest {
                 "-XX:CompileCommand=CompileThresholdScaling,java/*.*,20.0",
                 "-XX:CompileCommand=CompileThresholdScaling,javax/*.*,20.0",
                 "-XX:CompileCommand=CompileThresholdScaling,jdk/*.*,20.0",
-                "-XX:CompileCommand=CompileThresholdScaling,sun/*.*,20.0"), RankCommands.WEFT_JVM_OPTIONS);
+                "-XX:CompileCommand=CompileThresholdScaling,sun/*.*,20.0",
+                "-XX:CompileCommand=CompileThresholdScaling,jdk/internal/foreign/*.*,1.0",
+                "-XX:CompileCommand=CompileThresholdScaling,java/lang/invoke/*.*,1.0",
+                "-XX:CompileCommand=CompileThresholdScaling,jdk/internal/misc/*.*,1.0",
+                "-XX:CompileCommand=CompileThresholdScaling,java/nio/*.*,1.0",
+                "-XX:CompileCommand=CompileThresholdScaling,java/util/concurrent/*.*,1.0",
+                "-XX:CompileCommand=CompileThresholdScaling,jdk/internal/util/*.*,1.0",
+                "-XX:CompileCommand=CompileThresholdScaling,sun/nio/ch/*.*,1.0"), RankCommands.WEFT_JVM_OPTIONS);
         assertEquals(Map.of("WEFT_APPNUM", "0", "WEFT_MAXPROCS", "2", "WEFT_UNIVERSE_SIZE",
                 Integer.toString(Math.max(2, Runtime.getRuntime().availableProcessors()))),
                 Map.of("WEFT_APPNUM", launch.environment().get("WEFT_APPNUM"), "WEFT_MAXPROCS",
