@@ -64,6 +64,10 @@ public final class Waiters {
         boolean watching = request == null;
         for (int i = 0; i < SLOTS; i++) {
             if (slots.get(i) == null && slots.compareAndSet(i, null, thread)) {
+                // The last occupant may have left its state SPINNING (see remove); until this reset a completer
+                // skips this thread's unpark, which the thread makes up for by looking at its condition before it
+                // ever parks.
+                states.set(i, MAY_SLEEP);
                 awaited.set(i, watching ? CONDITION : request);
                 if (slotsUsed.get() <= i) {
                     slotsUsed.accumulateAndGet(i + 1, Math::max);
@@ -81,11 +85,14 @@ public final class Waiters {
     /** Leaves the slot {@link #add} returned, with the same {@code watching}. */
     public void remove(int slot, boolean watching) {
         if (slot >= 0) {
-            if (states.get(slot) == SPINNING) { // left while spinning: it said so until its slot was free
-                states.set(slot, MAY_SLEEP);
+            // Left while spinning: it says so until its slot is free, and the state stays until the next occupant
+            // resets it. Resetting it first let a completer racing with the leaving find this thread in its slot
+            // "may sleep", wake it and count a hand-off to a thread that was going (a CI run at load 0 saw it).
+            boolean spun = states.get(slot) == SPINNING;
+            slots.set(slot, null);
+            if (spun) {
                 spinners.decrementAndGet();
             }
-            slots.set(slot, null);
             count.decrementAndGet();
             if (watching) {
                 watchers.decrementAndGet();
