@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -29,16 +30,7 @@ final class OpenMpiSessionDirectory {
 
     /** Removes the session directories of the ended mpirun {@code pid} under {@code tmp}; returns what it removed. */
     static List<Path> removeOf(long pid, Path tmp) {
-        try (Stream<Path> tops = Files.list(tmp)) {
-            List<Path> left = tops.filter(top -> top.getFileName().toString().startsWith("ompi."))
-                    .map(top -> top.resolve("pid." + pid)).filter(Files::isDirectory).toList();
-            for (Path directory : left) {
-                deleteTree(directory);
-            }
-            return left;
-        } catch (IOException | UncheckedIOException e) {
-            return List.of(); // nothing to clean, or not ours to clean: Open MPI's next run sweeps its own
-        }
+        return remove(tmp, top -> Stream.of(top.resolve("pid." + pid)).filter(Files::isDirectory));
     }
 
     /**
@@ -47,15 +39,21 @@ final class OpenMpiSessionDirectory {
      * gone); returns what it removed. Only this user's directories are looked into.
      */
     static List<Path> sweepStale(Path tmp) {
+        return remove(tmp, top -> isOurs(top) ? sessions(top).filter(session -> !isDaemonAlive(session))
+                : Stream.empty());
+    }
+
+    /** Removes what {@code pick} chooses in each of {@code tmp}'s {@code ompi.*} directories; returns it. */
+    private static List<Path> remove(Path tmp, Function<Path, Stream<Path>> pick) {
         try (Stream<Path> tops = Files.list(tmp)) {
-            List<Path> stale = tops.filter(top -> top.getFileName().toString().startsWith("ompi.") && isOurs(top))
-                    .flatMap(OpenMpiSessionDirectory::sessions).filter(session -> !isDaemonAlive(session)).toList();
-            for (Path directory : stale) {
+            List<Path> chosen = tops.filter(top -> top.getFileName().toString().startsWith("ompi.")).flatMap(pick)
+                    .toList();
+            for (Path directory : chosen) {
                 deleteTree(directory);
             }
-            return stale;
+            return chosen;
         } catch (IOException | UncheckedIOException e) {
-            return List.of(); // best effort, as removeOf
+            return List.of(); // nothing to clean, or not ours to clean: Open MPI's next run sweeps its own
         }
     }
 
@@ -69,14 +67,14 @@ final class OpenMpiSessionDirectory {
     }
 
     private static boolean isDaemonAlive(Path session) {
-        long pid = Long.parseLong(session.getFileName().toString().substring("pid.".length()));
-        if (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) {
-            return false;
-        }
         try {
+            long pid = Long.parseLong(session.getFileName().toString().substring("pid.".length()));
+            if (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) {
+                return false;
+            }
             return DAEMONS.contains(Files.readString(Path.of("/proc", Long.toString(pid), "comm")).strip());
         } catch (IOException | RuntimeException e) {
-            return true; // cannot tell: leave it
+            return true; // cannot tell (no /proc, or digits no pid has): leave it
         }
     }
 

@@ -48,6 +48,7 @@ class OpenMpiSessionDirectoryTest {
             Path dead = Files.createDirectories(top.resolve("pid." + ended.pid()).resolve("1"));
             Path reused = Files.createDirectories(top.resolve("pid." + ProcessHandle.current().pid()));
             Path notASession = Files.createDirectories(top.resolve("jf.0"));
+            Path noPid = Files.createDirectories(top.resolve("pid.99999999999999999999"));
 
             List<Path> removed = OpenMpiSessionDirectory.sweepStale(tmp);
 
@@ -56,6 +57,7 @@ class OpenMpiSessionDirectoryTest {
             assertFalse(Files.exists(reused), "a pid that is now another program's is stale");
             assertTrue(Files.isDirectory(live), "a running mpirun's directory stays");
             assertTrue(Files.isDirectory(notASession), "only pid.N directories are judged");
+            assertTrue(Files.isDirectory(noPid), "digits no pid has: not ours to judge, and no failure");
         } finally {
             running.destroyForcibly();
         }
