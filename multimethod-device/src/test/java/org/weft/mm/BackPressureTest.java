@@ -10,10 +10,8 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.weft.mm.spi.CommObject;
-import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.SendStatus;
-import org.weft.mm.spi.StubModule;
+import org.weft.mm.spi.StubMethod;
 
 /**
  * An RSR the method pushes back waits in its startpoint's queue, and every progress pass offers it again. A rank
@@ -66,7 +64,7 @@ class BackPressureTest {
     }
 
     /** A method to rank 1 whose buffers are full until told otherwise; each offer reads part of the header. */
-    private static final class FullMethod extends StubModule implements CommObject {
+    private static final class FullMethod extends StubMethod {
         volatile boolean full = true;
         byte[] taken;
 
@@ -83,16 +81,6 @@ class BackPressureTest {
             taken = new byte[header.remaining()];
             header.get(taken);
             return SendStatus.SENT;
-        }
-
-        @Override
-        public String methodName() {
-            return name();
-        }
-
-        @Override
-        public CommObject connect(int peerRank, Descriptor remote) {
-            return this;
         }
     }
 }

@@ -21,11 +21,9 @@ import org.weft.adi.SendMode;
 import org.weft.mm.Context;
 import org.weft.mm.DescriptorTable;
 import org.weft.mm.progress.Waiters;
-import org.weft.mm.spi.CommObject;
-import org.weft.mm.spi.Descriptor;
 import org.weft.mm.spi.MalformedRsrException;
 import org.weft.mm.spi.SendStatus;
-import org.weft.mm.spi.StubModule;
+import org.weft.mm.spi.StubMethod;
 
 /**
  * A send that failed part-way is complete while RSRs of it still wait in the peer's back-pressure queue, and each
@@ -132,7 +130,7 @@ class SettledRequestsTest {
     }
 
     /** A method to rank 1 that answers each send with the next scripted status and keeps the headers it took. */
-    private static final class ScriptedMethod extends StubModule implements CommObject {
+    private static final class ScriptedMethod extends StubMethod {
         final ArrayDeque<SendStatus> answers = new ArrayDeque<>();
         final List<ByteBuffer> sent = new ArrayList<>();
 
@@ -156,16 +154,6 @@ class SettledRequestsTest {
                 sent.add(copy.put(header.duplicate()).flip());
             }
             return status;
-        }
-
-        @Override
-        public String methodName() {
-            return name();
-        }
-
-        @Override
-        public CommObject connect(int peerRank, Descriptor remote) {
-            return this;
         }
 
         @Override
