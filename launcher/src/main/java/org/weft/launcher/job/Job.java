@@ -208,7 +208,7 @@ public final class Job {
             return 0;
         }
         if (launches.stream().anyMatch(launch -> launch.mpirun() == MpirunFlavour.OPEN_MPI)) {
-            OpenMpiSessionDirectory.sweepStale(OpenMpiSessionDirectory.tmp());
+            OpenMpiSessionDirectory.sweepStale(OpenMpiSessionDirectory.tmp(), OpenMpiSessionDirectory.shm());
         }
         for (RankLaunch launch : launches) {
             try {
@@ -319,7 +319,8 @@ public final class Job {
         for (RankProcess process : processes) {
             if (process != null && !process.isAlive() && process.launch().mpirun() == MpirunFlavour.OPEN_MPI
                     && !process.launch().isRemote()) {
-                OpenMpiSessionDirectory.removeOf(process.pid(), OpenMpiSessionDirectory.tmp());
+                OpenMpiSessionDirectory.removeOf(process.pid(), OpenMpiSessionDirectory.tmp(),
+                        OpenMpiSessionDirectory.shm());
             }
         }
     }

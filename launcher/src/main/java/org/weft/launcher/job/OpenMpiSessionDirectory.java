@@ -20,6 +20,11 @@ import java.util.stream.Stream;
  * directory when its mpirun goes; a later mpirun or orted whose pid is the stale directory's then fails in
  * {@code session_dir.c} ("ORTE_ERROR_LOG ... at line 107"). So before it starts a job with an Open MPI site the
  * launcher also sweeps the directories whose pid is no Open MPI daemon any more ({@link #sweepStale}).
+ *
+ * <p>A killed job's ranks also leave their shared-memory segments ({@code /dev/shm/vader_segment.HOST.UID.JOBID.RANK},
+ * 4 MiB each and more), which nothing else removes: their names carry the job's id, not a pid. The session
+ * directory's {@code contact.txt} names the mpirun's job family (the upper 16 bits of its jobs' ids), so removing a
+ * directory removes the segments of that family's jobs with it ({@link VaderSegments}).
  */
 final class OpenMpiSessionDirectory {
     /** The names ({@code /proc/PID/comm}) of the Open MPI processes that own a session directory. */
@@ -29,8 +34,8 @@ final class OpenMpiSessionDirectory {
     }
 
     /** Removes the session directories of the ended mpirun {@code pid} under {@code tmp}; returns what it removed. */
-    static List<Path> removeOf(long pid, Path tmp) {
-        return remove(tmp, top -> Stream.of(top.resolve("pid." + pid)).filter(Files::isDirectory));
+    static List<Path> removeOf(long pid, Path tmp, Path shm) {
+        return remove(tmp, shm, top -> Stream.of(top.resolve("pid." + pid)).filter(Files::isDirectory));
     }
 
     /**
@@ -38,17 +43,21 @@ final class OpenMpiSessionDirectory {
      * Open MPI daemon (an mpirun, orterun, mpiexec or orted; a pid that was reused by another program counts as
      * gone); returns what it removed. Only this user's directories are looked into.
      */
-    static List<Path> sweepStale(Path tmp) {
-        return remove(tmp, top -> isOurs(top) ? sessions(top).filter(session -> !isDaemonAlive(session))
+    static List<Path> sweepStale(Path tmp, Path shm) {
+        return remove(tmp, shm, top -> isOurs(top) ? sessions(top).filter(session -> !isDaemonAlive(session))
                 : Stream.empty());
     }
 
-    /** Removes what {@code pick} chooses in each of {@code tmp}'s {@code ompi.*} directories; returns it. */
-    private static List<Path> remove(Path tmp, Function<Path, Stream<Path>> pick) {
+    /**
+     * Removes what {@code pick} chooses in each of {@code tmp}'s {@code ompi.*} directories, and the segments in
+     * {@code shm} of the jobs each chosen directory's mpirun ran; returns the directories.
+     */
+    private static List<Path> remove(Path tmp, Path shm, Function<Path, Stream<Path>> pick) {
         try (Stream<Path> tops = Files.list(tmp)) {
             List<Path> chosen = tops.filter(top -> top.getFileName().toString().startsWith("ompi.")).flatMap(pick)
                     .toList();
             for (Path directory : chosen) {
+                VaderSegments.removeOfSession(directory, shm);
                 deleteTree(directory);
             }
             return chosen;
@@ -90,6 +99,11 @@ final class OpenMpiSessionDirectory {
     static Path tmp() {
         String tmpdir = System.getenv("TMPDIR");
         return Path.of(tmpdir == null || tmpdir.isEmpty() ? "/tmp" : tmpdir);
+    }
+
+    /** Where Open MPI's shared-memory transport keeps its segments (its default backing directory). */
+    static Path shm() {
+        return Path.of("/dev/shm");
     }
 
     private static void deleteTree(Path directory) throws IOException {

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 class OpenMpiSessionDirectoryTest {
     @TempDir
     Path tmp;
+    @TempDir
+    Path shm;
 
     @Test
     void theKilledMpirunsSessionDirectoryGoesWithWhatItHoldsAndOthersStay() throws IOException {
@@ -23,7 +25,7 @@ class OpenMpiSessionDirectoryTest {
         Path other = Files.createDirectories(top.resolve("pid.42421"));
         Path unrelated = Files.createDirectories(tmp.resolve("elsewhere").resolve("pid.4242"));
 
-        List<Path> removed = OpenMpiSessionDirectory.removeOf(4242, tmp);
+        List<Path> removed = OpenMpiSessionDirectory.removeOf(4242, tmp, shm);
 
         assertEquals(List.of(top.resolve("pid.4242")), removed);
         assertFalse(Files.exists(top.resolve("pid.4242")));
@@ -50,7 +52,7 @@ class OpenMpiSessionDirectoryTest {
             Path notASession = Files.createDirectories(top.resolve("jf.0"));
             Path noPid = Files.createDirectories(top.resolve("pid.99999999999999999999"));
 
-            List<Path> removed = OpenMpiSessionDirectory.sweepStale(tmp);
+            List<Path> removed = OpenMpiSessionDirectory.sweepStale(tmp, shm);
 
             assertEquals(2, removed.size(), removed.toString());
             assertFalse(Files.exists(dead.getParent()), "a dead mpirun's directory goes");
@@ -63,11 +65,43 @@ class OpenMpiSessionDirectoryTest {
         }
     }
 
+    /**
+     * The segments of the jobs a removed directory's mpirun ran (its job family, from its contact file, in the upper
+     * 16 bits of the job id in their names) go with it; another family's, another user's and other files stay.
+     */
+    @Test
+    void aRemovedDirectoryTakesItsJobsSharedMemorySegmentsWithIt() throws IOException {
+        Path killed = Files.createDirectories(tmp.resolve("ompi.vm.0").resolve("pid.4242"));
+        Files.writeString(killed.resolve("contact.txt"), "779812864.0;tcp://192.0.2.2:33409\n4242\n");
+        long uid = ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
+        List<Path> ours = List.of(shm.resolve("vader_segment.vm." + uid + ".2e7b0001.0"),
+                shm.resolve("vader_segment.vm." + uid + ".2e7b0001.1"),
+                shm.resolve("vader_segment.node-1.example." + uid + ".2e7b0002.0"));
+        List<Path> others = List.of(shm.resolve("vader_segment.vm." + uid + ".2e7c0001.0"),
+                shm.resolve("vader_segment.vm." + (uid + 1) + ".2e7b0001.0"), shm.resolve("weft-job-2e7b0001"));
+        for (Path file : concat(ours, others)) {
+            Files.writeString(file, "x");
+        }
+
+        OpenMpiSessionDirectory.removeOf(4242, tmp, shm);
+
+        for (Path segment : ours) {
+            assertFalse(Files.exists(segment), segment + " belongs to the killed mpirun's jobs");
+        }
+        for (Path other : others) {
+            assertTrue(Files.exists(other), other + " is not the killed mpirun's");
+        }
+    }
+
+    private static List<Path> concat(List<Path> a, List<Path> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    }
+
     @Test
     void nothingLeftIsNothingToDo() {
-        assertEquals(List.of(), OpenMpiSessionDirectory.removeOf(4242, tmp));
-        assertEquals(List.of(), OpenMpiSessionDirectory.removeOf(4242, tmp.resolve("missing")));
-        assertEquals(List.of(), OpenMpiSessionDirectory.sweepStale(tmp));
-        assertEquals(List.of(), OpenMpiSessionDirectory.sweepStale(tmp.resolve("missing")));
+        assertEquals(List.of(), OpenMpiSessionDirectory.removeOf(4242, tmp, shm));
+        assertEquals(List.of(), OpenMpiSessionDirectory.removeOf(4242, tmp.resolve("missing"), shm));
+        assertEquals(List.of(), OpenMpiSessionDirectory.sweepStale(tmp, shm));
+        assertEquals(List.of(), OpenMpiSessionDirectory.sweepStale(tmp.resolve("missing"), shm));
     }
 }
