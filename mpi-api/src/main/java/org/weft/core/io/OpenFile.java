@@ -306,7 +306,8 @@ public final class OpenFile {
 
     /**
      * {@code MPI_File_set_atomicity}: collective. In atomic mode an independent access holds a byte-range lock over
-     * its span (shared for reads); a collective one is atomic by construction (see {@link TwoPhase}).
+     * its span (shared for reads), and so does a collective one that is not aggregated; an aggregated one is atomic
+     * by construction (see {@link TwoPhase}).
      */
     public synchronized void setAtomicity(boolean flag) {
         usable();
@@ -613,7 +614,7 @@ public final class OpenFile {
             return bytes;
         }
         MemorySegment data = BufferMapping.forSend(buf, count, type).asSlice(0, bytes);
-        try (FileLock lock = atomicLock(position, bytes, false)) {
+        try {
             writeRuns(position, data);
         } catch (IOException e) {
             throw IoFailures.of("cannot write", name(), e);
@@ -621,8 +622,25 @@ public final class OpenFile {
         return bytes;
     }
 
+    /**
+     * Writes {@code data} at stream byte {@code position} of the view one run at a time, as one indivisible step in
+     * atomic mode ({@link #atomicLock}): an independent write, or a collective one that is not aggregated.
+     */
     void writeRuns(long position, MemorySegment data) throws IOException {
-        io.writeView(view, position, data);
+        try (FileLock lock = atomicLock(position, data.byteSize(), false)) {
+            io.writeView(view, position, data);
+        }
+    }
+
+    /**
+     * Reads {@code bytes} stream bytes from {@code position} of the view into {@code target}, under a shared lock in
+     * atomic mode; returns the bytes before the end of the file. An independent read, or a collective one that is
+     * not aggregated.
+     */
+    long readRuns(long position, long bytes, MemorySegment target) throws IOException {
+        try (FileLock lock = atomicLock(position, bytes, true)) {
+            return io.readView(view, position, bytes, target);
+        }
     }
 
     private long read(long position, Object buf, int count, TypeDescriptor type, long bytes, boolean collective,
@@ -641,8 +659,8 @@ public final class OpenFile {
         if (collective) {
             got = TwoPhase.read(this, io, view, position, target, refused); // throws on every rank if one refused
         } else {
-            try (FileLock lock = atomicLock(position, bytes, true)) {
-                got = io.readView(view, position, bytes, target);
+            try {
+                got = readRuns(position, bytes, target);
             } catch (IOException e) {
                 throw IoFailures.of("cannot read", name(), e);
             }

@@ -94,7 +94,7 @@ final class TwoPhase {
         long readable = 0;
         try {
             if (access == null) {
-                readable = io.readView(view, position, target.byteSize(), target);
+                readable = file.readRuns(position, target.byteSize(), target);
             } else {
                 readable = Math.clamp(view.streamBefore(io.channel().size()) - position, 0, target.byteSize());
             }

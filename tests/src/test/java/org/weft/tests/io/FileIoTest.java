@@ -130,6 +130,7 @@ class FileIoTest {
             ordered(MPI.COMM_WORLD, rank, size, dir.resolve("ordered"));
             nonblockingAndSplit(MPI.COMM_WORLD, rank, size, dir.resolve("split"));
             atomicMode(MPI.COMM_WORLD, rank, dir.resolve("atomic"), true);
+            atomicCollectiveWrites(MPI.COMM_WORLD, rank, dir.resolve("atomic-collective"));
         });
     }
 
@@ -519,6 +520,42 @@ class FileIoTest {
             }
         }
         f.close();
+        filetype.free();
+        world.barrier();
+    }
+
+    /**
+     * In atomic mode a collective write is atomic too (MPI 4.1 §14.6.1): ranks 0 and 1 overwrite the same strided
+     * ints (256 blocks: 256 system calls a write when not aggregated) in one {@code writeAtAll}, with aggregation
+     * off and on; afterwards the file holds one writer's whole write, never blocks of both (before, the ranks wrote
+     * their runs of a collective write that was not aggregated without the lock an independent write takes).
+     */
+    static void atomicCollectiveWrites(Intracomm world, int rank, Path path) throws Exception {
+        int blocks = 256;
+        int blockInts = 4;
+        Datatype filetype = Datatype.createResized(Datatype.createContiguous(blockInts, MPI.INT), 0,
+                2 * blockInts * 4);
+        filetype.commit();
+        int[] mine = new int[rank < 2 ? blocks * blockInts : 0];
+        java.util.Arrays.fill(mine, rank + 1);
+        int[] seen = new int[blocks * blockInts];
+        for (String aggregation : new String[] {"disable", "enable"}) {
+            Info hints = new Info();
+            hints.set("romio_cb_write", aggregation);
+            File f = new File(world, path.toString(), MPI.MODE_CREATE | MPI.MODE_RDWR, hints);
+            f.setView(0, MPI.INT, filetype, "native");
+            f.setAtomicity(true);
+            for (int round = 0; round < 40; round++) {
+                f.writeAtAll(0, mine, mine.length, MPI.INT);
+                f.readAt(0, seen, seen.length, MPI.INT);
+                for (int value : seen) {
+                    assertEquals(seen[0], value, "a collective write in atomic mode (romio_cb_write=" + aggregation
+                            + ") left parts of two writes in round " + round);
+                }
+            }
+            f.close();
+            hints.free();
+        }
         filetype.free();
         world.barrier();
     }
