@@ -39,6 +39,8 @@ import org.weft.mm.module.tcp.TcpAddress;
 public final class RelayServer implements AutoCloseable {
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
     private static final long SELECT_MILLIS = 500;
+    /** How often late handshakes and paths are looked for. */
+    private static final long EXPIRE_NANOS = TimeUnit.MILLISECONDS.toNanos(SELECT_MILLIS);
 
     private final String site;
     private final String jobId;
@@ -95,14 +97,19 @@ public final class RelayServer implements AutoCloseable {
      */
     public void run() throws IOException {
         long spinUntil = 0;
+        long expireAt = System.nanoTime() + EXPIRE_NANOS;
         while (!closed) {
             int ready = System.nanoTime() - spinUntil < 0 ? selector.selectNow(dispatcher)
                     : selector.select(dispatcher, SELECT_MILLIS);
+            long now = System.nanoTime();
             if (ready > 0) {
-                spinUntil = System.nanoTime() + spinNanos;
-            } else if (spinUntil == 0 || System.nanoTime() - spinUntil >= 0) {
-                expire();
+                spinUntil = now + spinNanos;
+            } else if (spinUntil == 0 || now - spinUntil >= 0) {
                 spinUntil = 0;
+            }
+            if (now - expireAt >= 0) { // on a clock, not when idle: traffic must not keep a silent stranger open
+                expire();
+                expireAt = now + EXPIRE_NANOS;
             }
         }
     }
@@ -287,6 +294,9 @@ public final class RelayServer implements AutoCloseable {
 
     /** Ends handshakes and waiting paths that took too long. */
     private void expire() {
+        if (handshakes.isEmpty() && awaitingSince.isEmpty()) {
+            return; // the usual case, and without the copies below: a busy relay allocates nothing
+        }
         long now = System.nanoTime();
         for (Handshake handshake : List.copyOf(handshakes)) {
             if (now - handshake.deadline > 0) {

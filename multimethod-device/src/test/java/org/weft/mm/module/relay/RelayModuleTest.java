@@ -88,6 +88,46 @@ class RelayModuleTest {
         exchange(0, 1, 10);
     }
 
+    /**
+     * A stranger that connects and says nothing is closed after the handshake timeout (10 s) even while the relay
+     * is never idle: here another stranger keeps it busy with a byte every 50 ms of a request that would take minutes
+     * to come whole (slowloris), and is closed too. Before, the relay ended late handshakes only after a select that
+     * found nothing ready, so any traffic kept every silent connection (and its socket) open.
+     */
+    @Test
+    void silentStrangersAreClosedWhileTheRelayIsBusy() throws Exception {
+        RelayAddress address = RelayAddress.parse(relay("b", 64 * 1024));
+        int port = address.address().port();
+        try (Socket silent = new Socket("127.0.0.1", port); Socket trickling = new Socket("127.0.0.1", port)) {
+            Thread trickle = Thread.ofPlatform().daemon().name("trickle").start(() -> {
+                byte[] length = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(RelayRequest.MAX_LENGTH)
+                        .array(); // then zeros: the longest request there is, never whole
+                try {
+                    for (int i = 0; !Thread.currentThread().isInterrupted(); i++) {
+                        trickling.getOutputStream().write(i < length.length ? length[i] : 0);
+                        Thread.sleep(50);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // closed by the relay, or the test is over
+                }
+            });
+            try {
+                silent.setSoTimeout(20_000);
+                long start = System.nanoTime();
+                assertEquals(-1, silent.getInputStream().read(), "the relay closes a silent connection");
+                long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+                assertTrue(seconds < 15, "a silent connection was closed after " + seconds + " s");
+                trickling.setSoTimeout(5_000);
+                assertEquals(-1, trickling.getInputStream().read(), "the relay closes a trickling connection");
+                awaitLog("weft relay b: refused a connection from /127.0.0.1:", "no request within 10 s");
+            } catch (java.net.SocketTimeoutException e) {
+                fail("the busy relay kept a silent connection open 20 s: " + log);
+            } finally {
+                trickle.interrupt();
+            }
+        }
+    }
+
     @Test
     void aReceiverThatReadsNothingStopsTheSenderInsteadOfFillingTheRelay() throws Exception {
         start(relay("a", 64 * 1024) + ";" + relay("b", 64 * 1024), "a", "b");
