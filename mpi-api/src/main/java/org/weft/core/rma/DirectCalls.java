@@ -13,10 +13,10 @@ import org.weft.core.datatype.TypeDescriptor;
  * {@code MPI_Win_unlock} on a window in shared memory ({@link SharedWindow}) for the common case: buffers and
  * predefined types whose items are plain bytes, an open access epoch, a range inside the target's window, a lock
  * without assertions. A put or get is then a few comparisons and one copy between the origin buffer's segment
- * ({@link OriginViews}) and the target's mapping, a flush one full fence, a lock or unlock the atomic on the target's
- * lock word: no allocation, no map look-up, not the window's monitor (the epoch state read here is changed only by
- * this process's synchronisation calls, which MPI orders before its operations), no volatile write but the lock
- * word's.
+ * ({@link OriginViews}) and the target's mapping, a flush one full fence, a lock or unlock an atomic update of
+ * the target's lock line: no allocation, no map look-up, not the window's monitor (the epoch state read here is
+ * changed only by this process's synchronisation calls, which MPI orders before its operations), no volatile write
+ * but the lock words'.
  *
  * <p>Each method returns false, having done nothing, when the call is anything else — a message window, a derived
  * type, a count of 0, an argument to reject — and the caller then takes the general path ({@link OneSided},
@@ -80,9 +80,10 @@ public final class DirectCalls {
     }
 
     /**
-     * {@code MPI_Win_lock} without assertions on a window in shared memory: the compare-and-set on the target's
-     * lock word ({@link SharedWindow#lock}) and this process's note of it, without the window's monitor (two
-     * compare-and-sets of its own, a third of a lock + put + unlock's time in {@code WindowCalls}). False: not served.
+     * {@code MPI_Win_lock} without assertions on a window in shared memory: the atomic update that takes a ticket of
+     * the target's lock ({@link SharedWindow#lock}) and this process's note of it, without the window's monitor
+     * (two compare-and-sets of its own, a third of a lock + put + unlock's time in {@code WindowCalls}). False: not
+     * served.
      */
     public static boolean lock(Window w, int lockType, int rank, int assertion) {
         return assertion == 0 && !w.isFreed() && w.lockDirect(lockType, rank);

@@ -19,23 +19,32 @@ import org.weft.core.datatype.Typemap;
  * A window whose members all share one host and whose memory lies, at every member, in {@link SharedBuffers}
  * (buffers from {@code MPI.newByteBuffer}): each member maps every other's window memory and <em>control
  * block</em>, and the origin does the work itself — a put or get is a copy between its buffer and the mapping, an
- * accumulate applies the operation to the mapping ({@link WindowAccess}), a lock is a compare-and-set on the
- * target's lock word. No message, no thread at the target: a passive-target epoch completes while the target
+ * accumulate applies the operation to the mapping ({@link WindowAccess}), a lock is an atomic add on the
+ * target's lock line. No message, no thread at the target: a passive-target epoch completes while the target
  * computes, and the window costs nothing while idle.
  *
- * <p>A control block holds, each on its own 128-byte line: the passive-target lock word (0 free, -1 held
- * exclusively, {@code n > 0} held shared by {@code n}), the accumulate lock (1 while an origin applies an
+ * <p>A control block holds, each on its own 128-byte line: the passive-target lock (a fair reader-writer ticket
+ * lock, Mellor-Crummey and Scott's: a requests and a completions word, each counting shared requests in its low
+ * half and exclusive ones in its high half; see {@link #lock}), the accumulate lock (1 while an origin applies an
  * accumulate, get-accumulate, fetch-and-op or compare-and-swap there, so they are atomic per element against each
  * other, whatever the type), the count of members asleep waiting for either (or for a fence), whom a release
  * wakes, and, in member 0's block, the count of fence arrivals ({@link #fence}). A wait
  * goes through the device's wait (spin, yield, then park on the doorbell), as the shared-memory collectives' do.
- * Locks are granted to whoever sets the word first: a stream of shared locks may hold off an exclusive one.
+ * Locks are granted in arrival order (the order of the atomic adds on the requests word), save that shared
+ * requests in a row hold the lock together: a waiting exclusive request holds back every newer shared one, so a
+ * stream of shared locks cannot starve it (as Open MPI's and MPICH's lock queues).
  */
 final class SharedWindow {
     /** Ints each member contributes to the window's creation gather ({@link Offer#ints}). */
     static final int OFFER_INTS = 15;
     private static final long LINE = 128;
+    /** The lock line: the requests word here, the completions word at {@link #COMPLETIONS} after it. */
     private static final long LOCK = 0;
+    private static final long COMPLETIONS = Long.BYTES;
+    /** The halves of the lock's words: shared requests counted in the low one, exclusive ones in the high one. */
+    private static final long SHARED_HALF = 0xFFFF_FFFFL;
+    private static final long EXCLUSIVE_HALF = ~SHARED_HALF;
+    private static final long EXCLUSIVE_ONE = 1L << 32;
     private static final long ACCUMULATE = LINE;
     private static final long SLEEPERS = 2 * LINE;
     /** Member 0's block only: fences arrived at ({@link #fence}). */
@@ -298,31 +307,52 @@ final class SharedWindow {
 
     // ------------------------------------------------------------------ passive-target locks
 
-    /** Takes {@code rank}'s lock ({@link TargetLocks#EXCLUSIVE} or {@link TargetLocks#SHARED}), waiting for it. */
+    /**
+     * Takes {@code rank}'s lock ({@link TargetLocks#EXCLUSIVE} or {@link TargetLocks#SHARED}), waiting for it: a
+     * ticket from the lock line's requests word ({@link #LOCK}), granted once every request it must follow has
+     * completed — every earlier one for an exclusive request, every earlier exclusive one for a shared request.
+     */
     void lock(int rank, int type) {
         MemorySegment control = controls[rank];
-        if (!tryLock(control, type)) {
-            await(control, () -> tryLock(control, type));
+        boolean exclusive = type == TargetLocks.EXCLUSIVE;
+        long ticket = count(control, LOCK, exclusive);
+        if (!granted(control, ticket, exclusive)) {
+            await(control, () -> granted(control, ticket, exclusive));
         }
     }
 
-    /** Gives {@code rank}'s lock back, this member's writes there done before (a full fence). */
+    /** Gives {@code rank}'s lock back, this member's writes there done before (the atomic update is a full fence). */
     void unlock(int rank, int type) {
         MemorySegment control = controls[rank];
-        if (type == TargetLocks.EXCLUSIVE) {
-            LONG.setVolatile(control, LOCK, 0L);
-        } else {
-            LONG.getAndAdd(control, LOCK, -1L);
-        }
+        count(control, LOCK + COMPLETIONS, type == TargetLocks.EXCLUSIVE);
         wakeSleepers(control);
     }
 
-    private static boolean tryLock(MemorySegment control, int type) {
-        long state = (long) LONG.getVolatile(control, LOCK);
-        if (type == TargetLocks.EXCLUSIVE) {
-            return state == 0 && LONG.compareAndSet(control, LOCK, 0L, -1L);
+    /**
+     * Counts one shared or exclusive request (or completion) in the word at {@code at}; returns the word before.
+     * The halves wrap each on its own (a compare-and-set, not an add whose carry would cross into the exclusive
+     * half), so that a half compares equal exactly when as many of its kind are counted in both words.
+     */
+    private static long count(MemorySegment control, long at, boolean exclusive) {
+        long before = (long) LONG.getVolatile(control, at);
+        while (true) {
+            long after = exclusive ? before + EXCLUSIVE_ONE : (before & EXCLUSIVE_HALF) | ((before + 1) & SHARED_HALF);
+            long witness = (long) LONG.compareAndExchange(control, at, before, after);
+            if (witness == before) {
+                return before;
+            }
+            before = witness;
         }
-        return state >= 0 && LONG.compareAndSet(control, LOCK, state, state + 1);
+    }
+
+    /**
+     * Whether the request whose ticket (the requests word before it) is {@code ticket} holds the lock: every
+     * request before it completed, for an exclusive one (later ones wait for it, so none has completed); every
+     * exclusive one before it, for a shared one (later shared ones may complete first, later exclusive ones not).
+     */
+    private static boolean granted(MemorySegment control, long ticket, boolean exclusive) {
+        long completions = (long) LONG.getVolatile(control, LOCK + COMPLETIONS);
+        return exclusive ? completions == ticket : ((completions ^ ticket) & EXCLUSIVE_HALF) == 0;
     }
 
     /** Waits until {@code taken} holds, counted among the sleepers of {@code control} meanwhile. */

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.ContendedLocks;
+import org.weft.tests.programs.LockFairness;
 import org.weft.tests.programs.PassiveTarget;
 
 /**
@@ -24,6 +27,10 @@ import org.weft.tests.programs.PassiveTarget;
 class PassiveTargetJobTest {
     /** The most the target stays away from MPI; it comes back once the origins are done (1-4 s, more loaded). */
     private static final int SLEEP_MILLIS = 120_000;
+    /** When the shared lockers of the fairness test stop waiting for the exclusive one's flag. */
+    private static final int GIVE_UP_MILLIS = 20_000;
+    /** The most an exclusive request may wait behind the shared lockers (they hold 20 ms each; loaded machine). */
+    private static final int EXCLUSIVE_BOUND_MILLIS = 8_000;
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"default", "tcp", "shared"})
@@ -59,6 +66,31 @@ class PassiveTargetJobTest {
                 .timeout(Duration.ofSeconds(180)).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("counter 8000 of 8000"), result.output());
+    }
+
+    /**
+     * Three ranks of four (on two cores) keep taking shared locks on rank 0's window, one of them by
+     * {@code lockAll}, each holding on until another has one too, while the fourth asks for an exclusive lock: it
+     * gets the lock within a bound (a waiting exclusive request holds back newer shared ones), nobody shared is
+     * inside while it holds it, and every shared locker stops on its flag rather than giving up. Without a queue
+     * the shared locks overlap for ever and the exclusive one starves until the lockers give up.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"shared", "messages"})
+    void anExclusiveLockIsNotStarvedByAStreamOfSharedOnes(String memory) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("-np", "4", LockFairness.class.getName(), memory,
+                String.valueOf(GIVE_UP_MILLIS)).timeout(Duration.ofSeconds(120)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        Matcher granted = Pattern.compile("exclusive after (\\d+) ms, (\\d+) shared grants, inside (\\d+)")
+                .matcher(result.stdout());
+        assertTrue(granted.find(), result.output());
+        assertTrue(Long.parseLong(granted.group(1)) < EXCLUSIVE_BOUND_MILLIS, result.output());
+        assertTrue(Long.parseLong(granted.group(2)) > 0, result.output());
+        assertEquals("0", granted.group(3), result.output());
+        assertFalse(result.stdout().contains("gave up"), result.output());
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(result.stdout().contains("rank " + rank + " saw the flag"), result.output());
+        }
     }
 
     @Test
