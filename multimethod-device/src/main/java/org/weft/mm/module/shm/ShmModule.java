@@ -169,13 +169,17 @@ public final class ShmModule implements CommModule {
     private LazyCrossMemory crossMemoryReads() {
         String unavailable = CrossMemoryAttach.precondition();
         if (unavailable == null) {
-            return new LazyCrossMemory(this::log);
+            return new LazyCrossMemory(this::log,
+                    config.waitForBinding() ? Runnable::run : LazyCrossMemory.ON_A_THREAD_OF_ITS_OWN);
         }
         log(LazyCrossMemory.readsOff(unavailable));
         return null;
     }
 
-    /** Whether this module bound cross-memory attach yet (it does at the first large message read; tests). */
+    /**
+     * Whether this module bound cross-memory attach yet (it starts at the first large message it has to read;
+     * tests).
+     */
     boolean crossMemoryBound() {
         return crossMemory != null && crossMemory.bound();
     }
