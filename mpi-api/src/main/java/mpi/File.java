@@ -106,19 +106,26 @@ public final class File {
 
     private Status access(String call, Positioning positioning, long offset, Object buf, int count, Datatype type,
                           boolean write, boolean collective) throws MPIException {
+        return access(call, positioning, offset, buf, count, type, write, collective, null);
+    }
+
+    /** An access that {@code refused} already (see {@link OpenFile#access}), or not when it is {@code null}. */
+    private Status access(String call, Positioning positioning, long offset, Object buf, int count, Datatype type,
+                          boolean write, boolean collective, DeviceException refused) throws MPIException {
         long bytes = value(call, f -> f.access(positioning, offset, buf, count, Datatype.descriptorOf(type), write,
-                collective));
+                collective, refused));
         return new Status(Ranks.ANY_SOURCE, Ranks.ANY_TAG, ErrorClass.SUCCESS, false, bytes);
     }
 
-    /** A nonblocking access: done at once, its status in a completed request. */
+    /**
+     * A nonblocking access: done at once, its status in a completed request. A buffer that is not direct is refused
+     * ({@code ERR_BUFFER}); in a collective form the rank still takes part, so that every rank fails.
+     */
     private Request started(String call, Positioning positioning, long offset, Buffer buf, int count,
                             Datatype type, boolean write, boolean collective) throws MPIException {
-        if (buf != null && !buf.isDirect()) {
-            throw Errors.raise(usable(call), call, MpiErrors.error(ErrorClass.ERR_BUFFER,
-                    "a nonblocking access needs a direct buffer"));
-        }
-        Status status = access(call, positioning, offset, buf, count, type, write, collective);
+        DeviceException refused = buf != null && !buf.isDirect() ? MpiErrors.error(ErrorClass.ERR_BUFFER,
+                "a nonblocking access needs a direct buffer") : null;
+        Status status = access(call, positioning, offset, buf, count, type, write, collective, refused);
         DeviceRequest done = new DeviceRequest();
         done.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, status.bytes(), ErrorClass.SUCCESS);
         return new Request(file.communicator(), done);

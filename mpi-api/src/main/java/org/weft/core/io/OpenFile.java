@@ -551,11 +551,23 @@ public final class OpenFile {
      */
     public synchronized long access(Positioning positioning, long offset, Object buf, int count,
                                     TypeDescriptor type, boolean write, boolean collective) {
+        return access(positioning, offset, buf, count, type, write, collective, null);
+    }
+
+    /**
+     * {@link #access} that the caller {@code refused} already when that is not {@code null} (an argument only the
+     * binding can judge): thrown at once by an independent access; a collective one takes part and fails on every
+     * rank.
+     */
+    public synchronized long access(Positioning positioning, long offset, Object buf, int count,
+                                    TypeDescriptor type, boolean write, boolean collective, DeviceException refused) {
         usable();
         collective |= positioning == Positioning.ORDERED; // its parts are agreed on as a collective's
-        DeviceException refused = null;
         long bytes = 0;
         try {
+            if (refused != null) {
+                throw refused;
+            }
             bytes = checkedAccess(positioning, offset, buf, count, type, write);
         } catch (DeviceException e) {
             if (!collective) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +26,8 @@ import org.weft.tests.comm.Worlds;
 
 /**
  * A collective file call that fails on one rank fails on every rank, with the failing rank's error class, and the
- * ranks go on: a bad argument or a bad view on the last rank only, and rank 1's file channel closed under it (its
+ * ranks go on: a bad argument or a bad view on the last rank only (a heap buffer in a nonblocking collective among
+ * them: the others hung before), and rank 1's file channel closed under it (its
  * handle on the file gone, {@code ERR_FILE}) in two-phase writes and reads where it is an aggregator, in
  * independent-path collective ones, in a sync. Before, the other ranks waited for the failed rank for ever (the
  * world's timeout fails the test with a thread dump). A real file system's failure (a full one) is
@@ -59,6 +61,11 @@ class FileFailureTest {
                     () -> f.writeOrdered(rank == last ? null : mine, mine.length, MPI.BYTE));
             everyRankFails(MPI.ERR_ARG, last, rank,
                     () -> f.setView(rank == last ? -RUN : 0, MPI.BYTE, filetype, "native"));
+            // a nonblocking collective needs a direct buffer: the last rank's heap buffer fails it on every rank
+            everyRankFails(MPI.ERR_BUFFER, last, rank, () -> f.iWriteAtAll(0, rank == last
+                    ? ByteBuffer.wrap(mine) : ByteBuffer.allocateDirect(mine.length), mine.length, MPI.BYTE));
+            everyRankFails(MPI.ERR_BUFFER, last, rank, () -> f.iReadAll(rank == last
+                    ? ByteBuffer.wrap(back) : ByteBuffer.allocateDirect(back.length), back.length, MPI.BYTE));
 
             // the ranks go on, with the view they had
             f.writeAtAll(0, mine, mine.length, MPI.BYTE);
