@@ -21,7 +21,11 @@ import java.util.List;
  * as before, the JDK methods they call inlined into them (docs/performance.md, "2026-11-26, fifth"). The JDK's
  * packages a message runs through ({@link #ON_THE_MESSAGE_PATH}) keep the usual counts: compiled late, they made
  * the steady 0-byte shm one-way 0.142-0.164 us where it is 0.132-0.134 without (idle, 2026-11-26 18:20), for a
- * start-up that is the same either way (4-rank Hello 0.68 s wall, 0.65-0.69 s CPU).
+ * start-up that is the same either way (4-rank Hello 0.68 s wall, 0.65-0.69 s CPU). So do the packages of the JDK's TLS
+ * record layer (a link that leaves a site runs every message through {@code SSLEngine.wrap} and {@code unwrap}):
+ * compiled at 20 times the counts, a fresh two-rank TLS ping-pong took ~20 000 round trips to reach its steady
+ * one-way time, and {@code weft bench tls} measured the JIT, not the cipher (docs/performance.md, "Issue 22, sixth
+ * session"); a job that never leaves a site never runs them.
  */
 public final class JitHints {
     /** The out-of-line helpers, as {@code class::method} for {@code -XX:CompileCommand=dontinline}. */
@@ -29,16 +33,38 @@ public final class JitHints {
     /** The JDK's packages, as {@code -XX:CompileCommand} patterns. */
     public static final List<String> SLOW_TO_COMPILE = List.of("java/*.*", "javax/*.*", "jdk/*.*", "sun/*.*");
     /**
-     * The JDK's packages a message's path runs through (memory segments, var handles, buffers, locks), which keep the
-     * usual counts: a later command for a method overrides an earlier one.
+     * The JDK's packages a message's path runs through (memory segments, var handles, buffers, locks, and TLS's
+     * engine and cipher), which keep the usual counts: a later command for a method overrides an earlier one.
      */
     public static final List<String> ON_THE_MESSAGE_PATH = List.of("jdk/internal/foreign/*.*",
             "java/lang/invoke/*.*", "jdk/internal/misc/*.*", "java/nio/*.*", "java/util/concurrent/*.*",
-            "jdk/internal/util/*.*", "sun/nio/ch/*.*");
+            "jdk/internal/util/*.*", "sun/nio/ch/*.*", "sun/security/ssl/*.*", "javax/net/ssl/*.*",
+            "javax/crypto/*.*");
     /** How many times the usual counts a JDK method is invoked before it is compiled. */
     public static final String JDK_THRESHOLD_SCALE = "20.0";
 
     private JitHints() {
+    }
+
+    /**
+     * The scale of the compile thresholds a method of {@code className} (binary name, e.g. {@code java.nio.Buffer})
+     * gets from {@link #jvmOptions}: as the JVM applies them, the last pattern that matches wins.
+     */
+    public static double thresholdScaleOf(String className) {
+        String path = className.replace('.', '/');
+        double scale = 1.0;
+        for (String pattern : SLOW_TO_COMPILE) {
+            scale = matches(pattern, path) ? Double.parseDouble(JDK_THRESHOLD_SCALE) : scale;
+        }
+        for (String pattern : ON_THE_MESSAGE_PATH) {
+            scale = matches(pattern, path) ? 1.0 : scale;
+        }
+        return scale;
+    }
+
+    /** A {@code package/prefix/*.*} pattern: every class whose path starts with the prefix, subpackages too. */
+    private static boolean matches(String pattern, String classPath) {
+        return classPath.startsWith(pattern.substring(0, pattern.length() - "*.*".length()));
     }
 
     /** The JVM options: {@code quiet} first, or the JVM prints each command on the program's stdout. */
