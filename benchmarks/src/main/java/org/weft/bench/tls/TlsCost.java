@@ -19,7 +19,12 @@ import org.weft.bench.Results;
  * <p>Options: {@code -m MAX_BYTES} (default 1 MiB; sizes 0, 64, 1 KiB, 16 KiB, 64 KiB, 1 MiB up to it),
  * {@code -i ITERATIONS} (round trips of the small sizes, default 2000; fewer for large ones), {@code -r ROUNDS}
  * (default 5), {@code -w WARM_UP_ROUNDS} (rounds run first and not counted, default 1: the TLS path is far more code
- * for the JIT than the socket's, and a fresh job's first sizes measured its compilation, +130 us at 0 B).
+ * for the JIT than the socket's, and a fresh job's first sizes measured its compilation, +130 us at 0 B),
+ * {@code -p PRIMING_ROUND_TRIPS} (0-byte round trips with each peer before everything else, not counted, default
+ * {@value #PRIMING_ROUND_TRIPS}; 0 measures a fresh job). The targets are steady one-way times, and a fresh job's
+ * TLS ping-pong reaches its own only after thousands of messages (the JIT compiles the JDK's engine and cipher as
+ * they are used): with one warm-up round of {@code -i 1000} the rounds measured that compilation, +17.7 us at 0 B on
+ * the idle machine where the steady difference is ~+5 (docs/performance.md, "Issue 22, sixth session").
  */
 public final class TlsCost {
     private static final int CONTROL = 7;
@@ -28,6 +33,7 @@ public final class TlsCost {
     private static final int DONE = 0;
     private static final int PING_PONG = 1;
     private static final int STREAM = 2;
+    private static final int PRIMING_ROUND_TRIPS = 20_000;
     private static final int[] SIZES = {0, 64, 1024, 16 * 1024, 64 * 1024, 1 << 20};
 
     private TlsCost() {
@@ -39,14 +45,16 @@ public final class TlsCost {
         int iterations = 2000;
         int rounds = 5;
         int warmUps = 1;
+        int priming = PRIMING_ROUND_TRIPS;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-m" -> maxBytes = Integer.parseInt(args[++i]);
                 case "-i" -> iterations = Integer.parseInt(args[++i]);
                 case "-r" -> rounds = Integer.parseInt(args[++i]);
                 case "-w" -> warmUps = Integer.parseInt(args[++i]);
+                case "-p" -> priming = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (options: -m maxBytes, -i iterations, -r rounds, -w warmUpRounds)");
+                        + " (options: -m maxBytes, -i iterations, -r rounds, -w warmUpRounds, -p primingRoundTrips)");
             }
         }
         int size = MPI.COMM_WORLD.getSize();
@@ -59,15 +67,19 @@ public final class TlsCost {
         ByteBuffer buffer = MPI.newByteBuffer(Math.max(maxBytes, 1));
         int rank = MPI.COMM_WORLD.getRank();
         if (rank == 0) {
-            lead(buffer, sizes, iterations, rounds, warmUps, new int[] {1, size - 1});
+            int[] peers = {1, size - 1};
+            for (int peer : priming > 0 ? peers : new int[0]) {
+                pingPong(buffer, peer, 0, priming);
+            }
+            lead(buffer, sizes, iterations, rounds, warmUps, priming, peers);
         } else {
             follow(buffer);
         }
         MPI.Finalize();
     }
 
-    private static void lead(ByteBuffer buffer, int[] sizes, int iterations, int rounds, int warmUps, int[] peers)
-            throws MPIException {
+    private static void lead(ByteBuffer buffer, int[] sizes, int iterations, int rounds, int warmUps, int priming,
+                             int[] peers) throws MPIException {
         double[][][] oneWay = new double[peers.length][sizes.length][rounds];
         double[][][] bandwidth = new double[peers.length][sizes.length][rounds];
         for (int round = -warmUps; round < rounds; round++) {
@@ -89,18 +101,21 @@ public final class TlsCost {
         for (int rank = 2; rank < peers[1]; rank++) {
             MPI.COMM_WORLD.send(new int[] {DONE, 0, 0}, 3, MPI.INT, rank, CONTROL);
         }
-        report(sizes, rounds, warmUps, oneWay, bandwidth);
+        report(sizes, rounds, warmUps, priming, oneWay, bandwidth);
     }
 
-    private static void report(int[] sizes, int rounds, int warmUps, double[][][] oneWay, double[][][] bandwidth) {
+    private static void report(int[] sizes, int rounds, int warmUps, int priming, double[][][] oneWay,
+                               double[][][] bandwidth) {
         String policy = System.getenv().getOrDefault("WEFT_TCP_TLS", "cross-site");
         System.out.printf("# TLS against plaintext: rank 0 to rank 1 (its site) and to the last rank (another site),"
-                + " tcp_tls=%s, medians of %d rounds after %d not counted%n", policy, rounds, warmUps);
+                + " tcp_tls=%s, medians of %d rounds after %d not counted and %d 0 B round trips with each%n", policy,
+                rounds, warmUps, priming);
         System.out.printf("%-10s %14s %14s %10s %14s %14s%n", "# Size", "same (us)", "across (us)", "+us",
                 "same (MB/s)", "across (MB/s)");
         Results results = Results.table("TLS against plaintext (tcp_tls=" + policy + ")", "Size (bytes)",
                 "Same-site one-way (us)", "Cross-site one-way (us)", "Same-site bandwidth (MB/s)",
-                "Cross-site bandwidth (MB/s)").note("rounds", rounds).note("warm-up rounds", warmUps).expect(sizes.length);
+                "Cross-site bandwidth (MB/s)").note("rounds", rounds).note("warm-up rounds", warmUps)
+                .note("priming round trips", priming).expect(sizes.length);
         for (int s = 0; s < sizes.length; s++) {
             double same = median(oneWay[0][s]);
             double across = median(oneWay[1][s]);

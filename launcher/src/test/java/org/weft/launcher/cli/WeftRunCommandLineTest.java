@@ -373,8 +373,9 @@ class WeftRunCommandLineTest {
         Bench placed = new Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
         new CommandLine(placed).setStopAtPositional(true).parseArgs("tls", "-r", "2");
         assertEquals(List.of("--site", "a:2", "--site", "b:1", "--site-launcher", "a=weft", "--site-launcher",
-                "b=weft", "--param", "methods=self,tcp", "--jvm-arg=-Dweft.bench.results=true", "-cp", "b.jar",
-                "org.weft.bench.tls.TlsCost", "-r", "2"), placed.weftRunArguments(Path.of("b.jar")));
+                "b=weft", "--param", "methods=self,tcp", "--param", "tcp_path_defaults=streams=1",
+                "--jvm-arg=-Dweft.bench.results=true", "-cp", "b.jar", "org.weft.bench.tls.TlsCost", "-r", "2"),
+                placed.weftRunArguments(Path.of("b.jar")));
         Bench across = new Bench(Map.of(), InputStream.nullInputStream(), System.out, System.err);
         new CommandLine(across).setStopAtPositional(true).parseArgs("--rsh", "bin/weft-wan exec", "--site", "a:1:h1",
                 "--site", "b:1:h2", "--path", "a:b", "max=16", "streams", "-m", "8m");
