@@ -1,11 +1,9 @@
 package org.weft.core.rma;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 import java.nio.Buffer;
 
-import org.weft.core.datatype.BaseType;
 import org.weft.core.datatype.TypeDescriptor;
 
 /**
@@ -95,65 +93,70 @@ public final class DirectCalls {
     }
 
     /**
-     * {@code MPI_Fetch_and_op} of one {@code long} or {@code double} on an 8-byte boundary: the hardware's atomic
-     * add, exchange or compare-and-exchange loop on the target's word ({@link WordAtomics}), not the target's
-     * accumulate lock. False: not served (another type, an operation not defined on it, a bad argument).
+     * {@code MPI_Fetch_and_op} of one {@code int}, {@code long}, {@code float} or {@code double} on its own
+     * boundary: the hardware's atomic add, exchange or compare-and-exchange loop on the target's word
+     * ({@link WordAtomics}), not the target's accumulate lock. False: not served (another type, an operation not
+     * defined on it, a bad argument).
      */
     public static boolean fetchAndOp(Window w, Buffer origin, Buffer result, TypeDescriptor type, int rank, int disp,
                                      String opName) {
         AccumulateOp op = AccumulateOp.ofName(opName);
-        long offset = wordOffset(w, type, rank, disp);
-        if (op == null || offset < 0 || (type.base() == BaseType.DOUBLE && !op.onDoubles())) {
+        WordAtomics.Word word = word(type);
+        long offset = wordOffset(w, word, rank, disp);
+        if (op == null || offset < 0 || (word.floating() && !op.onDoubles())) {
             return false;
         }
-        MemorySegment in = op == AccumulateOp.NO_OP ? null : word(w, origin, false);
-        MemorySegment out = word(w, result, true);
+        MemorySegment in = op == AccumulateOp.NO_OP ? null : operand(w, origin, word, false);
+        MemorySegment out = operand(w, result, word, true);
         if (out == null || (in == null && op != AccumulateOp.NO_OP)) {
             return false;
         }
-        long operand = in == null ? 0 : in.get(ValueLayout.JAVA_LONG_UNALIGNED, 0);
-        long old = WordAtomics.update(w.shared().memory(rank), offset, op, type.base() == BaseType.DOUBLE, operand);
-        out.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, old);
+        long bits = in == null ? 0 : WordAtomics.read(in, 0, word);
+        WordAtomics.write(out, 0, word, WordAtomics.update(w.shared().memory(rank), offset, op, word, bits));
         return true;
     }
 
-    /** {@code MPI_Compare_and_swap} of one {@code long} or {@code double} on an 8-byte boundary, by the hardware. */
+    /** {@code MPI_Compare_and_swap} of one word ({@link #fetchAndOp}'s types) on its boundary, by the hardware. */
     public static boolean compareAndSwap(Window w, Buffer origin, Buffer compare, Buffer result, TypeDescriptor type,
                                          int rank, int disp) {
-        long offset = wordOffset(w, type, rank, disp);
-        MemorySegment replacement = offset < 0 ? null : word(w, origin, false);
-        MemorySegment expected = replacement == null ? null : word(w, compare, false);
-        MemorySegment out = expected == null ? null : word(w, result, true);
+        WordAtomics.Word word = word(type);
+        long offset = wordOffset(w, word, rank, disp);
+        MemorySegment replacement = offset < 0 ? null : operand(w, origin, word, false);
+        MemorySegment expected = replacement == null ? null : operand(w, compare, word, false);
+        MemorySegment out = expected == null ? null : operand(w, result, word, true);
         if (out == null) {
             return false;
         }
-        out.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, WordAtomics.compareAndSwap(w.shared().memory(rank), offset,
-                expected.get(ValueLayout.JAVA_LONG_UNALIGNED, 0), replacement.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)));
+        WordAtomics.write(out, 0, word, WordAtomics.compareAndSwap(w.shared().memory(rank), offset, word,
+                WordAtomics.read(expected, 0, word), WordAtomics.read(replacement, 0, word)));
         return true;
     }
 
+    /** The word {@code type}'s one element is, when it is a predefined type the hardware updates, else null. */
+    private static WordAtomics.Word word(TypeDescriptor type) {
+        return type == null ? null : WordAtomics.word(type.base().ordinal(), type.plainBytes());
+    }
+
     /**
-     * The offset of a {@code long} or {@code double} word at {@code disp} in {@code rank}'s window when an atomic
-     * may act on it there (a live window in shared memory, an access epoch open, inside the window, on an 8-byte
-     * boundary), else -1.
+     * The offset of a {@code word} at {@code disp} in {@code rank}'s window when an atomic may act on it there (a
+     * live window in shared memory, an access epoch open, inside the window, on the word's boundary), else -1.
      */
-    private static long wordOffset(Window w, TypeDescriptor type, int rank, int disp) {
-        if (w.shared() == null || type == null || type.plainBytes() != Long.BYTES || disp < 0 || w.isFreed()
-                || !WordAtomics.words(type.base().ordinal(), Long.BYTES) || !w.accessOpen(rank)) {
+    private static long wordOffset(Window w, WordAtomics.Word word, int rank, int disp) {
+        if (w.shared() == null || word == null || disp < 0 || w.isFreed() || !w.accessOpen(rank)) {
             return -1;
         }
         long offset = (long) disp * w.dispUnit(rank);
-        boolean inside = offset + Long.BYTES <= w.windowBytes(rank);
-        return inside && WordAtomics.aligned(w.shared().memory(rank), offset) ? offset : -1;
+        boolean inside = offset + word.bytes() <= w.windowBytes(rank);
+        return inside && WordAtomics.aligned(w.shared().memory(rank), offset, word) ? offset : -1;
     }
 
     /** The segment over {@code buf} when it holds a word (and, {@code into}, may be written), else {@code null}. */
-    private static MemorySegment word(Window w, Buffer buf, boolean into) {
+    private static MemorySegment operand(Window w, Buffer buf, WordAtomics.Word word, boolean into) {
         if (buf == null) {
             return null;
         }
         MemorySegment memory = w.views().of(buf);
-        return memory.byteSize() >= Long.BYTES && !(into && memory.isReadOnly()) ? memory : null;
+        return memory.byteSize() >= word.bytes() && !(into && memory.isReadOnly()) ? memory : null;
     }
 
     /**

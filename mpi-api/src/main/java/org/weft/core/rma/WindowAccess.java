@@ -1,7 +1,6 @@
 package org.weft.core.rma;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 import org.weft.core.coll.op.Combiner;
@@ -129,9 +128,10 @@ abstract class WindowAccess {
     }
 
     /**
-     * Whether this access updates {@code long} and {@code double} elements word by word ({@link WordAtomics}): an
-     * origin's in a window in shared memory, where lock-free fetch-and-ops and compare-and-swaps change the same
-     * words. The target service's does not: it alone applies every request to its window.
+     * Whether this access updates {@code int}, {@code long}, {@code float} and {@code double} elements word by
+     * word ({@link WordAtomics}): an origin's in a window in shared memory, where lock-free fetch-and-ops and
+     * compare-and-swaps change the same words. The target service's does not: it alone applies every request to
+     * its window.
      */
     boolean atomicWords() {
         return false;
@@ -144,29 +144,29 @@ abstract class WindowAccess {
      */
     private boolean updateWords(MemorySegment frame, Region region, MemorySegment data, MemorySegment old) {
         int baseType = RmaFrame.baseType(frame);
-        if (!atomicWords() || baseType >= AccumulateOp.PAIR_CODE) {
+        if (!atomicWords() || baseType >= AccumulateOp.PAIR_CODE || region.runs == 0) {
             return false;
         }
+        WordAtomics.Word word = WordAtomics.word(baseType, RmaFrame.runElementBytes(region.body, 0));
         for (int r = 0; r < region.runs; r++) {
-            if (!WordAtomics.words(baseType, RmaFrame.runElementBytes(region.body, r))) {
+            if (word == null || WordAtomics.word(baseType, RmaFrame.runElementBytes(region.body, r)) != word) {
                 return false;
             }
         }
         AccumulateOp op = AccumulateOp.of(RmaFrame.opOrLock(frame));
-        boolean isDouble = baseType == BaseType.DOUBLE.ordinal();
         long position = 0;
         for (int item = 0; item < region.count; item++) {
             for (int r = 0; r < region.runs; r++) {
                 long at = region.at(item, r);
-                for (long end = at + RmaFrame.runLength(region.body, r); at < end; at += Long.BYTES) {
-                    long in = op == AccumulateOp.NO_OP ? 0 : data.get(ValueLayout.JAVA_LONG_UNALIGNED, position);
-                    long before = WordAtomics.aligned(region.memory(), at)
-                            ? WordAtomics.update(region.memory(), at, op, isDouble, in)
-                            : WordAtomics.updateUnderLock(region.memory(), at, op, isDouble, in);
+                for (long end = at + RmaFrame.runLength(region.body, r); at < end; at += word.bytes()) {
+                    long in = op == AccumulateOp.NO_OP ? 0 : WordAtomics.read(data, position, word);
+                    long before = WordAtomics.aligned(region.memory(), at, word)
+                            ? WordAtomics.update(region.memory(), at, op, word, in)
+                            : WordAtomics.updateUnderLock(region.memory(), at, op, word, in);
                     if (old != null) {
-                        old.set(ValueLayout.JAVA_LONG_UNALIGNED, position, before);
+                        WordAtomics.write(old, position, word, before);
                     }
-                    position += Long.BYTES;
+                    position += word.bytes();
                 }
             }
         }
@@ -199,10 +199,11 @@ abstract class WindowAccess {
     private void compareAndSwap(int origin, int replyTag, Region region, MemorySegment data, int baseType) {
         long bytes = region.bytes();
         long at = region.at(0, 0);
-        if (atomicWords() && WordAtomics.words(baseType, (int) bytes) && WordAtomics.aligned(region.memory(), at)) {
+        WordAtomics.Word word = atomicWords() ? WordAtomics.word(baseType, (int) bytes) : null;
+        if (word != null && WordAtomics.aligned(region.memory(), at, word)) {
             MemorySegment old = replyStaging(bytes); // a word another origin may change lock-free: by the hardware
-            old.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, WordAtomics.compareAndSwap(region.memory(), at,
-                    data.get(ValueLayout.JAVA_LONG_UNALIGNED, bytes), data.get(ValueLayout.JAVA_LONG_UNALIGNED, 0)));
+            WordAtomics.write(old, 0, word, WordAtomics.compareAndSwap(region.memory(), at, word,
+                    WordAtomics.read(data, bytes, word), WordAtomics.read(data, 0, word)));
             reply(old, origin, replyTag);
             return;
         }

@@ -83,6 +83,7 @@ class OneSidedTest {
                 exclusiveLocksSerialiseUpdates(world, rank, size);
                 fencesInARow(world, rank, size);
                 atomicsAgainstEachOther(world, rank, size);
+                narrowAtomicsAgainstEachOther(world, rank, size);
                 errorClasses(world, rank, size);
             });
         } finally {
@@ -675,6 +676,76 @@ class OneSidedTest {
         }
         java.util.Set<Long> distinct = new java.util.HashSet<>();
         for (long ticket : all) {
+            assertTrue(distinct.add(ticket), "old value " + ticket + " seen twice");
+        }
+        win.free();
+    }
+
+    /**
+     * As {@link #atomicsAgainstEachOther} for 4-byte words: fetch-and-ops, accumulates, get-accumulates and
+     * compare-and-swaps of {@code int}s and {@code float}s from every rank at once, on their boundary and (an int)
+     * off it, are atomic against each other; and a fetch-and-op or compare-and-swap of an aligned int or float is
+     * the hardware's (no request built: nothing allocated per call, where the accumulate lock's path builds one).
+     */
+    private static void narrowAtomicsAgainstEachOther(Intracomm world, int rank, int size) throws Exception {
+        int rounds = 300;
+        ByteBuffer memory = bytes(40);
+        Win win = new Win(memory, 40, 1, MPI.INFO_NULL, world); // displacements in bytes
+        win.setErrhandler(MPI.ERRORS_RETURN);
+        IntBuffer one = ints(1).put(0, 1);
+        IntBuffer old = ints(1);
+        IntBuffer seen = ints(1);
+        java.nio.FloatBuffer oneFloat = bytes(4).asFloatBuffer().put(0, 1f);
+        java.nio.FloatBuffer oldFloat = bytes(4).asFloatBuffer();
+        java.nio.FloatBuffer seenFloat = bytes(4).asFloatBuffer();
+        int[] tickets = new int[2 * rounds];
+        world.barrier();
+        win.lockAll(0);
+        for (int i = 0; i < rounds; i++) {
+            win.fetchAndOp(one, old, MPI.INT, 0, 0, MPI.SUM);
+            tickets[2 * i] = old.get(0);
+            win.accumulate(one, 1, MPI.INT, 0, 0, 1, MPI.INT, MPI.SUM);
+            win.getAccumulate(one, 1, MPI.INT, old, 1, MPI.INT, 0, 0, 1, MPI.INT, MPI.SUM);
+            tickets[2 * i + 1] = old.get(0);
+            do { // a compare-and-swap increment of an int
+                win.fetchAndOp(null, seen, MPI.INT, 0, 4, MPI.NO_OP);
+                win.compareAndSwap(ints(1).put(0, seen.get(0) + 1), seen, old, MPI.INT, 0, 4);
+            } while (old.get(0) != seen.get(0));
+            win.fetchAndOp(oneFloat, oldFloat, MPI.FLOAT, 0, 8, MPI.SUM);
+            win.accumulate(oneFloat, 1, MPI.FLOAT, 0, 8, 1, MPI.FLOAT, MPI.SUM);
+            win.fetchAndOp(ints(1).put(0, rank + 10 * i), old, MPI.INT, 0, 12, MPI.MAX);
+            do { // a compare-and-swap increment of a float
+                win.fetchAndOp(null, seenFloat, MPI.FLOAT, 0, 16, MPI.NO_OP);
+                win.compareAndSwap(bytes(4).asFloatBuffer().put(0, seenFloat.get(0) + 1), seenFloat, oldFloat,
+                        MPI.FLOAT, 0, 16);
+            } while (Float.compare(oldFloat.get(0), seenFloat.get(0)) != 0);
+            win.fetchAndOp(one, old, MPI.INT, 0, 22, MPI.SUM); // off the boundary: under the lock
+            win.accumulate(one, 1, MPI.INT, 0, 22, 1, MPI.INT, MPI.SUM);
+        }
+        long allocated = org.weft.tests.harness.SteadyStateAllocation.leastBytes(calls -> {
+            for (int i = 0; i < calls; i++) {
+                win.fetchAndOp(one, old, MPI.INT, rank, 28, MPI.SUM);
+                win.fetchAndOp(oneFloat, oldFloat, MPI.FLOAT, rank, 32, MPI.SUM);
+                win.compareAndSwap(one, one, old, MPI.INT, rank, 36); // four buffers: the window's views keep four
+            }
+        }, 20_000, 1000, 10, 1000);
+        win.unlockAll();
+        assertTrue(allocated < 1000, "rank " + rank + " allocated " + allocated + " bytes in 3000 int and float"
+                + " fetch-and-ops and compare-and-swaps");
+        int[] all = new int[tickets.length * size];
+        world.allGather(tickets, tickets.length, MPI.INT, all, tickets.length, MPI.INT);
+        world.barrier();
+        if (rank == 0) {
+            int n = rounds * size;
+            assertEquals(3 * n, memory.getInt(0), "fetch-and-ops, accumulates and get-accumulates on one int");
+            assertEquals(n, memory.getInt(4), "compare-and-swap increments of an int");
+            assertEquals(2f * n, memory.getFloat(8), "fetch-and-op and accumulate sums on a float");
+            assertEquals(size - 1 + 10 * (rounds - 1), memory.getInt(12), "fetch-and-op MAX on an int");
+            assertEquals((float) n, memory.getFloat(16), "compare-and-swap increments of a float");
+            assertEquals(2 * n, memory.getInt(22), "fetch-and-ops and accumulates off the 4-byte boundary");
+        }
+        java.util.Set<Integer> distinct = new java.util.HashSet<>();
+        for (int ticket : all) {
             assertTrue(distinct.add(ticket), "old value " + ticket + " seen twice");
         }
         win.free();
