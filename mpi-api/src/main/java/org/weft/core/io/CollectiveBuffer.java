@@ -32,9 +32,18 @@ final class CollectiveBuffer implements AutoCloseable {
         this.writerName = writerName;
     }
 
-    /** The window of a read, of at least {@code bytes}. */
+    /**
+     * The window of a read, of at least {@code bytes}, once a background write of it has ended (one still runs only
+     * after a write that failed midway; its failure was that call's).
+     */
     CoveredWindow window(long bytes) {
-        return windows[0].ofAtLeast(bytes, arena);
+        CoveredWindow window = windows[0];
+        try {
+            window.awaitWrite();
+        } catch (IOException e) {
+            // the write's call has failed already
+        }
+        return window.ofAtLeast(bytes);
     }
 
     /**
@@ -45,7 +54,7 @@ final class CollectiveBuffer implements AutoCloseable {
         CoveredWindow window = windows[next];
         next = 1 - next;
         window.awaitWrite();
-        return window.ofAtLeast(bytes, arena);
+        return window.ofAtLeast(bytes);
     }
 
     /**
@@ -104,6 +113,9 @@ final class CollectiveBuffer implements AutoCloseable {
         if (writer != null) {
             writer.close(); // waits for a write still running (none: every collective write waits for its own)
         }
+        for (CoveredWindow window : windows) {
+            window.free();
+        }
         arena.close();
     }
 
@@ -111,6 +123,12 @@ final class CollectiveBuffer implements AutoCloseable {
      * The memory of one window and the runs its pieces cover, and the background write of it still running, if any.
      */
     static final class CoveredWindow {
+        /**
+         * The window's own memory, so that a larger window gives the smaller one back: windows grow with the
+         * accesses (a window is as large as the domain when that is smaller than {@code cb_buffer_size}), and
+         * the buffer lives as long as the rank.
+         */
+        private Arena arena;
         private MemorySegment memory = MemorySegment.NULL;
         /** Covered runs of the current window, {@code start, end} pairs; each rank's runs in file order. */
         private long[] runs = new long[256];
@@ -125,11 +143,23 @@ final class CollectiveBuffer implements AutoCloseable {
             return memory;
         }
 
-        private CoveredWindow ofAtLeast(long bytes, Arena arena) {
+        /** This window with memory of at least {@code bytes}; no write of it runs. */
+        private CoveredWindow ofAtLeast(long bytes) {
             if (memory.byteSize() < bytes) {
+                free();
+                arena = Arena.ofShared(); // the writer thread writes from it
                 memory = arena.allocate(bytes, 4096);
             }
             return this;
+        }
+
+        /** Gives the window's memory back; no write of it runs. */
+        private void free() {
+            if (arena != null) {
+                memory = MemorySegment.NULL;
+                arena.close();
+                arena = null;
+            }
         }
 
         /** Waits for the background write of this window, if one runs; throws its failure. */
