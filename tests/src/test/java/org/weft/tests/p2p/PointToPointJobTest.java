@@ -59,14 +59,11 @@ class PointToPointJobTest {
      * Over shm, the data of a large message between direct buffers is copied once, by the receiver, out of the
      * sender's memory (cross-memory attach): rank 0 then sends an RTS per message and a PULLED answer per echo, no
      * DATA RSRs; every byte arrives either way, truncation and the heap-array cases (which keep the ring) included.
-     * With {@code cma-wait} the first read waits for the system call's binding, so the count does not depend on when
-     * a binding thread ends (by default the messages before that come through the ring; the test above checks
-     * their bytes).
      */
     @Test
     void largeShmMessagesBetweenDirectBuffersAreCopiedOnceByTheReceiver() throws Exception {
-        WeftrunJob.Result single = WeftrunJob.of("--report", "--methods", "self,shm", "-np", "2", "--param",
-                "shm_single_copy=cma-wait", LargeMessages.class.getName()).start();
+        WeftrunJob.Result single = WeftrunJob.of("--report", "--methods", "self,shm", "-np", "2",
+                LargeMessages.class.getName()).start();
         WeftrunJob.Result ring = WeftrunJob.of("--report", "--methods", "self,shm", "-np", "2", "--param",
                 "shm_single_copy=none", LargeMessages.class.getName()).start();
         for (WeftrunJob.Result result : java.util.List.of(single, ring)) {

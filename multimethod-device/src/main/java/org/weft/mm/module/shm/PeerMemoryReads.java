@@ -7,8 +7,7 @@ import org.weft.mm.spi.SingleCopy;
 
 /**
  * The single copy of an shm link: the receiver reads a large message out of the peer process's memory with
- * {@link CrossMemoryAttach}, bound from the first read on ({@link LazyCrossMemory}; until it is, reads say they
- * cannot and the data comes through the ring). Offered for native memory only (a
+ * {@link CrossMemoryAttach}, bound at the first read ({@link LazyCrossMemory}). Offered for native memory only (a
  * Java heap array moves), and taken into native memory only (the system call is given addresses). A read the kernel
  * refuses (the peer's credentials, a seccomp profile that allows a process to read only itself) turns the link's
  * reads off for good, said once: the data then comes through the ring.
@@ -38,7 +37,7 @@ final class PeerMemoryReads implements SingleCopy {
             return false;
         }
         CrossMemoryAttach bound = cma.get();
-        if (bound == null) { // not bound yet, or it cannot work here, as the binding said
+        if (bound == null) { // it cannot work here, as the binding said
             return false;
         }
         int errno = bound.read(peerPid, address, into);

@@ -3,13 +3,8 @@ package org.weft.mm.module.shm;
 import java.nio.file.Path;
 import org.weft.adi.param.Parameters;
 
-/**
- * The values of {@link ShmParameters} for one module instance, read and checked once. {@code waitForBinding}: the
- * first large message read waits for cross-memory attach to be bound ({@code cma-wait}) instead of coming through
- * the ring while a thread binds it ({@code cma}).
- */
-record ShmConfig(Path jobDir, long ringSize, long eagerLimit, int maxPerPoll, boolean singleCopy,
-                 boolean waitForBinding) {
+/** The values of {@link ShmParameters} for one module instance, read and checked once. */
+record ShmConfig(Path jobDir, long ringSize, long eagerLimit, int maxPerPoll, boolean singleCopy) {
 
     /** Throws {@link IllegalArgumentException} with a sentence naming the parameter when a value is unusable. */
     static ShmConfig from(Parameters p) {
@@ -30,11 +25,11 @@ record ShmConfig(Path jobDir, long ringSize, long eagerLimit, int maxPerPoll, bo
                     + ": must be positive, not " + maxPerPoll);
         }
         String singleCopy = p.get(ShmParameters.SINGLE_COPY).trim().toLowerCase(java.util.Locale.ROOT);
-        if (!singleCopy.equals("cma") && !singleCopy.equals("cma-wait") && !singleCopy.equals("none")) {
+        if (!singleCopy.equals("cma") && !singleCopy.equals("none")) {
             throw new IllegalArgumentException("parameter " + ShmParameters.SINGLE_COPY.name() + ": '" + singleCopy
-                    + "' is none of cma, cma-wait, none");
+                    + "' is neither cma nor none");
         }
         return new ShmConfig(dir.isEmpty() ? null : Path.of(dir), ringSize, eagerLimit, maxPerPoll,
-                !singleCopy.equals("none"), singleCopy.equals("cma-wait"));
+                singleCopy.equals("cma"));
     }
 }

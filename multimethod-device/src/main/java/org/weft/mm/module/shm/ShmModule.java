@@ -169,17 +169,13 @@ public final class ShmModule implements CommModule {
     private LazyCrossMemory crossMemoryReads() {
         String unavailable = CrossMemoryAttach.precondition();
         if (unavailable == null) {
-            return new LazyCrossMemory(this::log,
-                    config.waitForBinding() ? Runnable::run : LazyCrossMemory.ON_A_THREAD_OF_ITS_OWN);
+            return new LazyCrossMemory(this::log);
         }
         log(LazyCrossMemory.readsOff(unavailable));
         return null;
     }
 
-    /**
-     * Whether this module bound cross-memory attach yet (it starts at the first large message it has to read;
-     * tests).
-     */
+    /** Whether this module bound cross-memory attach yet (it does at the first large message read; tests). */
     boolean crossMemoryBound() {
         return crossMemory != null && crossMemory.bound();
     }

@@ -23,10 +23,7 @@ public final class ShmParameters {
 
     public static final Parameter<String> SINGLE_COPY = Parameter.string("shm_single_copy", "cma",
             "how a rendezvous message's data moves: cma (the receiver copies it out of the sender's memory with"
-                    + " process_vm_readv, when both buffers are native memory; bound by a thread of its own at the"
-                    + " first such message, which comes through the ring as do those until the binding ends),"
-                    + " cma-wait (the same, but the first such message waits for the binding, ~30 ms)"
-                    + " or none (fragments through the ring)");
+                    + " process_vm_readv, when both buffers are native memory) or none (fragments through the ring)");
 
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(JOB_DIR, RING_SIZE, EAGER_LIMIT, MAX_PER_POLL, SINGLE_COPY);

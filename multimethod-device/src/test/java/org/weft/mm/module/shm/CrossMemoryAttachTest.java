@@ -36,7 +36,7 @@ class CrossMemoryAttachTest {
     void aReadThatFailsSaysWhyAndTheLinkStopsReading() {
         CrossMemoryAttach cma = CrossMemoryAttach.bind();
         List<String> log = new ArrayList<>();
-        PeerMemoryReads reads = new PeerMemoryReads(new LazyCrossMemory(log::add, Runnable::run), PID, 1, log::add);
+        PeerMemoryReads reads = new PeerMemoryReads(new LazyCrossMemory(log::add), PID, 1, log::add);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment from = arena.allocate(4096);
             MemorySegment into = arena.allocate(4096);
@@ -52,7 +52,7 @@ class CrossMemoryAttachTest {
     /** Binding costs a fresh JVM ~35 ms of CPU (FFM spins its stubs): a job that never reads a peer never pays. */
     @Test
     void theSystemCallIsBoundAtTheFirstReadNotBefore() {
-        LazyCrossMemory lazy = new LazyCrossMemory(line -> { }, Runnable::run);
+        LazyCrossMemory lazy = new LazyCrossMemory(line -> { });
         PeerMemoryReads reads = new PeerMemoryReads(lazy, PID, 1, line -> { });
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment from = arena.allocate(64);
@@ -66,35 +66,9 @@ class CrossMemoryAttachTest {
         }
     }
 
-    /**
-     * Bound by a thread of its own (issue 20 item 13): the first read does not wait ~30 ms for the binding but says
-     * it cannot copy (its message then comes through the ring), as do the reads until the binding ends; the reads
-     * after it copy.
-     */
-    @Test
-    void readsBeforeABackgroundBindingEndsComeThroughTheRing() {
-        List<Runnable> bindings = new ArrayList<>();
-        LazyCrossMemory lazy = new LazyCrossMemory(line -> { }, bindings::add);
-        PeerMemoryReads reads = new PeerMemoryReads(lazy, PID, 1, line -> { });
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment from = arena.allocate(64).fill((byte) 5);
-            MemorySegment into = arena.allocate(64);
-            assertFalse(reads.copyFrom(from.address(), into), "waited for the binding");
-            assertFalse(reads.copyFrom(from.address(), into), "read before the binding ended");
-            assertEquals(1, bindings.size(), "one binding, handed over once");
-            assertFalse(lazy.bound());
-            bindings.get(0).run();
-            assertTrue(lazy.bound());
-            assertTrue(reads.copyFrom(from.address(), into));
-            assertEquals(-1, into.mismatch(from));
-            assertEquals(1, bindings.size());
-        }
-    }
-
     @Test
     void onlyNativeMemoryIsOfferedOrTaken() {
-        PeerMemoryReads reads = new PeerMemoryReads(new LazyCrossMemory(line -> { }, Runnable::run), PID, 1,
-                line -> { });
+        PeerMemoryReads reads = new PeerMemoryReads(new LazyCrossMemory(line -> { }), PID, 1, line -> { });
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment nativeData = arena.allocate(64);
             assertTrue(reads.offers(nativeData));
