@@ -21,7 +21,8 @@ import org.weft.bench.Results;
  * (default 5), {@code -w WARM_UP_ROUNDS} (rounds run first and not counted, default 1: the TLS path is far more code
  * for the JIT than the socket's, and a fresh job's first sizes measured its compilation, +130 us at 0 B),
  * {@code -p PRIMING_ROUND_TRIPS} (0-byte round trips with each peer before everything else, not counted, default
- * {@value #PRIMING_ROUND_TRIPS}; 0 measures a fresh job). The targets are steady one-way times, and a fresh job's
+ * {@value #PRIMING_ROUND_TRIPS}, at most {@value #PRIMING_SECONDS} s a peer so that a wide-area path is not primed
+ * for minutes; 0 measures a fresh job). The targets are steady one-way times, and a fresh job's
  * TLS ping-pong reaches its own only after thousands of messages (the JIT compiles the JDK's engine and cipher as
  * they are used): with one warm-up round of {@code -i 1000} the rounds measured that compilation, +17.7 us at 0 B on
  * the idle machine where the steady difference is ~+5 (docs/performance.md, "Issue 22, sixth session").
@@ -34,6 +35,9 @@ public final class TlsCost {
     private static final int PING_PONG = 1;
     private static final int STREAM = 2;
     private static final int PRIMING_ROUND_TRIPS = 20_000;
+    private static final int PRIMING_SECONDS = 3;
+    /** Round trips between two looks at the priming's time (one CONTROL each). */
+    private static final int PRIMING_BATCH = 100;
     private static final int[] SIZES = {0, 64, 1024, 16 * 1024, 64 * 1024, 1 << 20};
 
     private TlsCost() {
@@ -68,8 +72,8 @@ public final class TlsCost {
         int rank = MPI.COMM_WORLD.getRank();
         if (rank == 0) {
             int[] peers = {1, size - 1};
-            for (int peer : priming > 0 ? peers : new int[0]) {
-                pingPong(buffer, peer, 0, priming);
+            for (int peer : peers) {
+                prime(buffer, peer, priming);
             }
             lead(buffer, sizes, iterations, rounds, warmUps, priming, peers);
         } else {
@@ -124,6 +128,14 @@ public final class TlsCost {
             System.out.printf("%-10d %14.2f %14.2f %10.2f %14.1f %14.1f%n", sizes[s], same, across, across - same,
                     sameBw, acrossBw);
             results.row(sizes[s], same, across, sameBw, acrossBw);
+        }
+    }
+
+    /** Up to {@code roundTrips} 0-byte round trips with {@code peer}, for at most {@value #PRIMING_SECONDS} s. */
+    private static void prime(ByteBuffer buffer, int peer, int roundTrips) throws MPIException {
+        long deadline = System.nanoTime() + PRIMING_SECONDS * 1_000_000_000L;
+        for (int done = 0; done < roundTrips && System.nanoTime() - deadline < 0; done += PRIMING_BATCH) {
+            pingPong(buffer, peer, 0, Math.min(PRIMING_BATCH, roundTrips - done));
         }
     }
 
