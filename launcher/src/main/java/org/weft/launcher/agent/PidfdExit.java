@@ -1,6 +1,5 @@
 package org.weft.launcher.agent;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
@@ -8,9 +7,8 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
@@ -33,11 +31,13 @@ final class PidfdExit implements AutoCloseable {
     private static final long PIDFD_INFO_EXIT = 1L << 3;
     /** {@code _IOWR(0xFF, 11, struct pidfd_info)}, encoded as on x86-64 and AArch64. */
     private static final long PIDFD_GET_INFO = (3L << 30) | (INFO_SIZE << 16) | (0xFFL << 8) | 11;
-    private static final Set<String> ARCHITECTURES = Set.of("amd64", "x86_64", "aarch64");
+    /** {@code ioctl}'s and {@code close}'s numbers, by architecture: every call goes through {@code syscall}. */
+    private static final Map<String, long[]> IOCTL_AND_CLOSE = Map.of("amd64", new long[] {16, 3},
+            "x86_64", new long[] {16, 3}, "aarch64", new long[] {29, 57});
 
     /**
-     * Where pidfds are opened: one daemon thread, off the thread that starts the ranks. Binding libc's calls costs
-     * the launcher's JVM ~55 ms of CPU (FFM spins its stubs, interpreted), which delayed every rank after the first
+     * Where pidfds are opened: one daemon thread, off the thread that starts the ranks. Binding a libc call costs
+     * the launcher's JVM ~30 ms of CPU (FFM spins its stubs, interpreted), which delayed every rank after the first
      * by as much; {@link #prepare} starts the binding as the launcher starts, beside its parsing.
      */
     private static final Executor OPENER = Executors.newSingleThreadExecutor(task -> {
@@ -46,9 +46,9 @@ final class PidfdExit implements AutoCloseable {
         return thread;
     });
 
-    private final int fd;
+    private final long fd;
 
-    private PidfdExit(int fd) {
+    private PidfdExit(long fd) {
         this.fd = fd;
     }
 
@@ -76,7 +76,7 @@ final class PidfdExit implements AutoCloseable {
             return null;
         }
         try {
-            int fd = (int) (long) Calls.SYSCALL.invokeExact(SYS_PIDFD_OPEN, (int) process.pid(), 0);
+            long fd = (long) Calls.SYSCALL.invokeExact(SYS_PIDFD_OPEN, process.pid(), 0L, 0L);
             if (fd < 0) {
                 return null;
             }
@@ -96,7 +96,7 @@ final class PidfdExit implements AutoCloseable {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment info = arena.allocate(INFO_SIZE);
             info.set(JAVA_LONG, INFO_MASK_OFFSET, PIDFD_INFO_EXIT);
-            int result = (int) Calls.IOCTL.invokeExact(fd, PIDFD_GET_INFO, info);
+            long result = (long) Calls.SYSCALL.invokeExact(Calls.IOCTL, fd, PIDFD_GET_INFO, info.address());
             if (result != 0 || (info.get(JAVA_LONG, INFO_MASK_OFFSET) & PIDFD_INFO_EXIT) == 0) {
                 return -1;
             }
@@ -109,44 +109,42 @@ final class PidfdExit implements AutoCloseable {
     @Override
     public void close() {
         try {
-            int ignored = (int) Calls.CLOSE.invokeExact(fd);
+            long ignored = (long) Calls.SYSCALL.invokeExact(Calls.CLOSE, fd, 0L, 0L);
         } catch (Throwable e) {
             // nothing to do: the descriptor goes with the launcher
         }
     }
 
-    /** libc's calls, bound on first use; none when native access is off (binding would print a warning). */
+    /**
+     * libc's {@code syscall}, bound on first use, with the numbers of the calls made through it; none when native
+     * access is off (binding would print a warning). One handle for the three calls: FFM's binding costs per handle
+     * (three handles cost the launcher ~60 ms of CPU, one ~30).
+     */
     private static final class Calls {
         static final boolean AVAILABLE;
+        /** {@code long syscall(long number, long a, long b, long c)}. */
         static final MethodHandle SYSCALL;
-        static final MethodHandle IOCTL;
-        static final MethodHandle CLOSE;
+        static final long IOCTL;
+        static final long CLOSE;
 
         static {
             MethodHandle syscall = null;
-            MethodHandle ioctl = null;
-            MethodHandle close = null;
-            if (System.getProperty("os.name").equals("Linux") && ARCHITECTURES.contains(System.getProperty("os.arch"))
+            long[] numbers = IOCTL_AND_CLOSE.get(System.getProperty("os.arch"));
+            if (System.getProperty("os.name").equals("Linux") && numbers != null
                     && PidfdExit.class.getModule().isNativeAccessEnabled()) {
                 try {
                     Linker linker = Linker.nativeLinker();
-                    SymbolLookup libc = linker.defaultLookup();
-                    syscall = linker.downcallHandle(libc.find("syscall").orElseThrow(),
-                            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_INT, JAVA_INT),
+                    syscall = linker.downcallHandle(linker.defaultLookup().find("syscall").orElseThrow(),
+                            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
                             Linker.Option.firstVariadicArg(1));
-                    ioctl = linker.downcallHandle(libc.find("ioctl").orElseThrow(),
-                            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
-                            Linker.Option.firstVariadicArg(2));
-                    close = linker.downcallHandle(libc.find("close").orElseThrow(),
-                            FunctionDescriptor.of(JAVA_INT, JAVA_INT));
                 } catch (RuntimeException | LinkageError e) {
                     syscall = null;
                 }
             }
             AVAILABLE = syscall != null;
             SYSCALL = syscall;
-            IOCTL = ioctl;
-            CLOSE = close;
+            IOCTL = AVAILABLE ? numbers[0] : -1;
+            CLOSE = AVAILABLE ? numbers[1] : -1;
         }
     }
 }

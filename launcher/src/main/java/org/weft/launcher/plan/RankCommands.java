@@ -16,10 +16,10 @@ import org.weft.mm.relay.RelayMain;
 
 /**
  * Builds each rank's command line and environment: the launcher's own {@code java}, native access enabled
- * (the native MPI module uses FFM), Weft's {@link JitHints}, the {@link AotCache}, the user's JVM options, Weft's
- * runtime jars followed by the user's class path (the JDK uses an AOT cache only for a class path that starts with
- * the one it was trained on; and so a user's copy of another {@code mpi} package or Netty does not shadow Weft's),
- * the main class and the program's arguments; and the {@code WEFT_*} variables of {@link WorldConfig} over the user's
+ * (the native MPI module uses FFM), Weft's {@link JitHints}, the {@link AotCache}, the user's JVM options, the
+ * user's class path and Weft's runtime jars, in the order {@link ClassPathOrder} gives (Weft's jars first when the
+ * user's class path holds its own copy of Netty or of an {@code mpi} package, which must not shadow Weft's), the main
+ * class and the program's arguments; and the {@code WEFT_*} variables of {@link WorldConfig} over the user's
  * exports.
  */
 public final class RankCommands {
@@ -34,12 +34,14 @@ public final class RankCommands {
     /** Always given to ranks: Netty 4.1 uses sun.misc.Unsafe, which JDK 25 otherwise warns about on stderr. */
     private static final String UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow";
     /** Every rank's JVM options before the user's (which can override them). */
-    public static final List<String> WEFT_JVM_OPTIONS = Stream.concat(Stream.of(NATIVE_ACCESS, UNSAFE_ACCESS),
-            JitHints.jvmOptions().stream()).toList();
+    public static final List<String> WEFT_JVM_OPTIONS = Stream.of(List.of(NATIVE_ACCESS, UNSAFE_ACCESS),
+            JitHints.jvmOptions(), SelectorProviderOption.jvmOptions()).flatMap(List::stream).toList();
 
     private final String java;
     private final List<String> runtimeClassPath;
     private final AotCache aotCache;
+    /** Whether a program's class path comes before Weft's jars, per class path. */
+    private final ClassPathOrder classPathOrder = new ClassPathOrder();
     /** The remote shell the user named ({@code --rsh}), passed on to a site's mpirun; empty: mpirun's own. */
     private final List<String> siteRemoteShell;
 
@@ -288,7 +290,11 @@ public final class RankCommands {
         command.addAll(plan.jvmArgs());
         command.addAll(app.jvmArgs());
         List<String> classPath = new ArrayList<>(runtimeClassPath);
-        classPath.addAll(app.classPath());
+        if (classPathOrder.programFirst(app.classPath())) {
+            classPath.addAll(0, app.classPath());
+        } else {
+            classPath.addAll(app.classPath());
+        }
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));
         command.add(app.mainClass());

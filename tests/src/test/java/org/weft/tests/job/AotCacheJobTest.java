@@ -19,7 +19,7 @@ import org.weft.tests.harness.ThreadDumps;
 
 /**
  * The JDK's AOT caches (docs/architecture.md, Start-up): {@code bin/weft-aot-train} trains them for the build's jars,
- * {@code bin/weftrun} then starts the launcher and every rank from them, with the program's own classes after Weft's;
+ * {@code bin/weftrun} then starts the launcher and every rank from them, with the program's own classes before Weft's;
  * and a cache the JDK cannot use changes nothing but the speed.
  */
 class AotCacheJobTest {
@@ -56,8 +56,26 @@ class AotCacheJobTest {
         for (Path log : rankLogs(logs, 2)) {
             String loaded = Files.readString(log);
             assertTrue(loaded.contains("org.weft.mm.MultimethodDevice source: shared objects file"), log.toString());
-            assertTrue(loaded.contains("Hello source: file:"), "the program's own class, after Weft's: " + log);
+            assertTrue(loaded.contains("Hello source: file:"), "the program's own class, from its class path: " + log);
         }
+    }
+
+    /**
+     * A rank of a one-host job opens none of Weft's jars (the JDK says so with {@code sun.misc.URLClassPath.debug}):
+     * Weft's classes come from the cache, the program's class comes first on the class path, the device is found
+     * without a look for services files, and the JDK's selector provider is named. Opening Weft's 13 jars cost each
+     * rank ~25 ms of CPU (docs/performance.md, "sixth session").
+     */
+    @Test
+    void aRankOfAOneHostJobOpensNoneOfWeftsJars() throws Exception {
+        Result job = run(Map.of("WEFT_AOT_DIR", caches.toString()), "bin/weftrun", "-np", "2", "-J",
+                "-Dsun.misc.URLClassPath.debug=true", "-cp", EXAMPLES, "Hello");
+        assertEquals(0, job.exit(), job.output());
+        assertEquals(2, job.stdout().lines().filter(l -> l.startsWith("Hello, world, I am ")).count(), job.output());
+        List<String> opened = job.stderr().lines().filter(l -> l.startsWith("Opening ")).toList();
+        assertEquals(List.of(), opened, job.output());
+        assertEquals(2, job.stderr().lines().filter(l -> l.equals("URLClassPath.getResource(\"Hello.class\")"))
+                .count(), "the program's class looked up first, once a rank: " + job.output());
     }
 
     /**
