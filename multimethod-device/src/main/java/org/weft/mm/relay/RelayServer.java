@@ -38,6 +38,11 @@ import org.weft.mm.module.tcp.TcpAddress;
  */
 public final class RelayServer implements AutoCloseable {
     private static final Duration HANDSHAKE_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * The smallest pipe: it must take a path's first bytes whole (the FORWARD to the next relay, then what came
+     * after the rank's request in the handshake's read, each up to a request's largest size, 4100 bytes).
+     */
+    static final int MIN_BUFFER = 16 << 10;
     private static final long SELECT_MILLIS = 500;
     /** How often late handshakes and paths are looked for. */
     private static final long EXPIRE_NANOS = TimeUnit.MILLISECONDS.toNanos(SELECT_MILLIS);
@@ -63,13 +68,16 @@ public final class RelayServer implements AutoCloseable {
     /** {@link #dispatch}, made once: the select loop hands it each ready key. */
     private final Consumer<SelectionKey> dispatcher = this::dispatch;
 
-    /** {@code log}: one line per event worth telling (a refused stranger, a broken path), prefixed here. */
+    /**
+     * {@code buffer}: bytes of a pipe, at least {@link #MIN_BUFFER}. {@code log}: one line per event worth telling
+     * (a refused stranger, a broken path), prefixed here.
+     */
     public RelayServer(String site, String jobId, String secret, int buffer, long spinMicros, Consumer<String> log)
             throws IOException {
         this.site = site;
         this.jobId = jobId;
         this.secret = secret;
-        this.buffer = buffer;
+        this.buffer = Math.max(buffer, MIN_BUFFER);
         this.spinNanos = TimeUnit.MICROSECONDS.toNanos(spinMicros);
         this.log = line -> log.accept("weft relay " + site + ": " + line);
         this.strangers = new ThrottledLog(this.log, 5, Duration.ofSeconds(10), (count, interval, last) ->

@@ -14,8 +14,8 @@ public final class RelayParameters {
                     + " site with a relay are reached through it when direct tcp cannot connect");
 
     public static final Parameter<Long> BUFFER = Parameter.bytes("relay_buffer", 512 * 1024,
-            "bytes a relay holds per direction of each path; a full buffer stops its reading from the sender"
-                    + " (back-pressure through TCP) instead of growing");
+            "bytes a relay holds per direction of each path (at least 16 KiB); a full buffer stops its reading from"
+                    + " the sender (back-pressure through TCP) instead of growing");
 
     /** The value of {@link #SPIN} that lets the relay choose by its host's cores ({@link #spinMicros}). */
     public static final int SPIN_AUTO = -1;

@@ -60,6 +60,18 @@ class RelayModuleTest {
         assertEquals(List.of(), List.copyOf(log));
     }
 
+    /**
+     * A relay_buffer smaller than what a rank sends with the request that opens its path (the handshake reads up to
+     * 4 KiB: the request, the HELLO, the start of a message) is taken as the smallest that holds it. Before, the pipe
+     * overflowed (BufferOverflowException) and ended the relay's thread: every path through the relay broke.
+     */
+    @Test
+    void relaysGivenTinyBuffersStillCarryEveryMessage() throws Exception {
+        start(relay("a", 1024) + ";" + relay("b", 1024), "a", "b");
+        exchange(0, 1, 20);
+        assertEquals(List.of(), List.copyOf(log));
+    }
+
     @Test
     void aRankOfASiteWithoutRelayDialsThePeersRelay() throws Exception {
         start(relay("b", 64 * 1024), "a", "b");
