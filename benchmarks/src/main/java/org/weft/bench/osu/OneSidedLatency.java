@@ -14,6 +14,18 @@ import mpi.Win;
  */
 public final class OneSidedLatency {
     private static final OsuRun.Schedule SCHEDULE = new OsuRun.Schedule(10_000, 50, 100);
+    /**
+     * Operations run before the schedule's warm-up, so that the rows time the compiled loop: at 10-100 ns an
+     * operation, the schedule's ~100 000 before the 8-byte row leave the JIT mid-way on a loaded 2-core machine
+     * (the loop, its OSR and the calls it inlines reach C2 after 0.3-1 million; per 100 000, a get + flush ran 110,
+     * 75, then 22-24, then 11 ns in one job, where Open MPI's C twin, with no JIT, is at its figure from the first).
+     * At most {@link #STEADY_NANOS} of them, as rank 0 decides (a fence's barrier needs both ranks to run as many).
+     */
+    private static final int STEADY_WARMUP = 1_000_000;
+    private static final int STEADY_BATCH = 50_000;
+    private static final long STEADY_NANOS = 2_000_000_000L;
+    /** The size of the steady warm-up's operations (or the largest size, if smaller). */
+    private static final int STEADY_BYTES = 8;
 
     private final OsuRun run;
     private final boolean put;
@@ -32,7 +44,19 @@ public final class OneSidedLatency {
         OsuRun run = OsuRun.init(args, SCHEDULE, 1);
         int max = ((ByteBuffer) run.sendBuffer).capacity();
         OneSidedLatency bench = new OneSidedLatency(run, put, max);
+        bench.warmUntilCompiled(Math.min(max, STEADY_BYTES));
         run.measureAllSizes((put ? "put" : "get") + " latency (" + run.sync + ")", "Latency (us)", bench::micros);
+    }
+
+    /** Runs {@link #STEADY_WARMUP} untimed operations of {@code size} bytes, or as many as fit {@link #STEADY_NANOS}. */
+    private void warmUntilCompiled(int size) throws MPIException {
+        long deadline = System.nanoTime() + STEADY_NANOS;
+        int[] more = {1};
+        for (int done = 0; done < STEADY_WARMUP && more[0] != 0; done += STEADY_BATCH) {
+            micros(size, STEADY_BATCH, 0);
+            more[0] = System.nanoTime() < deadline ? 1 : 0;
+            MPI.COMM_WORLD.bcast(more, 1, MPI.INT, 0);
+        }
     }
 
     private double micros(int size, int iterations, int warmup) throws MPIException {
