@@ -99,10 +99,21 @@ public final class Op implements Freeable {
         }
         Bound last = op.lastBound;
         if (last == null || last.type != descriptor) {
-            last = new Bound(descriptor, new Reduction(op.predefinedCombiner(descriptor), op.commutative));
+            last = new Bound(descriptor, new Reduction(op.predefinedCombiner(descriptor), op.commutative,
+                    op.predefinedOp()));
             op.lastBound = last;
         }
         return last.reduction;
+    }
+
+    /** The {@link PredefinedOp} this predefined operation is, or {@code null} (MINLOC, MAXLOC, REPLACE, NO_OP). */
+    private PredefinedOp predefinedOp() {
+        for (PredefinedOp op : PredefinedOp.values()) {
+            if (name.equals("MPI_" + op.name())) {
+                return op;
+            }
+        }
+        return null;
     }
 
     private Combiner predefinedCombiner(TypeDescriptor descriptor) {

@@ -66,6 +66,14 @@ public interface Device {
         return null;
     }
 
+    /**
+     * The native MPI underneath this process that can run collectives of communicators wholly inside its native job
+     * ({@link NativeCollectives}), or {@code null} when there is none (the default).
+     */
+    default NativeCollectives nativeCollectives() {
+        return null;
+    }
+
     /** How this process was started ({@code MPI.APPNUM}, {@code UNIVERSE_SIZE}, {@code INFO_ENV}). */
     default ProcessStart start() {
         return ProcessStart.ofThisJvm(-1, size(), size(), size());

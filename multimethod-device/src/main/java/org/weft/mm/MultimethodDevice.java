@@ -10,7 +10,9 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.DynamicProcesses;
 import org.weft.adi.ErrorClass;
 import org.weft.adi.Locality;
+import org.weft.adi.NativeCollectives;
 import org.weft.adi.SharedMemory;
+import org.weft.mm.module.nativempi.NativeMpiModule;
 import org.weft.mm.module.shm.ShmModule;
 import org.weft.mm.module.shm.ShmSharedMemory;
 import org.weft.adi.ProbeResult;
@@ -73,6 +75,9 @@ public final class MultimethodDevice implements Device {
     /** The shm module's memory for collectives ({@code null}: none), made on first request. */
     private volatile SharedMemory sharedMemory;
     private volatile boolean sharedMemoryResolved;
+    /** The nativempi module's collectives ({@code null}: none), made on first request. */
+    private volatile NativeCollectives nativeCollectives;
+    private volatile boolean nativeCollectivesResolved;
     private WorldGrowth growth;
     private volatile boolean finished;
 
@@ -305,6 +310,38 @@ public final class MultimethodDevice implements Device {
             }
         }
         return sharedMemory;
+    }
+
+    @Override
+    public NativeCollectives nativeCollectives() {
+        if (!nativeCollectivesResolved) {
+            synchronized (this) {
+                if (!nativeCollectivesResolved) {
+                    nativeCollectives = makeNativeCollectives();
+                    nativeCollectivesResolved = true;
+                }
+            }
+        }
+        return nativeCollectives;
+    }
+
+    /** The nativempi module's collectives, unless it is not running or its collectives are off. */
+    private NativeCollectives makeNativeCollectives() {
+        for (CommModule module : context.modules()) {
+            if (module instanceof NativeMpiModule nativeMpi) {
+                return nativeMpi.collectives(this::nativeDescriptorOf);
+            }
+        }
+        return null;
+    }
+
+    /** The nativempi descriptor world rank {@code worldRank} offered, or {@code null} (none, or a rank not met). */
+    private Descriptor nativeDescriptorOf(int worldRank) {
+        try {
+            return context.knows(worldRank) ? context.startpoint(worldRank).table().find(NativeMpiModule.NAME) : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** The shm module's memory for collectives, unless the shm module is not running or coll_shm is 0. */

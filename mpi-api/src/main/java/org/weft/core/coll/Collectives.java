@@ -15,6 +15,7 @@ import org.weft.core.coll.sched.ReusableSchedules.Kind;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.coll.sched.Schedule.Fill;
 import org.weft.core.coll.shm.SharedCollectives;
+import org.weft.core.coll.site.SiteCollectives;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
@@ -55,6 +56,9 @@ public final class Collectives {
             InterCollectives.barrier(call);
             return call.schedule();
         }
+        if (keep && site(comm).barrier()) {
+            return site(comm).done();
+        }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.barrier()) {
             return shared.done();
@@ -85,6 +89,9 @@ public final class Collectives {
             return InterCollectives.bcast(new CollectiveCall(comm), buf, count, type, root);
         }
         checkRoot(comm, root);
+        if (keep && site(comm).bcast(buf, count, type, root)) {
+            return site(comm).done();
+        }
         if (keep && comm.collectives().shared(comm).bcast(buf, count, type, root)) {
             return comm.collectives().shared(comm).done();
         }
@@ -112,6 +119,9 @@ public final class Collectives {
                     CollectiveCall.repeated(recvcount, comm.remoteGroup().size()), null, recvtype, root);
         }
         checkRoot(comm, root);
+        if (keep && site(comm).gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
+            return site(comm).done();
+        }
         if (keep && comm.collectives().shared(comm).gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                 root)) {
             return comm.collectives().shared(comm).done();
@@ -170,6 +180,9 @@ public final class Collectives {
                     sendtype, recvbuf, recvcount, recvtype, root);
         }
         checkRoot(comm, root);
+        if (keep && site(comm).scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
+            return site(comm).done();
+        }
         if (keep && comm.collectives().shared(comm).scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                 recvtype, root)) {
             return comm.collectives().shared(comm).done();
@@ -227,6 +240,9 @@ public final class Collectives {
             return InterCollectives.allGather(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype);
         }
+        if (keep && site(comm).allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
+            return site(comm).done();
+        }
         if (keep && comm.collectives().shared(comm).allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                 recvtype)) {
             return comm.collectives().shared(comm).done();
@@ -283,6 +299,9 @@ public final class Collectives {
         if (comm.isInter()) {
             return InterCollectives.allToAll(new CollectiveCall(comm), sendbuf, sendcount, sendtype, recvbuf,
                     recvcount, recvtype);
+        }
+        if (keep && site(comm).allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
+            return site(comm).done();
         }
         if (keep && comm.collectives().shared(comm).allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount,
                 recvtype)) {
@@ -352,6 +371,9 @@ public final class Collectives {
             return InterCollectives.reduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op, root);
         }
         checkRoot(comm, root);
+        if (keep && site(comm).reduce(sendbuf, recvbuf, count, type, op, root)) {
+            return site(comm).done();
+        }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.reduce(sendbuf, recvbuf, count, type, op, root)) {
             return shared.done();
@@ -382,6 +404,9 @@ public final class Collectives {
                                      TypeDescriptor type, Reduction op, boolean keep) {
         if (comm.isInter()) {
             return InterCollectives.allReduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op);
+        }
+        if (keep && site(comm).allReduce(sendbuf, recvbuf, count, type, op)) {
+            return site(comm).done();
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.allReduce(sendbuf, recvbuf, count, type, op)) {
@@ -463,6 +488,9 @@ public final class Collectives {
         if (comm.isInter()) {
             return reduceScatter(comm, sendbuf, recvbuf, CollectiveCall.repeated(count, comm.size()), type, op);
         }
+        if (keep && site(comm).reduceScatterBlock(sendbuf, recvbuf, count, type, op)) {
+            return site(comm).done();
+        }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.reduceScatterBlock(sendbuf, recvbuf, count, type, op)) {
             return shared.done();
@@ -522,6 +550,14 @@ public final class Collectives {
         }
         op.combiner().combine(in, inout, count);
         BufferMapping.finishReceive(inoutbuf, count, type, inout, inout.byteSize());
+    }
+
+    /**
+     * {@code comm}'s collectives by its site's native MPI, asked first by every blocking collective: a communicator
+     * wholly inside one native site runs them there ({@link SiteCollectives}).
+     */
+    private static SiteCollectives site(Communicator comm) {
+        return comm.collectives().site(comm);
     }
 
     /** {@code ERR_ROOT} unless {@code root} is a rank of {@code comm}. */

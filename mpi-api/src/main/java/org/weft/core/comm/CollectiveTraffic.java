@@ -7,6 +7,7 @@ import java.util.function.BooleanSupplier;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.ReusableSchedules;
 import org.weft.core.coll.shm.SharedCollectives;
+import org.weft.core.coll.site.SiteCollectives;
 import org.weft.core.coll.sched.ReusableSchedules.Kind;
 import org.weft.core.coll.sched.Schedule;
 
@@ -30,6 +31,8 @@ public final class CollectiveTraffic {
     private final ReusableSchedules schedules = new ReusableSchedules();
     /** The blocking collectives through shared memory, made on the first blocking collective call. */
     private volatile SharedCollectives shared;
+    /** The blocking collectives by the site's native MPI, made on the first blocking collective call. */
+    private volatile SiteCollectives site;
 
     /** {@code comm}'s (this traffic's communicator's) collectives through shared memory. */
     public SharedCollectives shared(Communicator comm) {
@@ -46,11 +49,47 @@ public final class CollectiveTraffic {
         return s;
     }
 
-    /** The communicator was freed: its shared segment, if it has one, is unmapped. */
+    /** {@code comm}'s (this traffic's communicator's) collectives by its site's native MPI. */
+    public SiteCollectives site(Communicator comm) {
+        SiteCollectives s = site;
+        if (s == null) {
+            synchronized (this) {
+                s = site;
+                if (s == null) {
+                    s = new SiteCollectives(comm);
+                    site = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    /**
+     * The communicator was freed: its shared segment, if it has one, is unmapped, and its native communicator, if it
+     * has one, freed.
+     */
     public void release() {
         SharedCollectives s = shared;
         if (s != null) {
             s.close();
+        }
+        SiteCollectives native_ = site;
+        if (native_ != null) {
+            native_.close();
+        }
+    }
+
+    /**
+     * Advances this communicator's outstanding nonblocking collectives until all are complete, making progress on
+     * {@code device} (nothing, allocating nothing, when there are none): before a collective that stops Weft's own
+     * progress on this rank while it runs.
+     */
+    public void finishOutstanding(org.weft.adi.Device device) {
+        if (!outstanding.isEmpty()) {
+            device.await(() -> {
+                advanceAll();
+                return outstanding.isEmpty();
+            });
         }
     }
 

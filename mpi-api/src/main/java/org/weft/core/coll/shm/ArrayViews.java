@@ -9,9 +9,10 @@ import org.weft.core.datatype.TypeDescriptor;
  * The segments over the user's arrays that the last few shared-memory collectives used, so that a collective
  * called again and again on the same arrays makes no segment per call (the schedules' path keeps whole schedules
  * for that). Only arrays of contiguous types are remembered: a view of an array depends on nothing but the array;
- * a buffer's depends on its position, which may move between calls.
+ * a buffer's depends on its position, which may move between calls. The site's collectives
+ * ({@code coll.site}) use it too.
  */
-final class ArrayViews {
+public final class ArrayViews {
     private static final int SIZE = 4;
 
     private final Object[] buffers = new Object[SIZE];
@@ -25,7 +26,7 @@ final class ArrayViews {
      * The bytes of {@code count} items of {@code type} in {@code buffer}, which needs no staging: a view to read
      * ({@code receive} false) or to write.
      */
-    MemorySegment view(Object buffer, int count, TypeDescriptor type, boolean receive) {
+    public MemorySegment view(Object buffer, int count, TypeDescriptor type, boolean receive) {
         for (int i = 0; i < SIZE; i++) {
             if (buffers[i] == buffer && buffer != null && counts[i] == count && types[i] == type
                     && receives[i] == receive) {
@@ -47,7 +48,7 @@ final class ArrayViews {
     }
 
     /** Forgets every array (the communicator was freed: it holds them no longer). */
-    void clear() {
+    public void clear() {
         java.util.Arrays.fill(buffers, null);
         java.util.Arrays.fill(types, null);
         java.util.Arrays.fill(views, null);

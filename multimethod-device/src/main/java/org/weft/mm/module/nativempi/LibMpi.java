@@ -58,6 +58,11 @@ final class LibMpi {
     private final MethodHandle cancel;
     private final MethodHandle waitCall;
     private final MethodHandle errorString;
+    private final MethodHandle errorClass;
+    private final MethodHandle commGroup;
+    private final MethodHandle groupIncl;
+    private final MethodHandle groupFree;
+    private final MethodHandle commCreateGroup;
 
     private LibMpi(NativeLibrary library, MpiFlavour flavour) {
         this.library = library;
@@ -75,6 +80,11 @@ final class LibMpi {
         cancel = bind("MPI_Cancel", false, ADDRESS);
         waitCall = bind("MPI_Wait", false, ADDRESS, ADDRESS);
         errorString = bind("MPI_Error_string", false, JAVA_INT, ADDRESS, ADDRESS);
+        errorClass = bind("MPI_Error_class", false, JAVA_INT, ADDRESS);
+        commGroup = bind("MPI_Comm_group", false, HANDLE, ADDRESS);
+        groupIncl = bind("MPI_Group_incl", false, HANDLE, JAVA_INT, ADDRESS, ADDRESS);
+        groupFree = bind("MPI_Group_free", false, ADDRESS);
+        commCreateGroup = bind("MPI_Comm_create_group", false, HANDLE, HANDLE, JAVA_INT, ADDRESS);
     }
 
     /**
@@ -187,6 +197,44 @@ final class LibMpi {
             MemorySegment handle = arena.allocate(flavour.handleLayout());
             writeHandle(handle, 0, comm);
             check("MPI_Comm_free", (int) commFree.invokeExact(handle));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * MPI_Comm_create_group of the processes of {@code comm} at {@code ranks} (in that order), on {@code tag};
+     * collective over them. The new communicator returns errors ({@code MPI_ERRORS_RETURN}) instead of aborting.
+     */
+    long commCreateGroup(long comm, int[] ranks, int tag) {
+        gate.lock();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment parentGroup = arena.allocate(flavour.handleLayout());
+            MemorySegment group = arena.allocate(flavour.handleLayout());
+            MemorySegment created = arena.allocate(flavour.handleLayout());
+            check("MPI_Comm_group", (int) commGroup.invokeExact(comm, parentGroup));
+            check("MPI_Group_incl", (int) groupIncl.invokeExact(readHandle(parentGroup, 0), ranks.length,
+                    arena.allocateFrom(JAVA_INT, ranks), group));
+            int rc = (int) commCreateGroup.invokeExact(comm, readHandle(group, 0), tag, created);
+            check("MPI_Group_free", (int) groupFree.invokeExact(group));
+            check("MPI_Group_free", (int) groupFree.invokeExact(parentGroup));
+            check("MPI_Comm_create_group", rc);
+            long copy = readHandle(created, 0);
+            check("MPI_Comm_set_errhandler", (int) commSetErrhandler.invokeExact(copy, flavour.errorsReturn()));
+            return copy;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            gate.unlock();
+        }
+    }
+
+    /** The error class of the library's error code {@code code} (MPI_Error_class), in the library's numbering. */
+    int errorClassOf(int code) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            int rc = (int) errorClass.invokeExact(code, out);
+            return rc == MpiFlavour.SUCCESS ? out.get(JAVA_INT, 0) : code;
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -372,6 +420,33 @@ final class LibMpi {
         }
     }
 
+    /**
+     * The collectives, bound as constants for the library initialised (as {@link MessagePath}) when first used. Not
+     * critical: a collective waits in libmpi for the other members. Buffers are {@link #POINTER}s.
+     */
+    static final class CollectivePath {
+        private static final LibMpi LIBRARY = messagePathOwner();
+        static final MethodHandle BARRIER = LIBRARY.bind("MPI_Barrier", false, HANDLE);
+        static final MethodHandle BCAST = LIBRARY.bind("MPI_Bcast", false, POINTER, JAVA_INT, HANDLE, JAVA_INT, HANDLE);
+        static final MethodHandle REDUCE = LIBRARY.bind("MPI_Reduce", false, POINTER, POINTER, JAVA_INT, HANDLE,
+                HANDLE, JAVA_INT, HANDLE);
+        static final MethodHandle ALLREDUCE = LIBRARY.bind("MPI_Allreduce", false, POINTER, POINTER, JAVA_INT,
+                HANDLE, HANDLE, HANDLE);
+        static final MethodHandle REDUCE_SCATTER_BLOCK = LIBRARY.bind("MPI_Reduce_scatter_block", false, POINTER,
+                POINTER, JAVA_INT, HANDLE, HANDLE, HANDLE);
+        static final MethodHandle ALLGATHER = LIBRARY.bind("MPI_Allgather", false, POINTER, JAVA_INT, HANDLE,
+                POINTER, JAVA_INT, HANDLE, HANDLE);
+        static final MethodHandle ALLTOALL = LIBRARY.bind("MPI_Alltoall", false, POINTER, JAVA_INT, HANDLE,
+                POINTER, JAVA_INT, HANDLE, HANDLE);
+        static final MethodHandle GATHER = LIBRARY.bind("MPI_Gather", false, POINTER, JAVA_INT, HANDLE, POINTER,
+                JAVA_INT, HANDLE, JAVA_INT, HANDLE);
+        static final MethodHandle SCATTER = LIBRARY.bind("MPI_Scatter", false, POINTER, JAVA_INT, HANDLE, POINTER,
+                JAVA_INT, HANDLE, JAVA_INT, HANDLE);
+
+        private CollectivePath() {
+        }
+    }
+
     private MethodHandle bind(String function, boolean critical, MemoryLayout... arguments) {
         MemoryLayout[] native_ = new MemoryLayout[arguments.length];
         for (int i = 0; i < arguments.length; i++) {
@@ -399,7 +474,8 @@ final class LibMpi {
         return memory.address();
     }
 
-    private static RuntimeException rethrow(Throwable t) {
+    /** {@code t} as an unchecked exception to throw (an {@link Error} is thrown as it is). */
+    static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
         }

@@ -2,6 +2,8 @@ package org.weft.mm.module.nativempi;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.weft.adi.NativeCollectives.Element;
+import org.weft.adi.NativeCollectives.Operation;
 
 /**
  * What differs between MPI implementations' binary interfaces, as far as this module uses them: how big a handle is
@@ -32,6 +34,18 @@ sealed interface MpiFlavour permits OpenMpiFlavour, MpichFlavour {
     long requestNull();
 
     int anySource();
+
+    /** The datatype of native reductions on Java's {@code element} (a Java {@code char} is an unsigned short). */
+    long datatype(Element element);
+
+    /** The predefined operation {@code op}. */
+    long op(Operation op);
+
+    /** {@code MPI_IN_PLACE}, a special address. */
+    long inPlace();
+
+    /** Weft's error class ({@code org.weft.adi.ErrorClass}, Open MPI's numbers) of the library's {@code errorClass}. */
+    int weftErrorClass(int errorClass);
 
     /** {@code sizeof(MPI_Status)}. */
     long statusSize();

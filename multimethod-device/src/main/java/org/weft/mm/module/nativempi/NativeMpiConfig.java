@@ -4,7 +4,7 @@ import org.weft.adi.param.Parameters;
 
 /** The values of {@link NativeMpiParameters} for one module instance, read and checked once. */
 record NativeMpiConfig(String library, long eagerLimit, long maxRsr, int sendSlots, int maxPerPoll,
-        long blockingSendLimit, int postedReceives, long bulkMin) {
+        long blockingSendLimit, int postedReceives, long bulkMin, boolean collectives) {
     /** Throws {@link IllegalArgumentException} with a sentence naming the parameter when a value is unusable. */
     static NativeMpiConfig from(Parameters p) {
         String library = p.get(NativeMpiParameters.LIBRARY).trim();
@@ -39,7 +39,8 @@ record NativeMpiConfig(String library, long eagerLimit, long maxRsr, int sendSlo
         if (bulkMin < 0) {
             throw new IllegalArgumentException("parameter " + NativeMpiParameters.BULK_MIN.name() + ": negative");
         }
-        return new NativeMpiConfig(library, eagerLimit, maxRsr, slots, perPoll, blocking, posted, bulkMin);
+        return new NativeMpiConfig(library, eagerLimit, maxRsr, slots, perPoll, blocking, posted, bulkMin,
+                p.get(NativeMpiParameters.COLLECTIVES) != 0);
     }
 
     private static int positive(String name, int value) {

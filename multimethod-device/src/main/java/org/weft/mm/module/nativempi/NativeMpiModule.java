@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import org.weft.adi.NativeCollectives;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
@@ -36,7 +38,9 @@ import org.weft.mm.spi.RsrSink;
  *   <li>{@link #poll()}: takes back finished send slots, tests the bulk transfers in flight and receives up to
  *       {@code nativempi_max_per_poll} RSRs from a ring of pre-posted receives ({@link Receiver}); one poller at a
  *       time.</li>
- *   <li>{@link #shutdown()}: waits for sends in flight, frees the communicator, {@code MPI_Finalize}.</li>
+ *   <li>{@link #collectives}: the collectives of communicators wholly inside the native job, run as libmpi's own
+ *       on native communicators of their members ({@link JobCollectives}, {@link NativeGroup}).</li>
+ *   <li>{@link #shutdown()}: waits for sends in flight, frees the communicators, {@code MPI_Finalize}.</li>
  * </ul>
  */
 public final class NativeMpiModule implements CommModule {
@@ -65,6 +69,11 @@ public final class NativeMpiModule implements CommModule {
     private String sessionId;
     private Descriptor localDescriptor;
     private volatile boolean initialised;
+    /** The parent of native communicators for collectives (a duplicate of the world), or 0 when they are off. */
+    private long collectivesParent;
+    private final NativeCollectiveCounts collectiveCounts = new NativeCollectiveCounts();
+    /** False once MPI_Finalize is under way: native communicators are then freed with it, not one by one. */
+    private volatile boolean libraryOpen;
 
     /** A module that reads this process's environment and logs to standard error. */
     public NativeMpiModule() {
@@ -183,6 +192,10 @@ public final class NativeMpiModule implements CommModule {
         receiver = new Receiver(mpi, comm, sink, config.postedReceives(), maxMessage, this::log);
         transfers = new BulkTransfers(mpi, comm, this::log);
         sessionId = agreeOnSessionId();
+        if (config.collectives()) { // collective over the whole job, as init is
+            collectivesParent = mpi.commDup(mpi.flavour().commWorld());
+        }
+        libraryOpen = true;
         localDescriptor = new NativeAddress(sessionId, nativeRank).toDescriptor();
         initialised = true;
     }
@@ -214,6 +227,23 @@ public final class NativeMpiModule implements CommModule {
         return mpi.flavour().name() + " (" + mpi.libraryName() + "), native rank " + nativeRank + " of "
                 + nativeSize + ", session " + sessionId + ", thread level " + threadLevel
                 + " (calls serialised)";
+    }
+
+    /**
+     * The collectives of communicators wholly inside this native job, or {@code null} when {@code
+     * nativempi_collectives} is 0. {@code descriptors} gives the {@code nativempi} descriptor of a world rank this
+     * process knows ({@code null}: none).
+     */
+    public NativeCollectives collectives(IntFunction<Descriptor> descriptors) {
+        requireInitialised();
+        return collectivesParent == 0 ? null : new JobCollectives(mpi, collectivesParent, sessionId, nativeRank, rank,
+                descriptors, collectiveCounts, () -> libraryOpen);
+    }
+
+    @Override
+    public List<String> reportLines() {
+        String line = initialised ? collectiveCounts.describe(mpi.flavour().name() + "'s own") : null;
+        return line == null ? List.of() : List.of(line);
     }
 
     @Override
@@ -288,6 +318,10 @@ public final class NativeMpiModule implements CommModule {
         mpi.gate().lock(); // a poll in progress finishes its bounded pass; none starts after it (shutdown is set)
         try {
             receiver.release(); // cancels the posted receives: the communicator must have none when freed
+            libraryOpen = false;
+            if (collectivesParent != 0) {
+                mpi.commFree(collectivesParent);
+            }
             mpi.commFree(comm);
             mpi.finalizeMpi();
         } catch (MpiCallException e) {
