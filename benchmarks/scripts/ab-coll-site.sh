@@ -4,14 +4,14 @@
 # nativempi (nativempi_collectives=0), and, with BASE=DIR, the build in DIR (e.g. a clone of main), each with Open
 # MPI's C twin in the same `weft bench --reference` invocation; ROUNDS interleaved rounds (every collective, ranks
 # count and side in turn), one CSV per run in OUT, then a table of the medians per size: us per call and / C.
-# Usage: [COLLS="allreduce bcast barrier"] [NPS="2"] [MAX=65536] [ITER=2000] [OUT=dir] [BASE=dir]
+# Usage: [COLLS="allreduce bcast barrier"] [NPS="2"] [MAX=65536] [ITER=2000] [OUT=dir] [BASE=dir] [SIDES="native"]
 #        benchmarks/scripts/ab-coll-site.sh [ROUNDS]
 set -u
 rounds=${1:-3}
 out=${OUT:-benchmarks/target/ab-coll-site}
 base=${BASE:-}
 mkdir -p "$out"
-sides="native schedules${base:+ base}"
+sides="${SIDES:-native schedules}${base:+ base}"
 for r in $(seq "$rounds"); do
   echo "round $r load $(uptime | sed 's/.*average: //')" | tee -a "$out/loads.txt"
   for np in ${NPS:-2}; do
