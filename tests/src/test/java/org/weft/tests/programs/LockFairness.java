@@ -15,8 +15,10 @@ import mpi.Win;
  * memory from {@code MPI.newByteBuffer}, the direct path, else an {@code allocateDirect} buffer, the message path)
  * ranks 0 to size-2 take shared locks in a loop — the second with {@code lockAll} — and each holds its lock until
  * another has taken one after it (or {@link #HOLD_MILLIS} passed), so that without a queue some shared lock is
- * always held. The last rank then asks for an exclusive lock and prints {@code exclusive after N ms}; holding it,
- * it checks that no shared holder is inside and raises the stop flag. A shared locker that never sees the flag
+ * always held. The last rank then asks for an exclusive lock and prints {@code exclusive after N ms} and how many
+ * shared locks were granted since just before it asked (in arrival order, only those already asked for: at most
+ * one a locker, plus the few of the moment between its look at the count and its request); holding it, it checks
+ * that no shared holder is inside and raises the stop flag. A shared locker that never sees the flag
  * gives up after {@code args[1]} ms ({@code rank R gave up}), so a starving lock fails the test instead of hanging.
  *
  * <p>Window words: 0 the stop flag, 1 shared grants so far, 2 shared holders inside.
@@ -44,6 +46,9 @@ public final class LockFairness {
         MPI.COMM_WORLD.barrier();
         if (rank == size - 1) {
             Thread.sleep(300); // the shared lockers are well into their stream
+            win.lock(MPI.LOCK_SHARED, 0, 0);
+            long before = words.read(GRANTS);
+            win.unlock(0);
             long start = System.nanoTime();
             win.lock(MPI.LOCK_EXCLUSIVE, 0, 0);
             long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
@@ -51,7 +56,8 @@ public final class LockFairness {
             long grants = words.read(GRANTS);
             words.add(FLAG, 1);
             win.unlock(0);
-            System.out.println("exclusive after " + waited + " ms, " + grants + " shared grants, inside " + inside);
+            System.out.println("exclusive after " + waited + " ms, " + grants + " shared grants, "
+                    + (grants - before) + " while it waited, inside " + inside);
         } else {
             sharedStream(win, words, rank == 1, rank, giveUpMillis);
         }
