@@ -154,7 +154,7 @@ public final class MPI {
     public static final int MODE_EXCL = OpenFile.MODE_EXCL;
     public static final int MODE_APPEND = OpenFile.MODE_APPEND;
     public static final int MODE_SEQUENTIAL = OpenFile.MODE_SEQUENTIAL;
-    public static final int DISPLACEMENT_CURRENT = -54278278;
+    public static final int DISPLACEMENT_CURRENT = OpenFile.DISPLACEMENT_CURRENT;
     public static final int SEEK_SET = OpenFile.SEEK_SET;
     public static final int SEEK_CUR = OpenFile.SEEK_CUR;
     public static final int SEEK_END = OpenFile.SEEK_END;

@@ -47,6 +47,8 @@ public final class OpenFile {
     public static final int MODE_EXCL = 64;
     public static final int MODE_APPEND = 128;
     public static final int MODE_SEQUENTIAL = 256;
+    /** {@code MPI_DISPLACEMENT_CURRENT}: a MODE_SEQUENTIAL file's view starts where its shared pointer is. */
+    public static final int DISPLACEMENT_CURRENT = -54278278;
     public static final int SEEK_SET = 600;
     public static final int SEEK_CUR = 602;
     public static final int SEEK_END = 604;
@@ -411,23 +413,32 @@ public final class OpenFile {
 
     /**
      * {@code MPI_File_set_view}: collective; both file pointers go back to 0. Only "native" is supported. A bad
-     * view on one rank fails the call on every rank, which keep their old views.
+     * view on one rank fails the call on every rank, which keep their old views. A MODE_SEQUENTIAL file takes
+     * {@link #DISPLACEMENT_CURRENT}: the view starts at the file byte of the shared pointer.
      */
     public synchronized void setView(long disp, TypeDescriptor etype, TypeDescriptor filetype, String datarep) {
         usable();
         ViewLayout layout = null;
         DeviceException refused = null;
+        boolean current = disp == DISPLACEMENT_CURRENT;
         try {
             if (!"native".equalsIgnoreCase(datarep)) {
                 throw MpiErrors.error(ErrorClass.ERR_UNSUPPORTED_DATAREP, "data representation " + datarep
                         + ": Weft supports \"native\" only");
             }
-            layout = new ViewLayout(disp, etype, filetype);
+            if (current && (amode & MODE_SEQUENTIAL) == 0) {
+                throw MpiErrors.error(ErrorClass.ERR_ARG, "MPI_DISPLACEMENT_CURRENT is for a file opened"
+                        + " MODE_SEQUENTIAL");
+            }
+            layout = current ? null : new ViewLayout(disp, etype, filetype);
         } catch (DeviceException e) {
             refused = e;
         }
         // also: every rank is done with the old shared pointer
         Agreement.agree(comm, refused, "cannot set the view of " + name());
+        if ((amode & MODE_SEQUENTIAL) != 0) { // every rank, so that all take the same steps whatever disp they gave
+            layout = current ? viewAtSharedPointer(etype, filetype) : agreedAfterSharedPointer(layout);
+        }
         DeviceException failure = null;
         try {
             shared.reset(0, comm.rank() == 0);
@@ -438,6 +449,32 @@ public final class OpenFile {
         view = layout;
         peerViews = null;
         pointer = 0;
+    }
+
+    /**
+     * The view of {@code etype} and {@code filetype} from the file byte where the shared pointer is in the current
+     * view ({@code MPI_DISPLACEMENT_CURRENT}), on every rank: collective, before the pointer is reset; fails on
+     * every rank if it fails on one.
+     */
+    private ViewLayout viewAtSharedPointer(TypeDescriptor etype, TypeDescriptor filetype) {
+        ViewLayout layout = null;
+        DeviceException failure = null;
+        try {
+            layout = new ViewLayout(view.fileOffset(shared.fetchAndAdd(0) * view.etypeBytes()), etype, filetype);
+        } catch (IOException e) {
+            failure = IoFailures.of("cannot read the shared pointer of", name(), e);
+        } catch (DeviceException e) {
+            failure = e;
+        }
+        // also: every rank has read the pointer before rank 0 resets it
+        Agreement.agree(comm, failure, "cannot set the view of " + name());
+        return layout;
+    }
+
+    /** {@code layout}, once the ranks that asked for {@link #viewAtSharedPointer} have it. */
+    private ViewLayout agreedAfterSharedPointer(ViewLayout layout) {
+        Agreement.agree(comm, null, "cannot set the view of " + name());
+        return layout;
     }
 
     public synchronized long disp() {

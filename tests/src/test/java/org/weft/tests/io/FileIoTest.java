@@ -128,6 +128,7 @@ class FileIoTest {
             MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
             sharedPointer(MPI.COMM_WORLD, rank, size, dir.resolve("shared"));
             ordered(MPI.COMM_WORLD, rank, size, dir.resolve("ordered"));
+            sequentialViews(MPI.COMM_WORLD, rank, size, dir.resolve("sequential"));
             nonblockingAndSplit(MPI.COMM_WORLD, rank, size, dir.resolve("split"));
             atomicMode(MPI.COMM_WORLD, rank, dir.resolve("atomic"), true);
             atomicCollectiveWrites(MPI.COMM_WORLD, rank, dir.resolve("atomic-collective"));
@@ -460,6 +461,35 @@ class FileIoTest {
                 }
             }
         }
+        world.barrier();
+    }
+
+    /**
+     * A MODE_SEQUENTIAL file's view starts where the shared pointer is ({@code MPI.DISPLACEMENT_CURRENT}, MPI 4.1
+     * §14.3): after an ordered write of 2 ints a rank through a view of ints, a view of int pairs from there; the
+     * next ordered write lands after the first. A file not opened MODE_SEQUENTIAL refuses it on every rank.
+     */
+    private static void sequentialViews(Intracomm world, int rank, int size, Path path) throws Exception {
+        File f = new File(world, path.toString(), MPI.MODE_CREATE | MPI.MODE_WRONLY | MPI.MODE_SEQUENTIAL);
+        f.setView(0, MPI.INT, MPI.INT, "native");
+        f.writeOrdered(new int[] {rank, rank}, 2, MPI.INT);
+        Datatype pair = Datatype.createContiguous(2, MPI.INT);
+        pair.commit();
+        f.setView(MPI.DISPLACEMENT_CURRENT, pair, pair, "native");
+        assertEquals(2L * 4 * size, f.getByteOffset(0), "the view starts after the ints written");
+        assertEquals(0, f.getPositionShared());
+        f.writeOrdered(new int[] {-rank, -rank}, 1, pair);
+        f.close();
+        int[] ints = fileInts(path);
+        assertEquals(4 * size, ints.length);
+        for (int r = 0; r < size; r++) {
+            assertEquals(r, ints[2 * r]);
+            assertEquals(-r, ints[2 * size + 2 * r + 1]);
+        }
+        File plain = new File(world, path.toString(), MPI.MODE_RDWR);
+        assertClass(MPI.ERR_ARG, () -> plain.setView(MPI.DISPLACEMENT_CURRENT, MPI.INT, MPI.INT, "native"));
+        plain.close();
+        pair.free();
         world.barrier();
     }
 
