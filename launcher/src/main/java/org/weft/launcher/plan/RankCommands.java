@@ -35,7 +35,7 @@ public final class RankCommands {
     private static final String UNSAFE_ACCESS = "--sun-misc-unsafe-memory-access=allow";
     /** Every rank's JVM options before the user's (which can override them). */
     public static final List<String> WEFT_JVM_OPTIONS = Stream.of(List.of(NATIVE_ACCESS, UNSAFE_ACCESS),
-            JitHints.jvmOptions(), SelectorProviderOption.jvmOptions()).flatMap(List::stream).toList();
+            JitHints.jvmOptions(), JdkLookupOptions.jvmOptions()).flatMap(List::stream).toList();
 
     private final String java;
     private final List<String> runtimeClassPath;

@@ -413,8 +413,10 @@ class WeftRunCommandLineTest {
                 "-XX:CompileCommand=CompileThresholdScaling,sun/security/ssl/*.*,1.0",
                 "-XX:CompileCommand=CompileThresholdScaling,javax/net/ssl/*.*,1.0",
                 "-XX:CompileCommand=CompileThresholdScaling,javax/crypto/*.*,1.0",
-                "-Djava.nio.channels.spi.SelectorProvider=sun.nio.ch.EPollSelectorProvider"),
-                RankCommands.WEFT_JVM_OPTIONS, "the JDK's own selector provider (this JDK 25, on Linux)");
+                "-Djava.nio.channels.spi.SelectorProvider=sun.nio.ch.EPollSelectorProvider",
+                "-Djdk.includeInExceptions=" + java.security.Security.getProperty("jdk.includeInExceptions")),
+                RankCommands.WEFT_JVM_OPTIONS, "the JDK's own selector provider (this JDK 25, on Linux) and its"
+                        + " exception text setting");
         assertEquals(Map.of("WEFT_APPNUM", "0", "WEFT_MAXPROCS", "2", "WEFT_UNIVERSE_SIZE",
                 Integer.toString(Math.max(2, Runtime.getRuntime().availableProcessors()))),
                 Map.of("WEFT_APPNUM", launch.environment().get("WEFT_APPNUM"), "WEFT_MAXPROCS",

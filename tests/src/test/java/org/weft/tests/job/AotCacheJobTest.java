@@ -1,6 +1,7 @@
 package org.weft.tests.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -64,18 +65,25 @@ class AotCacheJobTest {
      * A rank of a one-host job opens none of Weft's jars (the JDK says so with {@code sun.misc.URLClassPath.debug}):
      * Weft's classes come from the cache, the program's class comes first on the class path, the device is found
      * without a look for services files, and the JDK's selector provider is named. Opening Weft's 13 jars cost each
-     * rank ~25 ms of CPU (docs/performance.md, "sixth session").
+     * rank ~25 ms of CPU (docs/performance.md, "sixth session"). Nor does it load the JDK's security properties
+     * (~8 ms): it is given {@code jdk.includeInExceptions}, which its first {@code InetAddress} would read there.
      */
     @Test
     void aRankOfAOneHostJobOpensNoneOfWeftsJars() throws Exception {
+        Path logs = Files.createDirectories(dir.resolve("init-logs"));
         Result job = run(Map.of("WEFT_AOT_DIR", caches.toString()), "bin/weftrun", "-np", "2", "-J",
-                "-Dsun.misc.URLClassPath.debug=true", "-cp", EXAMPLES, "Hello");
+                "-Dsun.misc.URLClassPath.debug=true", "-J", "-Xlog:class+init=info:file=" + logs.resolve("rank-%p.log"),
+                "-cp", EXAMPLES, "Hello");
         assertEquals(0, job.exit(), job.output());
         assertEquals(2, job.stdout().lines().filter(l -> l.startsWith("Hello, world, I am ")).count(), job.output());
         List<String> opened = job.stderr().lines().filter(l -> l.startsWith("Opening ")).toList();
         assertEquals(List.of(), opened, job.output());
         assertEquals(2, job.stderr().lines().filter(l -> l.equals("URLClassPath.getResource(\"Hello.class\")"))
                 .count(), "the program's class looked up first, once a rank: " + job.output());
+        for (Path log : rankLogs(logs, 2)) {
+            assertFalse(Files.readString(log).contains("Initializing 'java/security/Security'"),
+                    "the JDK's security properties not loaded (jdk.includeInExceptions given): " + log);
+        }
     }
 
     /**
