@@ -130,7 +130,7 @@ final class InboundConnection extends ChannelInboundHandlerAdapter {
         handshakeDeadline.cancel(false);
         ctx.channel().config().setAutoRead(false);
         String remote = ((AcceptedChannels.Accepted) channel).describeRemote();
-        stream = new InboundStream(module, sourceRank, wire, remote, channel::close);
+        stream = new InboundStream(module, sourceRank, wire, remote, channel::close, stripe);
         if (stripe) {
             module.applyStripeWindow(((AcceptedChannels.Accepted) channel).socket(), sourceRank);
         } else { // a stripe carries the peer's chunks only: this process never sends on it

@@ -45,6 +45,8 @@ final class InboundStream {
     /** Closes the connection: through Netty for an accepted one, so that Netty lets go of it too. */
     private final Runnable closer;
     private final String remote;
+    /** A wide-area path's stripe (either end): the module reads it only while it can carry something. */
+    private final boolean stripe;
     private final AtomicBoolean busy = new AtomicBoolean();
     /** The module's inbound sink, counting into this stream's own cell (written by the thread holding busy). */
     private final RsrSink sink;
@@ -55,8 +57,9 @@ final class InboundStream {
     /** Made by the first COMPRESSED frame (a peer whose path compresses); owned by the thread holding busy. */
     private Decompression decompression;
 
-    InboundStream(TcpModule module, int sourceRank, Wire wire, String remote, Runnable closer) {
+    InboundStream(TcpModule module, int sourceRank, Wire wire, String remote, Runnable closer, boolean stripe) {
         this.module = module;
+        this.stripe = stripe;
         this.sourceRank = sourceRank;
         this.wire = wire;
         this.closer = closer;
@@ -89,6 +92,10 @@ final class InboundStream {
         } finally {
             busy.set(false);
         }
+    }
+
+    boolean isStripe() {
+        return stripe;
     }
 
     boolean isClosed() {

@@ -31,6 +31,11 @@ final class StripeReceives {
         }
     }
 
+    /** Whether a striped message is being received: its chunks may be on the stripes now. */
+    boolean expecting() {
+        return !receives.isEmpty();
+    }
+
     void cancel(long id) {
         Receive r = receives.remove(id);
         if (r != null) {

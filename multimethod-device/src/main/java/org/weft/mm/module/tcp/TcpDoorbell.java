@@ -5,6 +5,7 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.weft.mm.spi.Doorbell;
 
@@ -16,11 +17,16 @@ import org.weft.mm.spi.Doorbell;
  */
 final class TcpDoorbell implements Doorbell {
     private final Supplier<InboundStream[]> streams;
+    private final BooleanSupplier armed;
     private volatile Selector selector;
 
-    /** {@code streams}: the module's authenticated inbound connections now. */
-    TcpDoorbell(Supplier<InboundStream[]> streams) {
+    /**
+     * {@code streams}: the module's authenticated inbound connections now (a copy); {@code armed}: whether it has
+     * any (asked before each sleep: no copy).
+     */
+    TcpDoorbell(Supplier<InboundStream[]> streams, BooleanSupplier armed) {
         this.streams = streams;
+        this.armed = armed;
     }
 
     @Override
@@ -50,7 +56,7 @@ final class TcpDoorbell implements Doorbell {
 
     @Override
     public boolean isArmed() {
-        return streams.get().length > 0;
+        return armed.getAsBoolean();
     }
 
     @Override

@@ -552,7 +552,7 @@ public final class TcpLink implements CommObject {
                 writePreamble(wire.socket());
                 state = State.OPEN;
                 module.counted(tlsHello != null);
-                InboundStream in = new InboundStream(module, peerRank, wire, remote + via(", "), closer);
+                InboundStream in = new InboundStream(module, peerRank, wire, remote + via(", "), closer, stripe);
                 replies = in;
                 module.addInbound(in);
             } else if (System.nanoTime() - connectDeadline > 0) {

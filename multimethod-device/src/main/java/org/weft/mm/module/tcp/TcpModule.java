@@ -90,6 +90,8 @@ public final class TcpModule implements CommModule {
     static final Duration STRANGERS_INTERVAL = Duration.ofSeconds(10);
     /** RSRs one poll delivers from one connection at most (bounded polling: STYLE.md #7). */
     static final int MAX_PER_POLL = 64;
+    /** How often idle stripes are read (ms): {@link #stripesDue}. */
+    static final long STRIPE_SWEEP_MILLIS = 20;
 
     private final String name;
     private final Consumer<String> logSink;
@@ -106,6 +108,16 @@ public final class TcpModule implements CommModule {
      * purpose (plain int, several pollers): a lost increment only shifts the rotation.
      */
     private int rotation;
+    /**
+     * The wide-area stripes' inbound connections (accepted ones carry a peer's CHUNKs; dialled ones only its BYE):
+     * read only while they can matter ({@link #stripesDue}), not at every poll: a path that striped once keeps up to
+     * 32 of them each way open, and reading them all cost every later poll ~20 us (issue 22, sixth session).
+     */
+    private volatile InboundStream[] stripeInbound = new InboundStream[0];
+    /** When idle stripes are read next anyway (ns): a stripe closed, or bytes nobody announced. Racy on purpose. */
+    private long nextStripeSweep = System.nanoTime();
+    /** Stripe connections the polls read, in all (racy: for tests and the report). */
+    private long stripeReads;
     /** The wide-area links' striping, for polling: replaced (copy on write) when one is made; empty on one site. */
     private volatile StripedTransfer[] stripedArray = new StripedTransfer[0];
     /** This process's paths to other sites, by site. */
@@ -120,7 +132,7 @@ public final class TcpModule implements CommModule {
     /** The nonces of the HELLOs this process accepted: a replayed HELLO is refused. */
     private final Set<String> seenNonces = ConcurrentHashMap.newKeySet();
     /** Registers the connections with the process's wake selector. */
-    private final TcpDoorbell doorbell = new TcpDoorbell(() -> inbound);
+    private final TcpDoorbell doorbell = new TcpDoorbell(this::allInbound, () -> inbound.length > 0);
     /** Accepted channels that carry this process's sends too: their link says BYE and closes them. */
     private final Set<Channel> adopted = ConcurrentHashMap.newKeySet();
     /** Per peer, MOVEDs read and not yet matched by a SWITCHED (see {@link FrameLayout}); sized at init. */
@@ -507,8 +519,30 @@ public final class TcpModule implements CommModule {
         if (!initialised || shutdown.get()) {
             return 0;
         }
+        int work = pollStreams(inbound);
+        for (TcpLink link : linkArray) {
+            if (link.needsProgress()) {
+                work += link.progress();
+            }
+        }
+        boolean sendingStriped = false;
+        for (StripedTransfer transfer : stripedArray) {
+            if (transfer.isActive()) {
+                sendingStriped = true;
+                work += transfer.progress();
+            }
+        }
+        InboundStream[] stripes = stripeInbound;
+        if (stripes.length > 0 && stripesDue(sendingStriped)) {
+            stripeReads += stripes.length;
+            work += pollStreams(stripes);
+        }
+        return work + lostPeers.tellDue();
+    }
+
+    /** Polls {@code streams}, starting with a different one each time so that no sender is always served last. */
+    private int pollStreams(InboundStream[] streams) {
         int work = 0;
-        InboundStream[] streams = inbound;
         int count = streams.length;
         if (count > 0) {
             int first = Math.floorMod(rotation++, count);
@@ -516,17 +550,35 @@ public final class TcpModule implements CommModule {
                 work += streams[(first + i) % count].poll(MAX_PER_POLL);
             }
         }
-        for (TcpLink link : linkArray) {
-            if (link.needsProgress()) {
-                work += link.progress();
-            }
+        return work;
+    }
+
+    /**
+     * Whether this poll reads the stripes: while a striped message is being received (its CHUNKs, and the probe
+     * that may precede its data, come only after this process started the receive and sent the CTS) or sent (a
+     * stripe the peer closes fails the message at once), else once per {@value #STRIPE_SWEEP_MILLIS} ms, so that an
+     * idle stripe that closes is still noticed and the path stops striping, as when every poll read it.
+     */
+    private boolean stripesDue(boolean sendingStriped) {
+        if (sendingStriped || stripeReceives.expecting()) {
+            return true;
         }
-        for (StripedTransfer transfer : stripedArray) {
-            if (transfer.isActive()) {
-                work += transfer.progress();
-            }
+        long now = System.nanoTime();
+        if (now - nextStripeSweep < 0) {
+            return false;
         }
-        return work + lostPeers.tellDue();
+        nextStripeSweep = now + TimeUnit.MILLISECONDS.toNanos(STRIPE_SWEEP_MILLIS);
+        return true;
+    }
+
+    /** The stripes' inbound connections now: for tests. */
+    int stripeConnections() {
+        return stripeInbound.length;
+    }
+
+    /** Stripe connections the polls read so far (one per stripe per poll that read them): for tests. */
+    long stripeReads() {
+        return stripeReads;
     }
 
     /** A thread of this process is about to wait: every link writes what its aggregate holds. */
@@ -647,24 +699,48 @@ public final class TcpModule implements CommModule {
         if (stream.isClosed()) {
             return;
         }
-        InboundStream[] grown = Arrays.copyOf(inbound, inbound.length + 1);
-        grown[grown.length - 1] = stream;
-        inbound = grown;
+        if (stream.isStripe()) {
+            stripeInbound = grown(stripeInbound, stream);
+        } else {
+            inbound = grown(inbound, stream);
+        }
         doorbell.watch(stream.socket());
     }
 
     /** A closed inbound connection: no longer polled. Any thread; idempotent. */
     synchronized void removeInbound(InboundStream stream) {
-        InboundStream[] now = inbound;
-        for (int i = 0; i < now.length; i++) {
-            if (now[i] == stream) {
-                InboundStream[] shrunk = new InboundStream[now.length - 1];
-                System.arraycopy(now, 0, shrunk, 0, i);
-                System.arraycopy(now, i + 1, shrunk, i, now.length - i - 1);
-                inbound = shrunk;
-                return;
+        if (stream.isStripe()) {
+            stripeInbound = without(stripeInbound, stream);
+        } else {
+            inbound = without(inbound, stream);
+        }
+    }
+
+    /** Every inbound connection, stripes too (the doorbell watches them all). */
+    private InboundStream[] allInbound() {
+        InboundStream[] main = inbound;
+        InboundStream[] stripes = stripeInbound;
+        InboundStream[] all = Arrays.copyOf(main, main.length + stripes.length);
+        System.arraycopy(stripes, 0, all, main.length, stripes.length);
+        return all;
+    }
+
+    private static InboundStream[] grown(InboundStream[] streams, InboundStream stream) {
+        InboundStream[] grown = Arrays.copyOf(streams, streams.length + 1);
+        grown[grown.length - 1] = stream;
+        return grown;
+    }
+
+    private static InboundStream[] without(InboundStream[] streams, InboundStream stream) {
+        for (int i = 0; i < streams.length; i++) {
+            if (streams[i] == stream) {
+                InboundStream[] shrunk = new InboundStream[streams.length - 1];
+                System.arraycopy(streams, 0, shrunk, 0, i);
+                System.arraycopy(streams, i + 1, shrunk, i, streams.length - i - 1);
+                return shrunk;
             }
         }
+        return streams;
     }
 
     ModuleContext context() {

@@ -135,6 +135,99 @@ class TcpModuleTest extends CommModuleConformanceTest {
         assertTrue(log.stream().noneMatch(line -> line.contains("no valid HELLO")), String.join("\n", log));
     }
 
+    /**
+     * A path that striped once keeps its stripes open; a poll while no striped message is being received must not
+     * read them (it read each of them at every poll: 0 B one-way ~8 us -> ~30 us with 32 stripes each way), yet a
+     * striped message after an idle spell arrives whole over them, and an idle stripe that closes is still noticed.
+     */
+    @Test
+    void idleStripesAreNotReadByEveryPollYetCarryTheNextStripedMessageWhole() throws Exception {
+        ModuleTestJob job = startJob(2);
+        TcpModule module = (TcpModule) job.module(0);
+        int count = 8;
+        List<Socket> stripes = new ArrayList<>();
+        try (Socket peer = dial(job, 0)) {
+            peer.getOutputStream().write(validHello(1));
+            for (int i = 0; i < count; i++) {
+                stripes.add(dial(job, 0));
+                stripes.getLast().getOutputStream().write(Frames.helloBytes(Hello.signed(
+                        FrameLayout.PROTOCOL_VERSION, 1, 0, ModuleTestJob.JOB_ID, ModuleTestJob.SECRET),
+                        FrameLayout.STRIPE_HELLO_HANDLER));
+            }
+            pollUntil(module, () -> module.stripeConnections() == count, "the stripes are taken");
+            assertIdleStripesUnread(module, count);
+            receiveStriped(module, stripes, 1, 7);
+            assertIdleStripesUnread(module, count);
+            receiveStriped(module, stripes, 2, 11); // after an idle spell: whole, and over the stripes
+            stripes.getFirst().close();
+            pollUntil(module, () -> module.stripeConnections() == count - 1, "the closed idle stripe is noticed");
+            awaitLog("connection from rank 1 (");
+        } finally {
+            for (Socket stripe : stripes) {
+                stripe.close();
+            }
+        }
+    }
+
+    /** A thousand polls with nothing striped under way read the idle stripes only at the module's sweeps. */
+    private static void assertIdleStripesUnread(TcpModule module, int stripes) {
+        long before = module.stripeReads();
+        long start = System.nanoTime();
+        for (int i = 0; i < 1000; i++) {
+            module.poll();
+        }
+        long sweeps = (System.nanoTime() - start) / java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                TcpModule.STRIPE_SWEEP_MILLIS) + 1;
+        long reads = module.stripeReads() - before;
+        assertTrue(reads <= sweeps * stripes, "1000 idle polls read " + reads + " stripe connections; at most "
+                + sweeps + " sweeps of " + stripes + " were due");
+    }
+
+    /** Receives striped transfer {@code id}: 32 KiB chunks of a pattern from {@code seed}, dealt over the stripes. */
+    private void receiveStriped(TcpModule module, List<Socket> stripes, int seed, long id) throws Exception {
+        int chunk = 32 << 10;
+        byte[] data = new byte[chunk * stripes.size()];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = (byte) (i * 31 + seed);
+        }
+        MemorySegment into = MemorySegment.ofArray(new byte[data.length]);
+        AtomicBoolean done = new AtomicBoolean();
+        module.stripeReceives().expect(1, id, into, new org.weft.mm.spi.BulkTransfer.Listener() {
+            @Override
+            public void done() {
+                done.set(true);
+            }
+
+            @Override
+            public void failed(String why) {
+                log.add("transfer " + id + " failed: " + why);
+            }
+        });
+        long readsBefore = module.stripeReads();
+        for (int i = 0; i < stripes.size(); i++) {
+            ByteBuffer body = ByteBuffer.allocate(FrameLayout.CHUNK_HEAD + chunk).order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(id).putLong((long) i * chunk).put(data, i * chunk, chunk);
+            stripes.get(stripes.size() - 1 - i).getOutputStream().write(
+                    Frames.controlBytes(FrameLayout.CHUNK_HANDLER, body.array()));
+        }
+        pollUntil(module, done::get, "striped transfer " + id + " arrives");
+        assertTrue(java.util.Arrays.equals(data, into.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE)),
+                "transfer " + id + " arrived whole");
+        assertTrue(module.stripeReads() > readsBefore, "the stripes were read while the transfer was due");
+    }
+
+    private void pollUntil(TcpModule module, java.util.function.BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("not so within " + WAIT + ": " + what + "; log:\n" + String.join("\n", log));
+            }
+            if (module.poll() == 0) {
+                LockSupport.parkNanos(100_000);
+            }
+        }
+    }
+
     @Test
     void aStrangerThatSaysNothingIsClosedAfterTheHandshakeTimeout() throws Exception {
         ModuleTestJob job = startJob(2);
