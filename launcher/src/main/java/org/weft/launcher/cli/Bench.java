@@ -119,7 +119,8 @@ final class Bench implements Callable<Integer> {
                     "TLS against plaintext over tcp: sites a = ranks 0-1, b = rank 2 on this host (-m, -i, -r, -w, -p)",
                     // One stream per path: the target is per connection, and the 1 MiB rounds' stripes (up to 32
                     // connections to the last rank, which rank 1 does not have) made every later poll of both read
-                    // them: 0 B one-way 7 -> 20-40 us, plaintext included (docs/performance.md, sixth session).
+                    // them: 0 B one-way 7 -> 20-40 us, plaintext included (docs/performance.md, sixth session; idle
+                    // stripes are no longer read by every poll since).
                     List.of("--site", "a:2", "--site", "b:1", "--site-launcher", "a=weft", "--site-launcher",
                             "b=weft", "--param", "methods=self,tcp", "--param", "tcp_path_defaults=streams=1")));
 
