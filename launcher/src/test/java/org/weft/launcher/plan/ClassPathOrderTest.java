@@ -93,7 +93,8 @@ class ClassPathOrderTest {
         if (classPath != null) {
             manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, classPath);
         }
-        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest)) {
+        try (OutputStream file = Files.newOutputStream(jar);
+             JarOutputStream out = new JarOutputStream(file, manifest)) {
             for (String entry : entries) {
                 out.putNextEntry(new JarEntry(entry));
                 out.closeEntry();
