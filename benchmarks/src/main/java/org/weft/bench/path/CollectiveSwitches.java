@@ -1,5 +1,7 @@
 package org.weft.bench.path;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,11 +12,12 @@ import mpi.MPIException;
 /**
  * Hand-offs of the core per collective call, a figure that other load on the machine does not swamp as it swamps
  * wall time: each rank's main thread's voluntary (parks) and involuntary (preemptions, yields that switched)
- * context switches per call of a 4-byte collective ({@code /proc/thread-self/status}), with its wall time per call,
- * over the second of two passes of {@code calls} calls. Usage: {@code weftrun -np 4 ... CollectiveSwitches
+ * context switches per call of a 4-byte collective ({@code /proc/thread-self/status}), with its wall time and its
+ * CPU time per call (what the ranks' waits cost the cores they share), over the second of two passes of {@code calls} calls. Usage: {@code weftrun -np 4 ... CollectiveSwitches
  * bcast|reduce|gather|scatter|allreduce|barrier [calls]} (default 20000); prints one {@code SWITCHES} line per rank.
  */
 public final class CollectiveSwitches {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private CollectiveSwitches() {
     }
 
@@ -27,16 +30,19 @@ public final class CollectiveSwitches {
         for (int pass = 0; pass < 2; pass++) { // the first warms up
             MPI.COMM_WORLD.barrier();
             long[] before = switches();
+            long cpu = THREADS.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             for (int i = 0; i < calls; i++) {
                 call(collective, a, b);
             }
             long micros = (System.nanoTime() - start) / 1000;
+            double cpuMicros = (THREADS.getCurrentThreadCpuTime() - cpu) / 1000.0;
             long[] after = switches();
             MPI.COMM_WORLD.barrier();
             if (pass == 1) {
-                System.out.printf("SWITCHES %s rank %d us/call %.2f voluntary/call %.3f involuntary/call %.3f%n",
-                        collective, MPI.COMM_WORLD.getRank(), micros / (double) calls,
+                System.out.printf("SWITCHES %s rank %d us/call %.2f cpu-us/call %.2f voluntary/call %.3f"
+                                + " involuntary/call %.3f%n", collective, MPI.COMM_WORLD.getRank(),
+                        micros / (double) calls, cpuMicros / calls,
                         (after[0] - before[0]) / (double) calls, (after[1] - before[1]) / (double) calls);
             }
         }

@@ -92,8 +92,15 @@ public final class Collectives {
         if (keep && site(comm).bcast(buf, count, type, root)) {
             return site(comm).done();
         }
-        if (keep && comm.collectives().shared(comm).bcast(buf, count, type, root)) {
-            return comm.collectives().shared(comm).done();
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.bcast(buf, count, type, root)) {
+            return shared.done();
+        }
+        if (!keep && shared.takesNonblockingBlocks()) {
+            CollectiveCall call = new CollectiveCall(comm);
+            shared.iBcast(call.plan(), comm.rank() == root ? call.in(buf, count, type) : call.out(buf, count, type),
+                    root);
+            return call.schedule();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.BCAST, buf, null, type, null, count, 0, root);
         if (kept != null) {
@@ -122,9 +129,19 @@ public final class Collectives {
         if (keep && site(comm).gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
             return site(comm).done();
         }
-        if (keep && comm.collectives().shared(comm).gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
-                root)) {
-            return comm.collectives().shared(comm).done();
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
+            return shared.done();
+        }
+        if (!keep && shared.takesNonblockingBlocks()) {
+            CollectiveCall call = new CollectiveCall(comm);
+            boolean isRoot = comm.rank() == root;
+            checkCount(recvcount);
+            MemorySegment recv = isRoot ? call.out(recvbuf, Math.multiplyExact(comm.size(), recvcount), recvtype)
+                    : null;
+            MemorySegment mine = sendbuf == null && isRoot ? null : call.in(sendbuf, sendcount, sendtype);
+            shared.iGather(call.plan(), mine, recv, isRoot ? (long) recvcount * recvtype.byteSize() : 0, root);
+            return call.schedule();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.GATHER, sendbuf, recvbuf, sendtype, recvtype,
                 sendcount, recvcount, root);
@@ -183,9 +200,19 @@ public final class Collectives {
         if (keep && site(comm).scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
             return site(comm).done();
         }
-        if (keep && comm.collectives().shared(comm).scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                recvtype, root)) {
-            return comm.collectives().shared(comm).done();
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
+            return shared.done();
+        }
+        if (!keep && shared.takesNonblockingBlocks()) {
+            CollectiveCall call = new CollectiveCall(comm);
+            boolean isRoot = comm.rank() == root;
+            checkCount(sendcount);
+            MemorySegment send = isRoot ? call.in(sendbuf, Math.multiplyExact(comm.size(), sendcount), sendtype)
+                    : null;
+            MemorySegment mine = recvbuf == null && isRoot ? null : call.out(recvbuf, recvcount, recvtype);
+            shared.iScatter(call.plan(), send, isRoot ? (long) sendcount * sendtype.byteSize() : 0, mine, root);
+            return call.schedule();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.SCATTER, sendbuf, recvbuf, sendtype, recvtype,
                 sendcount, recvcount, root);
@@ -243,9 +270,17 @@ public final class Collectives {
         if (keep && site(comm).allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
             return site(comm).done();
         }
-        if (keep && comm.collectives().shared(comm).allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                recvtype)) {
-            return comm.collectives().shared(comm).done();
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
+            return shared.done();
+        }
+        if (!keep && shared.takesNonblockingBlocks()) {
+            CollectiveCall call = new CollectiveCall(comm);
+            checkCount(recvcount);
+            MemorySegment recv = call.out(recvbuf, Math.multiplyExact(comm.size(), recvcount), recvtype);
+            MemorySegment mine = sendbuf == null ? null : call.in(sendbuf, sendcount, sendtype);
+            shared.iAllGather(call.plan(), mine, recv, (long) recvcount * recvtype.byteSize());
+            return call.schedule();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLGATHER, sendbuf, recvbuf, sendtype, recvtype,
                 sendcount, recvcount, 0);
@@ -303,9 +338,19 @@ public final class Collectives {
         if (keep && site(comm).allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
             return site(comm).done();
         }
-        if (keep && comm.collectives().shared(comm).allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                recvtype)) {
-            return comm.collectives().shared(comm).done();
+        SharedCollectives shared = comm.collectives().shared(comm);
+        if (keep && shared.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
+            return shared.done();
+        }
+        if (!keep && sendbuf != null && shared.takesNonblockingBlocks()) {
+            CollectiveCall call = new CollectiveCall(comm);
+            checkCount(sendcount);
+            checkCount(recvcount);
+            MemorySegment send = call.in(sendbuf, Math.multiplyExact(comm.size(), sendcount), sendtype);
+            MemorySegment recv = call.out(recvbuf, Math.multiplyExact(comm.size(), recvcount), recvtype);
+            shared.iAllToAll(call.plan(), send, (long) sendcount * sendtype.byteSize(), recv,
+                    (long) recvcount * recvtype.byteSize());
+            return call.schedule();
         }
         Schedule kept = CollectiveCall.kept(comm, keep, Kind.ALLTOALL, sendbuf, recvbuf, sendtype, recvtype,
                 sendcount, recvcount, 0);

@@ -11,12 +11,15 @@ import mpi.MPIException;
  * direct buffers (large data read once out of the sender's memory) and {@code byte[]} (through the ring), every byte
  * checked, to every root; then counts that differ between ranks across the slot's size — short blocks, which a
  * block takes as a receive does, and a block longer than its receiver's ({@code ERR_TRUNCATE} at that receiver
- * only) — which must neither hang nor corrupt. Prints {@code LARGE-BLOCKS OK rank R}.
+ * only) — which must neither hang nor corrupt; the blocking forms, then the nonblocking ones (direct buffers).
+ * Prints {@code LARGE-BLOCKS OK rank R}.
  */
 public final class LargeBlockCollectives {
     private static final int SLOT = 64 << 10;
     private static final int[] BLOCKS = {SLOT - 1, SLOT, SLOT + 1, 300_000, (1 << 20) + 3};
     private static int rank;
+    /** Whether the calls are the nonblocking forms (started and waited for at once), on direct buffers only. */
+    private static boolean nonblocking;
 
     private LargeBlockCollectives() {
     }
@@ -27,19 +30,22 @@ public final class LargeBlockCollectives {
         world.setErrhandler(MPI.ERRORS_RETURN);
         rank = world.getRank();
         int n = world.getSize();
-        for (int block : BLOCKS) {
-            int b = n > 4 && block > SLOT + 1 ? block / 4 : block; // eight ranks: 8 x 8 blocks of a few MiB otherwise
-            for (boolean direct : new boolean[] {true, false}) {
-                for (int root = 0; root < n; root += Math.max(1, n - 1)) {
-                    bcast(world, b, root, direct);
-                    gather(world, b, b, root, direct);
-                    scatter(world, b, b, root, direct);
+        for (boolean nonblockingForms : new boolean[] {false, true}) { // the blocking ones made the segment
+            nonblocking = nonblockingForms;
+            for (int block : BLOCKS) {
+                int b = n > 4 && block > SLOT + 1 ? block / 4 : block; // 8 ranks: 8 x 8 blocks of MiBs otherwise
+                for (boolean direct : nonblocking ? new boolean[] {true} : new boolean[] {true, false}) {
+                    for (int root = 0; root < n; root += Math.max(1, n - 1)) {
+                        bcast(world, b, root, direct);
+                        gather(world, b, b, root, direct);
+                        scatter(world, b, b, root, direct);
+                    }
+                    allGather(world, b, direct);
+                    allToAll(world, b, direct);
                 }
-                allGather(world, b, direct);
-                allToAll(world, b, direct);
             }
+            mismatchedCounts(world);
         }
-        mismatchedCounts(world);
         world.barrier();
         System.out.println("LARGE-BLOCKS OK rank " + world.getRank());
         MPI.Finalize();
@@ -49,7 +55,7 @@ public final class LargeBlockCollectives {
     private static void mismatchedCounts(Intracomm world) throws MPIException {
         int small = SLOT - 4096;
         int large = SLOT + 4096;
-        for (boolean direct : new boolean[] {true, false}) {
+        for (boolean direct : nonblocking ? new boolean[] {true} : new boolean[] {true, false}) {
             gather(world, small, large, 0, direct); // short blocks into large ones
             scatter(world, small, large, 0, direct);
             shortBcast(world, small, large, direct);
@@ -83,7 +89,11 @@ public final class LargeBlockCollectives {
         if (comm.getRank() == root) {
             fill(buf, 0, bytes, root);
         }
-        comm.bcast(buf, bytes, MPI.BYTE, root);
+        if (nonblocking) {
+            comm.iBcast((ByteBuffer) buf, bytes, MPI.BYTE, root).waitFor();
+        } else {
+            comm.bcast(buf, bytes, MPI.BYTE, root);
+        }
         check(buf, 0, bytes, root, "bcast of " + bytes + " from " + root);
     }
 
@@ -95,7 +105,11 @@ public final class LargeBlockCollectives {
         if (isRoot) {
             fill(buf, 0, sent, 5);
         }
-        comm.bcast(buf, isRoot ? sent : room, MPI.BYTE, 0);
+        if (nonblocking) {
+            comm.iBcast((ByteBuffer) buf, isRoot ? sent : room, MPI.BYTE, 0).waitFor();
+        } else {
+            comm.bcast(buf, isRoot ? sent : room, MPI.BYTE, 0);
+        }
         check(buf, 0, sent, 5, "short bcast of " + sent + " into " + room);
         check(buf, sent, room - sent, 99, "the rest of a short bcast's buffer", sent);
     }
@@ -106,7 +120,11 @@ public final class LargeBlockCollectives {
         Object send = buffer(sent, direct);
         fill(send, 0, sent, 10 + me);
         Object recv = buffer(me == root ? n * room : 1, direct);
-        comm.gather(send, sent, MPI.BYTE, recv, room, MPI.BYTE, root);
+        if (nonblocking) {
+            comm.iGather((ByteBuffer) send, sent, MPI.BYTE, (ByteBuffer) recv, room, MPI.BYTE, root).waitFor();
+        } else {
+            comm.gather(send, sent, MPI.BYTE, recv, room, MPI.BYTE, root);
+        }
         if (me == root) {
             for (int r = 0; r < n; r++) {
                 check(recv, r * room, Math.min(sent, room), 10 + r, "gather of " + sent + " into " + room + " from "
@@ -125,7 +143,11 @@ public final class LargeBlockCollectives {
             }
         }
         Object recv = buffer(room, direct);
-        comm.scatter(send, sent, MPI.BYTE, recv, room, MPI.BYTE, root);
+        if (nonblocking) {
+            comm.iScatter((ByteBuffer) send, sent, MPI.BYTE, (ByteBuffer) recv, room, MPI.BYTE, root).waitFor();
+        } else {
+            comm.scatter(send, sent, MPI.BYTE, recv, room, MPI.BYTE, root);
+        }
         check(recv, 0, Math.min(sent, room), 20 + me, "scatter of " + sent + " into " + room + " from " + root);
     }
 
@@ -134,7 +156,11 @@ public final class LargeBlockCollectives {
         Object send = buffer(bytes, direct);
         fill(send, 0, bytes, 30 + comm.getRank());
         Object recv = buffer(n * bytes, direct);
-        comm.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE);
+        if (nonblocking) {
+            comm.iAllGather((ByteBuffer) send, bytes, MPI.BYTE, (ByteBuffer) recv, bytes, MPI.BYTE).waitFor();
+        } else {
+            comm.allGather(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE);
+        }
         for (int r = 0; r < n; r++) {
             check(recv, r * bytes, bytes, 30 + r, "allgather of " + bytes + " from " + r);
         }
@@ -148,7 +174,11 @@ public final class LargeBlockCollectives {
             fill(send, r * bytes, bytes, 40 + me * n + r);
         }
         Object recv = buffer(n * bytes, direct);
-        comm.allToAll(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE);
+        if (nonblocking) {
+            comm.iAllToAll((ByteBuffer) send, bytes, MPI.BYTE, (ByteBuffer) recv, bytes, MPI.BYTE).waitFor();
+        } else {
+            comm.allToAll(send, bytes, MPI.BYTE, recv, bytes, MPI.BYTE);
+        }
         for (int r = 0; r < n; r++) {
             check(recv, r * bytes, bytes, 40 + r * n + me, "alltoall of " + bytes + " from " + r);
         }

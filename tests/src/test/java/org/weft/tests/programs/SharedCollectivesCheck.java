@@ -32,6 +32,9 @@ public final class SharedCollectivesCheck {
     private static final int[] COUNTS = {1, 1000};
     /** Around a slot (64 KiB of ints, less for big communicators) and well beyond: the schedules take over. */
     private static final int[] LARGE_COUNTS = {4096, 16384, 16385, 70000};
+    /** How many small rooted collectives a writer makes before any reader does (more than the 16 slot sets). */
+    private static final int AHEAD = 100;
+    private static final long AHEAD_LIMIT_MS = 60_000;
 
     private SharedCollectivesCheck() {
     }
@@ -79,6 +82,9 @@ public final class SharedCollectivesCheck {
         }
         checkIntercomm(world, half, rank, size);
         checkWithNonblockingOutstanding(world);
+        if (args.length > 0 && args[0].equals("shared")) {
+            checkRootedRunAhead(world);
+        }
         for (int i = 0; i < 20; i++) { // made and freed again and again: each segment released
             Intracomm again = (i % 2 == 0 ? world : backwards).dup();
             checkAllReduce(again, MPI.INT, MPI.SUM, 5, i, false);
@@ -391,6 +397,75 @@ public final class SharedCollectivesCheck {
         for (int i = 0; i < 4; i++) {
             if (out.get(i) != n * (n - 1) / 2 + n * i) {
                 throw new AssertionError("iAllReduce beside blocking collectives gave " + out.get(i));
+            }
+        }
+    }
+
+    /**
+     * The writers of small rooted collectives run ahead of their readers without waiting for them, as Open MPI's do
+     * through its FIFOs: a bcast's and a scatter's root, a reduce's and a gather's leaves make {@link #AHEAD} calls
+     * (each carrying its number) before the readers make any — the writers then tell the readers to start, and a
+     * reader that has not heard within {@link #AHEAD_LIMIT_MS} fails. (Erroneous in MPI, as relying on buffered
+     * sends is; it shows that no writer waits.) With 16 slot sets the writers waited at the 17th call.
+     */
+    private static void checkRootedRunAhead(Intracomm world) throws MPIException {
+        int n = world.getSize();
+        int me = world.getRank();
+        int[] one = new int[1];
+        int[] all = new int[n];
+        for (String kind : new String[] {"bcast", "scatter", "reduce", "gather"}) {
+            boolean writer = (me == 0) == (kind.equals("bcast") || kind.equals("scatter"));
+            if (!writer) {
+                awaitGo(world, kind);
+            }
+            for (int i = 0; i < AHEAD; i++) {
+                java.util.Arrays.fill(all, i);
+                one[0] = me == 0 ? i : -1;
+                switch (kind) {
+                    case "bcast" -> world.bcast(one, 1, MPI.INT, 0);
+                    case "scatter" -> world.scatter(all, 1, MPI.INT, one, 1, MPI.INT, 0);
+                    case "reduce" -> {
+                        one[0] = i;
+                        world.reduce(one, all, 1, MPI.INT, MPI.SUM, 0);
+                        one[0] = me == 0 ? all[0] / n : i;
+                    }
+                    default -> {
+                        one[0] = i;
+                        world.gather(one, 1, MPI.INT, all, 1, MPI.INT, 0);
+                        one[0] = me == 0 ? all[n - 1] : i;
+                    }
+                }
+                if (one[0] != i) {
+                    throw new AssertionError(kind + " " + i + " run ahead gave " + one[0] + " at rank " + me);
+                }
+            }
+            if (writer) {
+                for (int r = 0; r < n; r++) {
+                    if ((r == 0) != (me == 0)) {
+                        world.send(new int[] {1}, 1, MPI.INT, r, 77);
+                    }
+                }
+            }
+            world.barrier();
+        }
+    }
+
+    /** Waits for the go of every writer ({@link #checkRootedRunAhead}); fails if one has not come in time. */
+    private static void awaitGo(Intracomm world, String kind) throws MPIException {
+        int me = world.getRank();
+        for (int r = 0; r < world.getSize(); r++) {
+            if ((r == 0) == (me == 0)) {
+                continue;
+            }
+            IntBuffer go = MPI.newIntBuffer(1);
+            Request request = world.iRecv(go, 1, MPI.INT, r, 77);
+            long deadline = System.currentTimeMillis() + AHEAD_LIMIT_MS;
+            while (!request.test()) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new AssertionError("rank " + r + " did not make " + AHEAD + " calls of " + kind
+                            + " before rank " + me + " made any: its writers wait for their readers");
+                }
+                sleep(1);
             }
         }
     }

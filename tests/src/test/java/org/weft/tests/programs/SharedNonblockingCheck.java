@@ -10,8 +10,8 @@ import org.weft.adi.DeviceReport;
 import org.weft.api.Weft;
 
 /**
- * Checks the nonblocking barrier, reduce, allreduce and reduce_scatter_block (and the blocking reduce_scatter_block)
- * against a sequential computation, on the world and a split, whose shared segment exists (a blocking collective came
+ * Checks the nonblocking barrier, reduce, allreduce and reduce_scatter_block (and the blocking reduce_scatter_block),
+ * and the nonblocking bcast, gather, scatter, allgather and alltoall, against a sequential computation, on the world and a split, whose shared segment exists (a blocking collective came
  * first) or not yet (the first calls are nonblocking): in place and not, every root, many outstanding at once (more
  * than the segment's slot sets, their send buffers dropped by the program and collected) and completed in reverse
  * order, blocking collectives and a communicator's creation while they are outstanding, and a barrier that a late
@@ -40,6 +40,8 @@ public final class SharedNonblockingCheck {
             checkAll(comm, 1);
             checkManyOutstanding(comm);
             checkBarrier(comm);
+            checkBlocks(comm, 2);
+            checkManyBlocksOutstanding(comm);
         }
         countMessages(world, args.length > 0 ? args[0] : "");
         half.free();
@@ -214,7 +216,124 @@ public final class SharedNonblockingCheck {
         }
     }
 
-    /** A thousand each of small iAllReduce, iReduce, iBarrier, iReduceScatterBlock and reduceScatterBlock. */
+    /**
+     * The nonblocking bcast, gather, scatter, allgather and alltoall, from and to every root, in place and not, of a
+     * few items and of more than a slot holds (those go by messages).
+     */
+    private static void checkBlocks(Intracomm comm, int seed) throws MPIException {
+        int n = comm.getSize();
+        int me = comm.getRank();
+        for (int count : new int[] {1, 1000, 20_000}) {
+            for (int root = 0; root < n; root++) {
+                IntBuffer buf = me == root ? contribution(comm, count, seed + root) : MPI.newIntBuffer(count);
+                comm.iBcast(buf, count, MPI.INT, root).waitFor();
+                expectValues(buf, 0, count, root, seed + root, "iBcast of " + count + " from " + root);
+                boolean inPlace = root % 2 == 1;
+                IntBuffer all = MPI.newIntBuffer(n * count);
+                IntBuffer mine = contribution(comm, count, seed);
+                if (inPlace && me == root) {
+                    mine.rewind();
+                    all.position(me * count);
+                    all.put(mine).rewind();
+                    comm.iGather(all, count, MPI.INT, root).waitFor();
+                } else {
+                    comm.iGather(mine, count, MPI.INT, all, count, MPI.INT, root).waitFor();
+                }
+                for (int r = 0; r < n && me == root; r++) {
+                    expectValues(all, r * count, count, r, seed, "iGather of " + count + " to " + root);
+                }
+                IntBuffer blocks = MPI.newIntBuffer(n * count);
+                for (int r = 0; r < n && me == root; r++) {
+                    for (int i = 0; i < count; i++) {
+                        blocks.put(r * count + i, value(r, i, seed + 1));
+                    }
+                }
+                IntBuffer got = inPlace && me == root ? blocks : MPI.newIntBuffer(count);
+                if (inPlace && me == root) {
+                    comm.iScatter(blocks, count, MPI.INT, root).waitFor();
+                } else {
+                    comm.iScatter(blocks, count, MPI.INT, got, count, MPI.INT, root).waitFor();
+                }
+                expectValues(got, inPlace && me == root ? me * count : 0, count, me, seed + 1,
+                        "iScatter of " + count + " from " + root);
+            }
+            checkAllGatherAndAllToAll(comm, count, seed);
+        }
+    }
+
+    private static void checkAllGatherAndAllToAll(Intracomm comm, int count, int seed) throws MPIException {
+        int n = comm.getSize();
+        int me = comm.getRank();
+        IntBuffer all = MPI.newIntBuffer(n * count);
+        comm.iAllGather(contribution(comm, count, seed), count, MPI.INT, all, count, MPI.INT).waitFor();
+        IntBuffer inPlace = MPI.newIntBuffer(n * count);
+        for (int i = 0; i < count; i++) {
+            inPlace.put(me * count + i, value(me, i, seed));
+        }
+        comm.iAllGather(inPlace, count, MPI.INT).waitFor();
+        for (int r = 0; r < n; r++) {
+            expectValues(all, r * count, count, r, seed, "iAllGather of " + count);
+            expectValues(inPlace, r * count, count, r, seed, "iAllGather in place of " + count);
+        }
+        IntBuffer send = MPI.newIntBuffer(n * count);
+        for (int r = 0; r < n; r++) {
+            for (int i = 0; i < count; i++) {
+                send.put(r * count + i, value(me, i, seed + r));
+            }
+        }
+        IntBuffer recv = MPI.newIntBuffer(n * count);
+        comm.iAllToAll(send, count, MPI.INT, recv, count, MPI.INT).waitFor();
+        for (int r = 0; r < n; r++) {
+            expectValues(recv, r * count, count, r, seed + me, "iAllToAll of " + count);
+        }
+    }
+
+    /**
+     * Twenty iBcasts from rotating roots and as many iAllGathers outstanding at once (more than the slot sets), a
+     * blocking bcast among them, completed in reverse order.
+     */
+    private static void checkManyBlocksOutstanding(Intracomm comm) throws MPIException {
+        int n = comm.getSize();
+        int me = comm.getRank();
+        IntBuffer[] bcasts = new IntBuffer[OUTSTANDING];
+        IntBuffer[] gathered = new IntBuffer[OUTSTANDING];
+        Request[] requests = new Request[2 * OUTSTANDING];
+        for (int k = 0; k < OUTSTANDING; k++) {
+            int root = k % n;
+            bcasts[k] = me == root ? contribution(comm, 3, k) : MPI.newIntBuffer(3);
+            requests[2 * k] = comm.iBcast(bcasts[k], 3, MPI.INT, root);
+            gathered[k] = MPI.newIntBuffer(2 * n);
+            requests[2 * k + 1] = comm.iAllGather(contribution(comm, 2, k), 2, MPI.INT, gathered[k], 2, MPI.INT);
+        }
+        int[] blocking = {me == 0 ? 42 : 0};
+        comm.bcast(blocking, 1, MPI.INT, 0);
+        if (blocking[0] != 42) {
+            throw new AssertionError("bcast beside outstanding iBcasts gave " + blocking[0]);
+        }
+        for (int k = OUTSTANDING - 1; k >= 0; k--) {
+            requests[2 * k + 1].waitFor();
+            requests[2 * k].waitFor();
+            expectValues(bcasts[k], 0, 3, k % n, k, "iBcast " + k + " of " + OUTSTANDING + " outstanding");
+            for (int r = 0; r < n; r++) {
+                expectValues(gathered[k], 2 * r, 2, r, k, "iAllGather " + k + " of " + OUTSTANDING + " outstanding");
+            }
+        }
+    }
+
+    /** Items {@code at..at+count} of {@code got} are rank {@code r}'s contribution under {@code seed}. */
+    private static void expectValues(IntBuffer got, int at, int count, int r, int seed, String what) {
+        for (int i = 0; i < count; i++) {
+            if (got.get(at + i) != value(r, i, seed)) {
+                throw new AssertionError(what + ": item " + i + " of rank " + r + "'s block is " + got.get(at + i)
+                        + ", expected " + value(r, i, seed));
+            }
+        }
+    }
+
+    /**
+     * A thousand each of small iAllReduce, iReduce, iBarrier, iReduceScatterBlock and reduceScatterBlock, iBcast,
+     * iGather, iScatter, iAllGather and iAllToAll.
+     */
     private static void countMessages(Intracomm world, String expectation) throws MPIException {
         int calls = 1000;
         int n = world.getSize();
@@ -227,12 +346,17 @@ public final class SharedNonblockingCheck {
             world.iBarrier().waitFor();
             world.iReduceScatterBlock(a, b, 4, MPI.INT, MPI.SUM).waitFor();
             world.reduceScatterBlock(a, b, 4, MPI.INT, MPI.SUM);
+            world.iBcast(a, 4, MPI.INT, i % n).waitFor();
+            world.iGather(a, 1, MPI.INT, b, 1, MPI.INT, i % n).waitFor();
+            world.iScatter(b, 1, MPI.INT, a, 1, MPI.INT, i % n).waitFor();
+            world.iAllGather(a, 1, MPI.INT, b, 1, MPI.INT).waitFor();
+            world.iAllToAll(b, 1, MPI.INT, a, 1, MPI.INT).waitFor();
         }
         long messages = sent() - before;
         System.out.println("SHARED-NONBLOCKING rank " + world.getRank() + " sent " + messages + " messages in "
-                + 5 * calls + " collectives");
+                + 10 * calls + " collectives");
         if (expectation.equals("shared") && messages > calls / 10) {
-            throw new AssertionError(messages + " messages for " + 5 * calls
+            throw new AssertionError(messages + " messages for " + 10 * calls
                     + " small collectives on one host: they did not go through shared memory");
         }
     }

@@ -149,6 +149,11 @@ public final class Schedule implements BooleanSupplier {
         this.tag = tag;
     }
 
+    /** The tag of its traffic (a send's in phase 0): a step that starts its own receives takes it. */
+    public int tag() {
+        return tag;
+    }
+
     /** Sends {@code data} to world rank {@code worldRank} in the current round. */
     public Schedule send(MemorySegment data, int worldRank) {
         return send(data, worldRank, 0);

@@ -46,7 +46,7 @@ final class BlockExchanges {
         boolean staged = BufferMapping.needsStaging(buf, type);
         if (me == root) {
             MemorySegment data = staged ? BufferMapping.forSend(buf, count, type) : views.view(buf, count, type, false);
-            long s = begin(seg, data, 0, room);
+            long s = begin(seg, data, 0, room, true);
             seg.publish(2 * Math.abs(s));
             if (s < 0) {
                 for (int r = 0; r < seg.ranks(); r++) {
@@ -85,7 +85,7 @@ final class BlockExchanges {
         MemorySegment from = sendbuf == null ? recv : sending(sendbuf, sendcount, sendtype);
         long offset = sendbuf == null ? me * block : 0;
         long bytes = sendbuf == null ? block : from.byteSize();
-        long s = begin(seg, from, offset, bytes);
+        long s = begin(seg, from, offset, bytes, false);
         seg.publish(2 * Math.abs(s) - 1);
         if (s < 0) {
             startSendsToAll(seg, from.asSlice(offset, bytes), tag);
@@ -111,7 +111,7 @@ final class BlockExchanges {
         int tag = seg.tag();
         if (me != root) {
             MemorySegment mine = sending(sendbuf, sendcount, sendtype);
-            long s = begin(seg, mine, 0, mine.byteSize());
+            long s = begin(seg, mine, 0, mine.byteSize(), true);
             seg.publish(2 * Math.abs(s));
             if (s < 0) {
                 seg.startSend(mine, root, tag);
@@ -179,9 +179,8 @@ final class BlockExchanges {
                 BufferMapping.finishReceive(recvbuf, recvcount, recvtype, mine, Math.min(block, room));
             }
         }
-        long s = seg.next();
-        seg.beforeWriting(s);
         boolean fits = block <= seg.slotBytes();
+        long s = seg.beginForAll(block);
         for (int r = 0; r < n && fits; r++) {
             if (r != me) {
                 MemorySegment.copy(send, r * block, seg.slot(s, r), 0, block);
@@ -210,7 +209,7 @@ final class BlockExchanges {
         MemorySegment send = sending(sendbuf, n * sendcount, sendtype);
         boolean staged = BufferMapping.needsFinish(recvbuf, recvtype);
         MemorySegment recv = receiving(recvbuf, n * recvcount, recvtype, staged);
-        long s = begin(seg, send, 0, n * sendBlock);
+        long s = begin(seg, send, 0, n * sendBlock, false);
         if (s > 0) {
             seg.setLength(s, sendBlock); // the length of each block in the slot, not of them all
         }
@@ -236,12 +235,13 @@ final class BlockExchanges {
 
     /**
      * Begins the next operation with {@code bytes} of {@code data} at {@code offset}: copied into this rank's slot
-     * and their length recorded when they fit (returns the operation's number), else {@link CommSegment#BY_MESSAGE}
-     * recorded (returns the number negated: the caller sends the data as messages).
+     * ({@code ahead}: its ahead slot if they fit, for a rank that goes on while others read them later) and their
+     * length recorded when they fit (returns the operation's number), else {@link CommSegment#BY_MESSAGE} recorded
+     * (returns the number negated: the caller sends the data as messages).
      */
-    private static long begin(CommSegment seg, MemorySegment data, long offset, long bytes) {
+    private static long begin(CommSegment seg, MemorySegment data, long offset, long bytes, boolean ahead) {
         if (bytes <= seg.slotBytes()) {
-            long s = seg.write(data, offset, bytes);
+            long s = ahead ? seg.writeAhead(data, offset, bytes) : seg.write(data, offset, bytes);
             seg.setLength(s, bytes);
             return s;
         }
@@ -276,7 +276,7 @@ final class BlockExchanges {
      * This rank's own block, {@code length} bytes of {@code from} at {@code offset}, into {@code to} at {@code at},
      * at most {@code room} bytes; returns its length.
      */
-    private static long copyOwn(MemorySegment from, long offset, long length, MemorySegment to, long at, long room) {
+    static long copyOwn(MemorySegment from, long offset, long length, MemorySegment to, long at, long room) {
         MemorySegment.copy(from, offset, to, at, Math.min(length, room));
         return length;
     }
@@ -307,7 +307,7 @@ final class BlockExchanges {
     }
 
     /** {@code sent}, or {@code ERR_TRUNCATE} if it is longer than {@code room}. */
-    private static long checkFits(long sent, long room) {
+    static long checkFits(long sent, long room) {
         if (sent > room) {
             throw MpiErrors.error(ErrorClass.ERR_TRUNCATE, "a block of " + sent + " bytes sent into a receive block"
                     + " of " + room + " bytes (do the send and receive counts and types agree?)");

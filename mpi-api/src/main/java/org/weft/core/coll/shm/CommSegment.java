@@ -21,7 +21,10 @@ import org.weft.core.error.MpiErrors;
  * with operation {@code s} (read all it needed). Flags only grow, so "reached" is a comparison.
  *
  * <p>Operation {@code s} uses slot set {@code s % SETS}; before a rank writes into it, every member must be done with
- * operation {@code s - SETS}, which used the same set ({@link #beforeWriting}) — usually long since true. Nonblocking
+ * operation {@code s - SETS}, which used the same set ({@link #beforeWriting}) — usually long since true. A rooted
+ * operation's small data may go instead into ahead set {@code s % aheadSets} ({@link #writeAhead}), free once every
+ * member is done with operation {@code s - aheadSets}; the writer names the operation in the ahead slot's header, and
+ * readers find where a rank's data for {@code s} lies by that name ({@link #slot}, {@link #length}). Nonblocking
  * operations ({@link SharedSchedules}) take their numbers at the call and run later; a rank still publishes its phases
  * in order: a nonblocking operation begins once the one before it is done ({@link #mayBegin}), a blocking one once
  * all begun before it are ({@link #next}).
@@ -39,6 +42,8 @@ final class CommSegment implements BooleanSupplier {
      */
     static final long BY_MESSAGE = -1;
     private static final VarHandle PHASE = ValueLayout.JAVA_LONG.varHandle();
+    /** Yields of a wait for flags before the device's wait, when members outnumber cores ({@link #awaitFlags}). */
+    private static final int YIELDS_FIRST = 20;
 
     private final Arena arena;
     private final MemorySegment memory;
@@ -51,6 +56,8 @@ final class CommSegment implements BooleanSupplier {
     private final int context;
     /** Slots by set and rank, sliced once. */
     private final MemorySegment[][] slots;
+    /** The data of the ahead slots by set and rank, sliced once. */
+    private final MemorySegment[][] aheadSlots;
     /** Slices of the slots, one block of {@link #blockBytes} at {@link #blockIndex} each ({@link #block}). */
     private final MemorySegment[][] blocks;
     private long blockBytes = -1;
@@ -64,6 +71,8 @@ final class CommSegment implements BooleanSupplier {
     private long waitPhase;
     /** The running wait for messages: until every request of {@link #waitRequests} is complete, if not null. */
     private DeviceRequest[] waitRequests;
+    /** Yields before the device's wait ({@link #awaitFlags}): none when every member may have a core of its own. */
+    private final int yieldsFirst;
     /** Requests of the messages a call sends, by rank, reused. */
     private final DeviceRequest[] requests;
     /** The one receive a call waits for at a time. */
@@ -81,6 +90,7 @@ final class CommSegment implements BooleanSupplier {
         this.traffic = traffic;
         this.context = context;
         this.requests = new DeviceRequest[layout.ranks];
+        this.yieldsFirst = layout.ranks > Runtime.getRuntime().availableProcessors() ? YIELDS_FIRST : 0;
         this.slots = new MemorySegment[SegmentLayout.SETS][layout.ranks];
         this.blocks = new MemorySegment[SegmentLayout.SETS][layout.ranks];
         for (int set = 0; set < SegmentLayout.SETS; set++) {
@@ -88,6 +98,18 @@ final class CommSegment implements BooleanSupplier {
                 slots[set][r] = memory.asSlice(layout.slot(set, r), layout.slotBytes);
             }
         }
+        this.aheadSlots = new MemorySegment[layout.aheadSets][layout.ranks];
+        for (int set = 0; set < layout.aheadSets; set++) {
+            for (int r = 0; r < layout.ranks; r++) {
+                aheadSlots[set][r] = memory.asSlice(layout.aheadSlot(set, r) + SegmentLayout.AHEAD_HEADER,
+                        layout.aheadBytes);
+            }
+        }
+    }
+
+    /** The most data of a rooted operation that goes into an ahead slot ({@link #writeAhead}). */
+    long aheadBytes() {
+        return layout.aheadBytes;
     }
 
     long slotBytes() {
@@ -96,6 +118,11 @@ final class CommSegment implements BooleanSupplier {
 
     int ranks() {
         return layout.ranks;
+    }
+
+    /** This rank's number in the communicator. */
+    int rank() {
+        return me;
     }
 
     /**
@@ -166,13 +193,64 @@ final class CommSegment implements BooleanSupplier {
     long write(MemorySegment data, long offset, long bytes) {
         long s = next();
         beforeWriting(s);
-        MemorySegment.copy(data, offset, slot(s, me), 0, bytes);
+        MemorySegment.copy(data, offset, slots[(int) (s % SegmentLayout.SETS)][me], 0, bytes);
         return s;
     }
 
-    /** The slot of {@code rank} that operation {@code s} uses. */
+    /**
+     * As {@link #write}, for a rank whose data others read later while it goes on (a bcast's root, a reduce's or
+     * gather's leaves): data that fits goes into an ahead slot, whose set is free when every member is done with the
+     * operation {@code aheadSets} before; its length is recorded too. Larger data goes as {@link #write}'s.
+     */
+    long writeAhead(MemorySegment data, long offset, long bytes) {
+        if (bytes > layout.aheadBytes) {
+            return write(data, offset, bytes);
+        }
+        long s = next();
+        beforeWritingAhead(s);
+        claimAhead(s, me, bytes);
+        MemorySegment.copy(data, offset, aheadSlots[aheadSet(s)][me], 0, bytes);
+        return s;
+    }
+
+    /**
+     * Begins the next operation for a writer of {@code bytes} into every member's slot (a scatter's root): when they
+     * fit the ahead slots, waits until the ahead set is free and names the operation in every member's ahead slot
+     * (lengths {@code bytes}), so {@link #slot} finds them there; else waits until the set is free. Returns the
+     * operation's number.
+     */
+    long beginForAll(long bytes) {
+        long s = next();
+        if (bytes > layout.aheadBytes) {
+            beforeWriting(s);
+            return s;
+        }
+        beforeWritingAhead(s);
+        for (int r = 0; r < layout.ranks; r++) {
+            claimAhead(s, r, bytes);
+        }
+        return s;
+    }
+
+    /** Names operation {@code s}, with data of {@code bytes}, in the header of {@code rank}'s ahead slot. */
+    private void claimAhead(long s, int rank, long bytes) {
+        long header = layout.aheadSlot(aheadSet(s), rank);
+        memory.set(ValueLayout.JAVA_LONG, header, s);
+        memory.set(ValueLayout.JAVA_LONG, header + Long.BYTES, bytes);
+    }
+
+    /** Whether {@code rank}'s data for operation {@code s} lies in its ahead slot (read once {@code s} is published). */
+    private boolean ahead(long s, int rank) {
+        return memory.get(ValueLayout.JAVA_LONG, layout.aheadSlot(aheadSet(s), rank)) == s;
+    }
+
+    private int aheadSet(long s) {
+        return (int) (s % layout.aheadSets);
+    }
+
+    /** The slot of {@code rank} that operation {@code s} uses: its ahead slot if it was written as one. */
     MemorySegment slot(long s, int rank) {
-        return slots[(int) (s % SegmentLayout.SETS)][rank];
+        return ahead(s, rank) ? aheadSlots[aheadSet(s)][rank] : slots[(int) (s % SegmentLayout.SETS)][rank];
     }
 
     /**
@@ -205,8 +283,10 @@ final class CommSegment implements BooleanSupplier {
         return memory.get(ValueLayout.JAVA_LONG, lengthAt(rank, s));
     }
 
+    /** Where {@code rank}'s length for operation {@code s} lies: in its ahead slot's header, or by its flag. */
     private long lengthAt(int rank, long s) {
-        return layout.flag(rank) + Long.BYTES * (1 + s % SegmentLayout.SETS);
+        return ahead(s, rank) ? layout.aheadSlot(aheadSet(s), rank) + Long.BYTES
+                : layout.flag(rank) + Long.BYTES * (1 + s % SegmentLayout.SETS);
     }
 
     /**
@@ -219,6 +299,13 @@ final class CommSegment implements BooleanSupplier {
     void beforeWriting(long s) {
         if (!allReached(2 * (s - SegmentLayout.SETS))) {
             awaitAll(2 * (s - SegmentLayout.SETS / 2));
+        }
+    }
+
+    /** As {@link #beforeWriting}, for the ahead set of operation {@code s}. */
+    private void beforeWritingAhead(long s) {
+        if (!allReached(2 * (s - layout.aheadSets))) {
+            awaitAll(2 * (s - layout.aheadSets / 2));
         }
     }
 
@@ -237,7 +324,7 @@ final class CommSegment implements BooleanSupplier {
         if (!allReached(phase)) {
             waitRank = -1;
             waitPhase = phase;
-            device.await(this);
+            awaitFlags();
         }
     }
 
@@ -246,8 +333,24 @@ final class CommSegment implements BooleanSupplier {
         if (!reached(rank, phase)) {
             waitRank = rank;
             waitPhase = phase;
-            device.await(this);
+            awaitFlags();
         }
+    }
+
+    /**
+     * Waits for the running wait's flags. When the members outnumber the cores, the one waited for is likely
+     * on this core, not running: the rank first gives the core away ({@link Thread#yield}) between looks at the
+     * flags, up to {@link #YIELDS_FIRST} times, before the device's wait — which polls {@code 64} passes and spins
+     * {@code 100} more before its first yield (13 µs more a 4-rank barrier than Open MPI's on 2 cores).
+     */
+    private void awaitFlags() {
+        for (int i = 0; i < yieldsFirst; i++) {
+            Thread.yield();
+            if (getAsBoolean()) {
+                return;
+            }
+        }
+        device.await(this);
     }
 
     /**
@@ -288,6 +391,16 @@ final class CommSegment implements BooleanSupplier {
                     + request.failure());
         }
         return request.byteCount();
+    }
+
+    /** Starts receiving what {@code rank} sent under {@code tag} into {@code into} (a nonblocking operation's). */
+    DeviceRequest startReceive(MemorySegment into, int rank, int tag) {
+        return device.irecv(into, worldRanks[rank], tag, context);
+    }
+
+    /** The world rank of member {@code rank}. */
+    int worldRank(int rank) {
+        return worldRanks[rank];
     }
 
     private void awaitRequests(DeviceRequest[] pending) {

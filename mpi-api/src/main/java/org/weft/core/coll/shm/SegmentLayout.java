@@ -2,8 +2,11 @@ package org.weft.core.coll.shm;
 
 /**
  * Where things lie in a communicator's shared segment: one flag line per rank ({@link #LINE}), then {@link #SETS}
- * sets of one data slot per rank. Operations use the sets in turn, so a rank may write the slots of later operations
- * while slow readers still copy out of this one's.
+ * sets of one data slot per rank, then {@link #aheadSets} sets of one small <em>ahead slot</em> per rank. Operations
+ * use the sets in turn, so a rank may write the slots of later operations while slow readers still copy out of this
+ * one's. The small ones, many more, are for rooted collectives of small data, whose writers (a bcast's or scatter's
+ * root, a reduce's or gather's leaves) then run hundreds of operations ahead of their readers, as Open MPI's run
+ * ahead through its FIFOs; each begins with a header naming the operation that wrote it and its data's length.
  *
  * <p>Slots are up to 64 KiB, fewer bytes when the communicator is large, so a segment's data stays within
  * {@link #MOST_DATA_BYTES} (a file in {@code /dev/shm} takes memory only for the pages written, but a job may
@@ -25,6 +28,14 @@ final class SegmentLayout {
      * rank that got ahead waited again for every operation of the slow ones (see {@code CommSegment.beforeWriting}).
      */
     static final int SETS = 16;
+    /** Ahead slot sets of a communicator of up to {@link #MOST_AHEAD_SLICES} / {@code AHEAD_SETS} ranks. */
+    static final int AHEAD_SETS = 256;
+    /** At most this many ahead slots (each a {@code MemorySegment} sliced once), whatever the communicator's size. */
+    static final int MOST_AHEAD_SLICES = 4096;
+    /** The most data an ahead slot holds: the small sizes, whose cost is the wait, not the copy. */
+    static final long MOST_AHEAD_BYTES = 1024;
+    /** An ahead slot's header: the number of the operation that wrote it, its data's length; the data follows. */
+    static final long AHEAD_HEADER = 16;
     /** Communicators larger than this keep the schedules: every rank reads every flag line. */
     static final int MOST_RANKS = 64;
     private static final long PAGE = 4096;
@@ -32,6 +43,10 @@ final class SegmentLayout {
     final int ranks;
     final long slotBytes;
     final long dataStart;
+    final int aheadSets;
+    /** Data bytes of an ahead slot (its stride is this plus {@link #AHEAD_HEADER}, a whole number of lines). */
+    final long aheadBytes;
+    final long aheadStart;
     final long totalBytes;
 
     SegmentLayout(int ranks) {
@@ -39,7 +54,10 @@ final class SegmentLayout {
         long fair = MOST_DATA_BYTES / ((long) SETS * ranks) / LEAST_SLOT_BYTES * LEAST_SLOT_BYTES;
         this.slotBytes = Math.max(LEAST_SLOT_BYTES, Math.min(MOST_SLOT_BYTES, fair));
         this.dataStart = ((long) ranks * LINE + PAGE - 1) / PAGE * PAGE;
-        this.totalBytes = dataStart + (long) SETS * ranks * slotBytes;
+        this.aheadSets = Math.max(SETS, Math.min(AHEAD_SETS, MOST_AHEAD_SLICES / ranks));
+        this.aheadBytes = MOST_AHEAD_BYTES + 64 - AHEAD_HEADER;
+        this.aheadStart = dataStart + (long) SETS * ranks * slotBytes;
+        this.totalBytes = aheadStart + (long) aheadSets * ranks * (aheadBytes + AHEAD_HEADER);
     }
 
     /** Offset of {@code rank}'s flag (its phase). */
@@ -50,5 +68,10 @@ final class SegmentLayout {
     /** Offset of {@code rank}'s slot in set {@code set} (0 to {@link #SETS} - 1). */
     long slot(int set, int rank) {
         return dataStart + ((long) set * ranks + rank) * slotBytes;
+    }
+
+    /** Offset of {@code rank}'s ahead slot (its header) in ahead set {@code set} (0 to {@link #aheadSets} - 1). */
+    long aheadSlot(int set, int rank) {
+        return aheadStart + ((long) set * ranks + rank) * (aheadBytes + AHEAD_HEADER);
     }
 }

@@ -12,8 +12,8 @@ import org.weft.core.datatype.TypeDescriptor;
  * The collectives of one intracommunicator that go through its shared segment ({@link CommSegment}) when every
  * member is on this host and reached through shared memory: barrier, and reductions (reduce_scatter_block: all its
  * blocks) whose data fits a slot, blocking or not (nonblocking: {@link SharedSchedules}, once a blocking call made the
- * segment); blocking bcast, allgather, gather, scatter and alltoall of any size (data over a slot goes by messages,
- * as its sender records: {@link BlockExchanges}). Each method returns false, having done nothing, when the call keeps the
+ * segment); bcast, allgather, gather, scatter and alltoall of any size, blocking or not (data over a slot goes by
+ * messages, as its sender records: {@link BlockExchanges}, {@link SharedBlockSchedules}). Each method returns false, having done nothing, when the call keeps the
  * schedules; the choice depends only on what every member knows alike (the communicator; for a reduction the byte
  * count, which signature matching makes equal), so all members choose the same. The segment is made at the first
  * such call ({@link SegmentSetup}), whatever its size.
@@ -91,7 +91,7 @@ public final class SharedCollectives {
         boolean staged = isRoot && BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = isRoot ? receiving(recvbuf, count, type, staged) : null;
         MemorySegment send = sendbuf == null && isRoot ? recv : sending(sendbuf, count, type);
-        long s = seg.write(send, 0, bytes);
+        long s = seg.writeAhead(send, 0, bytes); // the leaves go on: the root reads their slots later
         if (isRoot) {
             combineAll(seg, s, recvbuf, recv, count, type, op, staged);
         } else {
@@ -171,6 +171,51 @@ public final class SharedCollectives {
     /** Appends {@code MPI_Ireduce_scatter_block} through the segment (after {@link #takesNonblocking} of all blocks). */
     public void iReduceScatterBlock(Schedule plan, MemorySegment send, MemorySegment recv, int count, Reduction op) {
         SharedSchedules.reduceScatterBlock(segment, plan, send, recv, count, op.combiner(), comm.rank());
+    }
+
+    /**
+     * Whether a nonblocking bcast, gather, scatter, allgather or alltoall goes through the segment: it is there
+     * (made by an earlier blocking call, as for {@link #takesNonblocking}); data of any size, as the blocking forms.
+     */
+    public boolean takesNonblockingBlocks() {
+        return state == ACTIVE;
+    }
+
+    /** Appends {@code MPI_Ibcast} of {@code data} from {@code root} (after {@link #takesNonblockingBlocks}). */
+    public void iBcast(Schedule plan, MemorySegment data, int root) {
+        SharedBlockSchedules.bcast(segment, plan, data, root, comm.rank());
+    }
+
+    /**
+     * Appends {@code MPI_Igather} of {@code mine} ({@code null} at the root: in place) into blocks of {@code block}
+     * bytes of {@code recv} at {@code root} (after {@link #takesNonblockingBlocks}).
+     */
+    public void iGather(Schedule plan, MemorySegment mine, MemorySegment recv, long block, int root) {
+        SharedBlockSchedules.gather(segment, plan, mine, recv, block, root, comm.rank());
+    }
+
+    /**
+     * Appends {@code MPI_Iscatter} of blocks of {@code block} bytes of {@code send} from {@code root} into
+     * {@code mine} ({@code null} at the root: in place) (after {@link #takesNonblockingBlocks}).
+     */
+    public void iScatter(Schedule plan, MemorySegment send, long block, MemorySegment mine, int root) {
+        SharedBlockSchedules.scatter(segment, plan, send, block, mine, root, comm.rank());
+    }
+
+    /**
+     * Appends {@code MPI_Iallgather} of {@code mine} ({@code null}: in place) into blocks of {@code block} bytes of
+     * {@code recv} (after {@link #takesNonblockingBlocks}).
+     */
+    public void iAllGather(Schedule plan, MemorySegment mine, MemorySegment recv, long block) {
+        long offset = mine == null ? comm.rank() * block : 0;
+        MemorySegment from = mine == null ? recv : mine;
+        SharedBlockSchedules.allGather(segment, plan, from, offset, mine == null ? block : mine.byteSize(), recv,
+                block, mine == null, comm.rank());
+    }
+
+    /** Appends {@code MPI_Ialltoall} (after {@link #takesNonblockingBlocks}). */
+    public void iAllToAll(Schedule plan, MemorySegment send, long sendBlock, MemorySegment recv, long recvBlock) {
+        SharedBlockSchedules.allToAll(segment, plan, send, sendBlock, recv, recvBlock, comm.rank());
     }
 
     /** {@code MPI_Allgather} ({@code sendbuf == null}: in place); false if it keeps the schedules. */

@@ -13,10 +13,9 @@ import org.weft.core.coll.sched.Schedule;
  *
  * <p>Phases go up in order at every member, so an operation's first round waits until this rank is done with the
  * nonblocking operation begun before it and every member with the one that used its slot set
- * ({@link CommSegment#mayBegin}); then the steps are the blocking forms' ({@link SharedCollectives}). Only
- * reductions, whose byte count every member knows alike (signature matching), and the barrier go this way: the
- * block collectives' data may go by messages at its sender's choice (data over a slot, short blocks), which a
- * schedule built at the call cannot follow, so their nonblocking forms keep the point-to-point schedules.
+ * ({@link CommSegment#mayBegin}); then the steps are the blocking forms' ({@link SharedCollectives}). Reductions go
+ * this way when their byte count, which every member knows alike (signature matching), fits a slot; the block
+ * collectives' nonblocking forms are {@link SharedBlockSchedules}.
  */
 final class SharedSchedules {
     private SharedSchedules() {
@@ -71,7 +70,7 @@ final class SharedSchedules {
     }
 
     /** Takes the operation's number and appends the round that waits until it may begin; returns the number. */
-    private static long begin(CommSegment seg, Schedule plan) {
+    static long begin(CommSegment seg, Schedule plan) {
         long after = seg.lastNonblocking();
         long s = seg.reserve();
         plan.until(() -> seg.mayBegin(s, after)).endRound();
