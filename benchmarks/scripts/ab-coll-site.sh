@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Collectives inside one native site (weftrun --site a:N, its ranks started by Open MPI's mpirun, talking nativempi):
-# the site's own MPI running them (nativempi_collectives=1, the default) against Weft's point-to-point schedules over
+# the site's own MPI running them (nativempi_collectives=1; the default is 0) against Weft's point-to-point schedules over
 # nativempi (nativempi_collectives=0), and, with BASE=DIR, the build in DIR (e.g. a clone of main), each with Open
 # MPI's C twin in the same `weft bench --reference` invocation; ROUNDS interleaved rounds (every collective, ranks
 # count and side in turn), one CSV per run in OUT, then a table of the medians per size: us per call and / C.

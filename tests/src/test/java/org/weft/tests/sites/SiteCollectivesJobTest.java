@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.weft.tests.harness.SteadyStateAllocation;
 import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.ProgressDuringCollective;
 import org.weft.tests.programs.RepeatedCollectives;
 import org.weft.tests.programs.SharedCollectivesCheck;
 import org.weft.tests.programs.SiteCollectivesCheck;
@@ -28,6 +29,8 @@ import org.weft.tests.programs.SiteCollectivesCheck;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class SiteCollectivesJobTest {
     private static final String MPICH = "/usr/bin/mpirun.mpich";
+    /** The site's own collectives are opt-in: they stop this rank's Weft progress while they wait. */
+    private static final String NATIVE = "nativempi_collectives=1";
     private static final Pattern NATIVE_LINE = Pattern.compile(
             "(?m)^rank (\\d+): native collectives through (.+?)'s own: (\\d+) communicators?, (\\d+) calls");
 
@@ -35,7 +38,7 @@ class SiteCollectivesJobTest {
     @CsvSource({"mpirun, 4, Open MPI", MPICH + ", 2, MPICH"})
     void collectivesInsideANativeSiteRunAsItsOwnMpisAndGiveTheSequentialResults(String launcher, int ranks,
                                                                                 String library) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:" + ranks, "--site-launcher",
+        WeftrunJob.Result result = WeftrunJob.of("--param", NATIVE, "--report", "--site", "a:" + ranks, "--site-launcher",
                 "a=" + launcher, SharedCollectivesCheck.class.getName(), "shared")
                 .timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
@@ -57,8 +60,8 @@ class SiteCollectivesJobTest {
      */
     @Test
     void eachSitesCommunicatorRunsNativelyAndTheWorldAcrossSitesKeepsTheSchedules() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2", "--site-launcher",
-                "b=" + MPICH, SiteCollectivesCheck.class.getName(), "2").timeout(SteadyStateAllocation.TIMEOUT)
+        WeftrunJob.Result result = WeftrunJob.of("--param", NATIVE, "--report", "--site", "a:2", "--site", "b:2",
+                "--site-launcher", "b=" + MPICH, SiteCollectivesCheck.class.getName(), "2").timeout(SteadyStateAllocation.TIMEOUT)
                 .start();
         assertEquals(0, result.exitCode(), result.output());
         for (int r = 0; r < 4; r++) {
@@ -74,7 +77,7 @@ class SiteCollectivesJobTest {
      */
     @Test
     void threeRanksOfAnMpichSiteRunTheirCollectivesNatively() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:3", "--site-launcher", "a=" + MPICH,
+        WeftrunJob.Result result = WeftrunJob.of("--param", NATIVE, "--report", "--site", "a:3", "--site-launcher", "a=" + MPICH,
                 SiteCollectivesCheck.class.getName(), "3").timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         for (int r = 0; r < 3; r++) {
@@ -86,10 +89,27 @@ class SiteCollectivesJobTest {
     /** A repeated allreduce on the same arrays allocates nothing per call through the native MPI either. */
     @Test
     void aRepeatedNativeAllReduceAllocatesNothing() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", RepeatedCollectives.class.getName(), "allreduce")
-                .timeout(SteadyStateAllocation.TIMEOUT).start();
+        WeftrunJob.Result result = WeftrunJob.of("--param", NATIVE, "--site", "a:2",
+                RepeatedCollectives.class.getName(), "allreduce").timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         SteadyStateAllocation.assertNothingPerMessage(result, 2, "a native allreduce (per call)");
+    }
+
+    /**
+     * By default a site's collectives keep Weft's schedules, so a correct program that needs this rank's progress
+     * while a collective waits (rank 0's large send, received by rank 1 before it joins the allreduce) ends, as under
+     * Open MPI; with the site's own collectives it would hang (architecture.md, "Collectives by the site's own MPI").
+     */
+    @Test
+    void byDefaultACollectiveInsideASiteKeepsProgressGoing() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2",
+                ProgressDuringCollective.class.getName(), Integer.toString(1 << 20))
+                .timeout(SteadyStateAllocation.TIMEOUT).start();
+        assertEquals(0, result.exitCode(), result.output());
+        for (int r = 0; r < 2; r++) {
+            assertTrue(result.stdout().contains("PROGRESS OK rank " + r + " sum 3"), result.output());
+        }
+        assertEquals(List.of(), nativeLines(result.stdout(), "Open MPI"), result.stdout());
     }
 
     /** Per rank whose report line names {@code library}: communicators made, native calls, the rank. */
