@@ -10,11 +10,12 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * Hand-offs of the core per collective call, a figure that other load on the machine does not swamp as it swamps
- * wall time: each rank's main thread's voluntary (parks) and involuntary (preemptions, yields that switched)
- * context switches per call of a 4-byte collective ({@code /proc/thread-self/status}), with its wall time and its
- * CPU time per call (what the ranks' waits cost the cores they share), over the second of two passes of {@code calls} calls. Usage: {@code weftrun -np 4 ... CollectiveSwitches
- * bcast|reduce|gather|scatter|allreduce|barrier [calls]} (default 20000); prints one {@code SWITCHES} line per rank.
+ * Hand-offs of the core per collective call, a figure that other load on the machine does not swamp as it swamps wall
+ * time: each rank's main thread's voluntary (parks) and involuntary (preemptions, yields that switched) context
+ * switches per call of a 4-byte collective ({@code /proc/thread-self/status}), with its wall time and its CPU time per
+ * call (what the ranks' waits cost the cores they share), over the second of two passes of {@code calls} calls. Usage:
+ * {@code weftrun -np 4 ... CollectiveSwitches bcast|reduce|gather|scatter|allreduce|barrier [calls]} (default 20000);
+ * prints one {@code SWITCHES} line per rank.
  */
 public final class CollectiveSwitches {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();

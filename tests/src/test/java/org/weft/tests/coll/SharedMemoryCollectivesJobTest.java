@@ -15,11 +15,12 @@ import org.weft.tests.programs.SharedCollectivesCheck;
 import org.weft.tests.programs.SharedNonblockingCheck;
 
 /**
- * Blocking barrier, bcast, reduce, allreduce and reduce_scatter_block, and the nonblocking forms of these but bcast,
- * through a communicator's shared segment when all its ranks are on one host over shm: results equal a sequential computation for every predefined operation and type, on
- * sub-communicators used in turns, communicators freed and made again (no segment file left), an intercommunicator
- * and a nonblocking collective outstanding alongside; and small collectives then send (almost) no messages. Over
- * tcp the same calls keep the point-to-point schedules and give the same results.
+ * Blocking and nonblocking barrier, bcast, reduce, allreduce, reduce_scatter_block, allgather, gather, scatter and
+ * alltoall through a communicator's shared segment when all its ranks are on one host over shm: results equal a
+ * sequential computation for every predefined operation and type, on sub-communicators used in turns, communicators
+ * freed and made again (no segment file left), an intercommunicator and a nonblocking collective outstanding
+ * alongside; small collectives then send (almost) no messages, and the writers of small rooted ones run 100 calls
+ * ahead of their readers. Over tcp the same calls keep the point-to-point schedules and give the same results.
  */
 @Timeout(900)
 class SharedMemoryCollectivesJobTest {
@@ -54,9 +55,9 @@ class SharedMemoryCollectivesJobTest {
     }
 
     /**
-     * The nonblocking barrier, reduce, allreduce and reduce_scatter_block (and the blocking reduce_scatter_block) go
-     * through the segment once a blocking call made it: sequential results, many outstanding, and (almost) no
-     * messages; before, they were point-to-point schedules (thousands of messages).
+     * The nonblocking barrier, reduce, allreduce, reduce_scatter_block, bcast, gather, scatter, allgather and alltoall
+     * (and the blocking reduce_scatter_block) go through the segment once a blocking call made it: sequential results,
+     * many outstanding, and (almost) no messages; before, they were point-to-point schedules (thousands of messages).
      */
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4})

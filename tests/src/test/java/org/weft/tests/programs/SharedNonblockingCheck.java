@@ -11,13 +11,13 @@ import org.weft.api.Weft;
 
 /**
  * Checks the nonblocking barrier, reduce, allreduce and reduce_scatter_block (and the blocking reduce_scatter_block),
- * and the nonblocking bcast, gather, scatter, allgather and alltoall, against a sequential computation, on the world and a split, whose shared segment exists (a blocking collective came
- * first) or not yet (the first calls are nonblocking): in place and not, every root, many outstanding at once (more
- * than the segment's slot sets, their send buffers dropped by the program and collected) and completed in reverse
- * order, blocking collectives and a communicator's creation while they are outstanding, and a barrier that a late
- * rank holds. Then counts the messages a thousand of each sent:
- * {@code shared} as the first argument asserts (nearly) none, that they went through shared memory. Prints
- * {@code SHARED-NONBLOCKING OK} per rank.
+ * and the nonblocking bcast, gather, scatter, allgather and alltoall, against a sequential computation, on the world
+ * and a split, whose shared segment exists (a blocking collective came first) or not yet (the first calls are
+ * nonblocking): in place and not, every root, many outstanding at once (more than the segment's slot sets, their send
+ * buffers dropped by the program and collected) and completed in reverse order, blocking collectives and a
+ * communicator's creation while they are outstanding, and a barrier that a late rank holds. Then counts the messages a
+ * thousand of each sent: {@code shared} as the first argument asserts (nearly) none, that they went through shared
+ * memory. Prints {@code SHARED-NONBLOCKING OK} per rank.
  */
 public final class SharedNonblockingCheck {
     private static final int[] COUNTS = {1, 1000};

@@ -239,7 +239,7 @@ final class CommSegment implements BooleanSupplier {
         memory.set(ValueLayout.JAVA_LONG, header + Long.BYTES, bytes);
     }
 
-    /** Whether {@code rank}'s data for operation {@code s} lies in its ahead slot (read once {@code s} is published). */
+    /** Whether {@code rank}'s data for operation {@code s} lies in its ahead slot (read once {@code s} is out). */
     private boolean ahead(long s, int rank) {
         return memory.get(ValueLayout.JAVA_LONG, layout.aheadSlot(aheadSet(s), rank)) == s;
     }

@@ -9,14 +9,14 @@ import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
 
 /**
- * The collectives of one intracommunicator that go through its shared segment ({@link CommSegment}) when every
- * member is on this host and reached through shared memory: barrier, and reductions (reduce_scatter_block: all its
- * blocks) whose data fits a slot, blocking or not (nonblocking: {@link SharedSchedules}, once a blocking call made the
+ * The collectives of one intracommunicator that go through its shared segment ({@link CommSegment}) when every member
+ * is on this host and reached through shared memory: barrier, and reductions (reduce_scatter_block: all its blocks)
+ * whose data fits a slot, blocking or not (nonblocking: {@link SharedSchedules}, once a blocking call made the
  * segment); bcast, allgather, gather, scatter and alltoall of any size, blocking or not (data over a slot goes by
- * messages, as its sender records: {@link BlockExchanges}, {@link SharedBlockSchedules}). Each method returns false, having done nothing, when the call keeps the
- * schedules; the choice depends only on what every member knows alike (the communicator; for a reduction the byte
- * count, which signature matching makes equal), so all members choose the same. The segment is made at the first
- * such call ({@link SegmentSetup}), whatever its size.
+ * messages, as its sender records: {@link BlockExchanges}, {@link SharedBlockSchedules}). Each method returns false,
+ * having done nothing, when the call keeps the schedules; the choice depends only on what every member knows alike (the
+ * communicator; for a reduction the byte count, which signature matching makes equal), so all members choose the same.
+ * The segment is made at the first such call ({@link SegmentSetup}), whatever its size.
  *
  * <p>Algorithms, for {@code n} members and operation {@code s} (phases: {@link CommSegment}):
  * <ul>
