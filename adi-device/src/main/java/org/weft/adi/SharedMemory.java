@@ -31,4 +31,13 @@ public interface SharedMemory {
      * memory it may wait on. Costs a load of one cache line when it does not sleep.
      */
     void wake(int worldRank);
+
+    /**
+     * Whether the writers of small rooted collectives (a bcast's root, a reduce's leaves) may run far ahead of their
+     * readers through slots of their own, as Open MPI's run ahead through its FIFOs. Off unless asked for: with more
+     * ranks than cores and no real-time priority the readers fall behind and every call got slower.
+     */
+    default boolean runsAhead() {
+        return false;
+    }
 }

@@ -346,12 +346,14 @@ public final class MultimethodDevice implements Device {
 
     /** The shm module's memory for collectives, unless the shm module is not running or coll_shm is 0. */
     private SharedMemory makeSharedMemory() {
-        if (Parameters.of(config.parameters()).get(DeviceParameters.COLL_SHM) == 0) {
+        Parameters parameters = Parameters.of(config.parameters());
+        if (parameters.get(DeviceParameters.COLL_SHM) == 0) {
             return null;
         }
         for (CommModule module : context.modules()) {
             if (module instanceof ShmModule shm) {
-                return new ShmSharedMemory(shm, this::reachesThroughShm);
+                return new ShmSharedMemory(shm, this::reachesThroughShm,
+                        parameters.get(DeviceParameters.COLL_SHM_AHEAD) == 1);
             }
         }
         return null;

@@ -30,8 +30,9 @@ class SharedMemoryCollectivesJobTest {
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4})
     void collectivesOnOneHostGoThroughSharedMemoryAndGiveTheSequentialResults(int ranks) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("-np", String.valueOf(ranks), SharedCollectivesCheck.class.getName(),
-                "shared").timeout(TIMEOUT).start();
+        // the check's writers run 100 calls ahead of their readers: the ahead slots (coll_shm_ahead) are what allow it
+        WeftrunJob.Result result = WeftrunJob.of("-np", String.valueOf(ranks), "--param", "coll_shm_ahead=1",
+                SharedCollectivesCheck.class.getName(), "shared").timeout(TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         for (int r = 0; r < ranks; r++) {
             assertTrue(result.stdout().contains("SHARED-COLLECTIVES OK rank " + r), result.output());

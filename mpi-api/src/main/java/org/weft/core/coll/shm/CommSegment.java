@@ -203,7 +203,7 @@ final class CommSegment implements BooleanSupplier {
      * operation {@code aheadSets} before; its length is recorded too. Larger data goes as {@link #write}'s.
      */
     long writeAhead(MemorySegment data, long offset, long bytes) {
-        if (bytes > layout.aheadBytes) {
+        if (!shared.runsAhead() || bytes > layout.aheadBytes) {
             return write(data, offset, bytes);
         }
         long s = next();
@@ -221,7 +221,7 @@ final class CommSegment implements BooleanSupplier {
      */
     long beginForAll(long bytes) {
         long s = next();
-        if (bytes > layout.aheadBytes) {
+        if (!shared.runsAhead() || bytes > layout.aheadBytes) {
             beforeWriting(s);
             return s;
         }

@@ -18,11 +18,16 @@ import org.weft.adi.SharedMemory;
 public final class ShmSharedMemory implements SharedMemory {
     private final ShmModule module;
     private final IntPredicate reaches;
+    private final boolean runsAhead;
     /** Links by world rank, looked up once each: a wake on every collective must not box a rank. */
     private volatile ShmLink[] links = new ShmLink[0];
 
-    /** {@code reaches}: whether the device's link to a world rank is this module's (or is this process). */
-    public ShmSharedMemory(ShmModule module, IntPredicate reaches) {
+    /**
+     * {@code reaches}: whether the device's link to a world rank is this module's (or is this process);
+     * {@code runsAhead}: {@link #runsAhead}'s answer (the {@code coll_shm_ahead} parameter).
+     */
+    public ShmSharedMemory(ShmModule module, IntPredicate reaches, boolean runsAhead) {
+        this.runsAhead = runsAhead;
         this.module = module;
         this.reaches = reaches;
     }
@@ -90,5 +95,10 @@ public final class ShmSharedMemory implements SharedMemory {
             throw new IllegalArgumentException("not a segment name: " + name);
         }
         return module.jobDirectory().resolve("coll-" + name);
+    }
+
+    @Override
+    public boolean runsAhead() {
+        return runsAhead;
     }
 }
