@@ -88,10 +88,16 @@ final class OpenMpiSessionDirectory {
     }
 
     private static boolean isOurs(Path top) {
+        long mine = ownerOf(Path.of("/proc/self"));
+        return mine >= 0 && ownerOf(top) == mine;
+    }
+
+    /** The uid that owns {@code path} ({@code /proc/self}: this process's), or -1 if it cannot be read. */
+    static long ownerOf(Path path) {
         try {
-            return Files.getAttribute(top, "unix:uid").equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+            return ((Number) Files.getAttribute(path, "unix:uid")).longValue();
         } catch (IOException | RuntimeException e) {
-            return false;
+            return -1;
         }
     }
 

@@ -32,7 +32,7 @@ final class VaderSegments {
         if (family.isEmpty()) {
             return List.of();
         }
-        long uid = currentUid();
+        long uid = OpenMpiSessionDirectory.ownerOf(Path.of("/proc/self")); // -1, unknown: matches no segment
         try (Stream<Path> entries = Files.list(shm)) {
             List<Path> segments = entries.filter(segment -> isOfFamily(segment, family.getAsInt(), uid)).toList();
             for (Path segment : segments) {
@@ -59,13 +59,5 @@ final class VaderSegments {
         Matcher name = SEGMENT.matcher(segment.getFileName().toString());
         return name.matches() && Long.parseLong(name.group(1)) == uid
                 && Long.parseLong(name.group(2), 16) >>> 16 == family;
-    }
-
-    private static long currentUid() {
-        try {
-            return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).longValue();
-        } catch (IOException | RuntimeException e) {
-            return -1; // cannot tell whose: match no segment
-        }
     }
 }

@@ -73,6 +73,8 @@ final class CommSegment implements BooleanSupplier {
     private DeviceRequest[] waitRequests;
     /** Yields before the device's wait ({@link #awaitFlags}): none when every member may have a core of its own. */
     private final int yieldsFirst;
+    /** Whether small rooted writers use the ahead slots ({@link SharedMemory#runsAhead}), asked once. */
+    private final boolean runsAhead;
     /** Requests of the messages a call sends, by rank, reused. */
     private final DeviceRequest[] requests;
     /** The one receive a call waits for at a time. */
@@ -91,6 +93,7 @@ final class CommSegment implements BooleanSupplier {
         this.context = context;
         this.requests = new DeviceRequest[layout.ranks];
         this.yieldsFirst = layout.ranks > Runtime.getRuntime().availableProcessors() ? YIELDS_FIRST : 0;
+        this.runsAhead = shared.runsAhead();
         this.slots = new MemorySegment[SegmentLayout.SETS][layout.ranks];
         this.blocks = new MemorySegment[SegmentLayout.SETS][layout.ranks];
         for (int set = 0; set < SegmentLayout.SETS; set++) {
@@ -203,7 +206,7 @@ final class CommSegment implements BooleanSupplier {
      * operation {@code aheadSets} before; its length is recorded too. Larger data goes as {@link #write}'s.
      */
     long writeAhead(MemorySegment data, long offset, long bytes) {
-        if (!shared.runsAhead() || bytes > layout.aheadBytes) {
+        if (!runsAhead || bytes > layout.aheadBytes) {
             return write(data, offset, bytes);
         }
         long s = next();
@@ -221,7 +224,7 @@ final class CommSegment implements BooleanSupplier {
      */
     long beginForAll(long bytes) {
         long s = next();
-        if (!shared.runsAhead() || bytes > layout.aheadBytes) {
+        if (!runsAhead || bytes > layout.aheadBytes) {
             beforeWriting(s);
             return s;
         }
