@@ -11,7 +11,7 @@
 #                       then each collective's microseconds; with the load of every round;
 #   ratios.csv, ratios.png   Weft / Open MPI C per collective and size, a panel per ranks count.
 # COLLS may also name the nonblocking forms, each call started and waited for at once: iallreduce, ibarrier, ireduce,
-# ireduce_scatter_block, ibcast.
+# ireduce_scatter_block, ibcast, iallgather, ialltoall, igather, iscatter.
 # QUICK=1 is a smoke test (sizes up to 1 KiB, 50 iterations, 1 round); figures from it mean nothing.
 # Needs the build (./mvnw -q package -DskipTests) and Open MPI (apt-get install openmpi-bin libopenmpi-dev).
 # Usage: [COLLS="allreduce bcast"] [NPS="2 4"] [MAX=4194304] [ITER=1000] [QUICK=1] [OUT=dir]

@@ -1,11 +1,13 @@
 /*
  * The C reference for Weft's OSU-style collective benchmarks (org.weft.bench.osu.Bcast, Allreduce, Alltoall,
  * Allgather, Gather, Scatter, Reduce, Barrier, ReduceScatterBlock, and the nonblocking Iallreduce, Ibarrier, Ireduce,
- * IreduceScatterBlock, Ibcast: each call started and waited for at once): the same sizes, warm-up and output (per
- * size the average over ranks of each rank's mean microseconds per call; barrier: one row, size 0).
+ * IreduceScatterBlock, Ibcast, Iallgather, Ialltoall, Igather, Iscatter: each call started and waited for at once):
+ * the same sizes, warm-up and output (per size the average over ranks of each rank's mean microseconds per call;
+ * barrier: one row, size 0).
  * Build: mpicc -O2 -o collectives collectives.c
  * Run:   mpirun -np 4 --oversubscribe ./collectives bcast|allreduce|alltoall|allgather|gather|scatter|reduce
- *          |barrier|reduce_scatter_block|iallreduce|ibarrier|ireduce|ireduce_scatter_block|ibcast [maxBytes] [iterations]
+ *          |barrier|reduce_scatter_block|iallreduce|ibarrier|ireduce|ireduce_scatter_block|ibcast
+ *          |iallgather|ialltoall|igather|iscatter [maxBytes] [iterations]
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -14,7 +16,7 @@
 
 static const char *names[] = {"bcast", "allreduce", "alltoall", "allgather", "gather", "scatter", "reduce", "barrier",
                               "reduce_scatter_block", "iallreduce", "ibarrier", "ireduce", "ireduce_scatter_block",
-                              "ibcast"};
+                              "ibcast", "iallgather", "ialltoall", "igather", "iscatter"};
 static int op;  /* index in names */
 static char *sendbuf, *recvbuf;
 
@@ -29,8 +31,16 @@ static void call(int bytes) {
             MPI_Ireduce(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD, &request);
         } else if (op == 12) {
             MPI_Ireduce_scatter_block(sendbuf, recvbuf, bytes / 4, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD, &request);
-        } else {
+        } else if (op == 13) {
             MPI_Ibcast(sendbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &request);
+        } else if (op == 14) {
+            MPI_Iallgather(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, MPI_COMM_WORLD, &request);
+        } else if (op == 15) {
+            MPI_Ialltoall(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, MPI_COMM_WORLD, &request);
+        } else if (op == 16) {
+            MPI_Igather(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &request);
+        } else {
+            MPI_Iscatter(sendbuf, bytes, MPI_BYTE, recvbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD, &request);
         }
         MPI_Wait(&request, MPI_STATUS_IGNORE);
     } else if (op == 0) {
@@ -84,7 +94,7 @@ int main(int argc, char **argv) {
     int max = barrier ? 0 : argc > 2 ? atoi(argv[2]) : 1 << 20;
     int iterations = argc > 3 ? atoi(argv[3]) : 1000;
     int min = barrier ? 0 : reduction ? 4 : 1;
-    size_t bytes = (size_t) (max > 0 ? max : 1) * ((op >= 2 && op <= 5) || op == 8 || op == 12 ? size : 1);
+    size_t bytes = (size_t) (max > 0 ? max : 1) * ((op >= 2 && op <= 5) || op == 8 || op == 12 || op >= 14 ? size : 1);
     sendbuf = calloc(bytes, 1);
     recvbuf = calloc(bytes, 1);
     time_calls(min, 5 * iterations);

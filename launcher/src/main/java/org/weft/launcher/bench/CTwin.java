@@ -21,7 +21,8 @@ public record CTwin(String source, List<String> arguments) {
             case "latency" -> new CTwin("pingpong.c", present(max == null ? "4194304" : max, iterations));
             case "bw" -> new CTwin("bandwidth.c", present(max == null ? "4194304" : max, iterations));
             case "bcast", "allreduce", "alltoall", "allgather", "gather", "scatter", "reduce", "barrier",
-                 "reduce_scatter_block", "iallreduce", "ibarrier", "ireduce", "ireduce_scatter_block", "ibcast" ->
+                 "reduce_scatter_block", "iallreduce", "ibarrier", "ireduce", "ireduce_scatter_block", "ibcast",
+                 "iallgather", "ialltoall", "igather", "iscatter" ->
                     new CTwin("collectives.c", present(benchmark, max == null ? "1048576" : max, iterations));
             case "put_latency", "get_latency" -> new CTwin("one-sided.c", present(benchmark.substring(0, 3),
                     option(args, "-s") == null ? "flush" : option(args, "-s"), max == null ? "4194304" : max));
@@ -33,7 +34,7 @@ public record CTwin(String source, List<String> arguments) {
     public static List<String> benchmarks() {
         return List.of("latency", "bw", "bcast", "allreduce", "alltoall", "allgather", "gather", "scatter", "reduce",
                 "barrier", "reduce_scatter_block", "iallreduce", "ibarrier", "ireduce", "ireduce_scatter_block",
-                "ibcast", "put_latency", "get_latency");
+                "ibcast", "iallgather", "ialltoall", "igather", "iscatter", "put_latency", "get_latency");
     }
 
     /** The program's name: its source's without {@code .c}. */
