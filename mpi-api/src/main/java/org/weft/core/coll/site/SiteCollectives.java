@@ -247,11 +247,14 @@ public final class SiteCollectives {
 
     /**
      * The native element of a reduction on {@code type} by {@code op}, or {@code null} when the schedules run it: a
-     * user's operation or MINLOC/MAXLOC, {@code boolean}, or a type of more than one element (complex numbers).
+     * user's operation or MINLOC/MAXLOC, {@code boolean}, a type of more than one element (complex numbers), or a sum
+     * of 8- or 16-bit integers, which must wrap around as Java's arithmetic does, and which Open MPI 4.1's AVX kernels
+     * saturate (30000 + 30000 as {@code MPI_SHORT} gives 32767 there).
      */
     private static Element element(TypeDescriptor type, Reduction op) {
         TypeDescriptor t = TypeDescriptor.check(type);
-        if (op.predefined() == null || t.baseCount() != 1 || t.pairLayout() != null) {
+        if (op.predefined() == null || t.baseCount() != 1 || t.pairLayout() != null
+                || op.predefined() == PredefinedOp.SUM && t.base().bytes() < Integer.BYTES) {
             return null;
         }
         return switch (t.base()) {
