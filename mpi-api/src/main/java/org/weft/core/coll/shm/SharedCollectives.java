@@ -2,6 +2,7 @@ package org.weft.core.coll.shm;
 
 import java.lang.foreign.MemorySegment;
 
+import org.weft.core.coll.DecidedOnce;
 import org.weft.core.coll.Reduction;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
@@ -32,21 +33,18 @@ import org.weft.core.datatype.TypeDescriptor;
  * allreduce gets the same bits, and a non-commutative operation's order holds.
  */
 public final class SharedCollectives {
-    private static final int UNDECIDED = 0;
-    private static final int ACTIVE = 1;
-    private static final int NONE = 2;
-
     private final Communicator comm;
     private final ArrayViews views = new ArrayViews();
     private final BlockExchanges blocks;
     /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
     private final Schedule done;
-    private volatile int state = UNDECIDED;
-    private CommSegment segment;
+    /** The segment, made at the communicator's first call that may use it ({@link SegmentSetup}). */
+    private final DecidedOnce<CommSegment> segments;
 
     public SharedCollectives(Communicator comm) {
         this.comm = comm;
         this.blocks = new BlockExchanges(comm.rank(), views);
+        this.segments = new DecidedOnce<>(() -> SegmentSetup.setUp(comm), CommSegment::close);
         this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
         done.run();
     }
@@ -61,7 +59,7 @@ public final class SharedCollectives {
         if (!ready()) {
             return false;
         }
-        CommSegment seg = segment;
+        CommSegment seg = segment();
         long s = seg.next();
         seg.publish(2 * s);
         seg.awaitAll(2 * s);
@@ -73,7 +71,7 @@ public final class SharedCollectives {
         if (bytes(count, type) < 0 || !ready()) {
             return false;
         }
-        blocks.bcast(segment, buf, count, type, root);
+        blocks.bcast(segment(), buf, count, type, root);
         return true;
     }
 
@@ -86,7 +84,7 @@ public final class SharedCollectives {
         if (!fits(bytes)) {
             return false;
         }
-        CommSegment seg = segment;
+        CommSegment seg = segment();
         boolean isRoot = comm.rank() == root;
         boolean staged = isRoot && BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = isRoot ? receiving(recvbuf, count, type, staged) : null;
@@ -106,7 +104,7 @@ public final class SharedCollectives {
         if (!fits(bytes)) {
             return false;
         }
-        CommSegment seg = segment;
+        CommSegment seg = segment();
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
@@ -126,7 +124,7 @@ public final class SharedCollectives {
         if (!fits(block * n)) {
             return false;
         }
-        CommSegment seg = segment;
+        CommSegment seg = segment();
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sending(sendbuf == null ? recvbuf : sendbuf, n * count, type);
@@ -147,7 +145,8 @@ public final class SharedCollectives {
      * member has made the same calls before, so all choose alike) and the bytes fit a slot; else {@code null}.
      */
     private CommSegment forNonblocking(long bytes) {
-        return state == ACTIVE && bytes >= 0 && bytes <= segment.slotBytes() ? segment : null;
+        CommSegment segment = segments.made();
+        return segment != null && bytes >= 0 && bytes <= segment.slotBytes() ? segment : null;
     }
 
     /** Whether a nonblocking reduction of {@code bytes} per rank (or a barrier: 0) goes through the segment. */
@@ -157,7 +156,7 @@ public final class SharedCollectives {
 
     /** Appends {@code MPI_Ibarrier} through the segment to {@code plan} (after {@link #takesNonblocking}). */
     public void iBarrier(Schedule plan) {
-        SharedSchedules.barrier(segment, plan);
+        SharedSchedules.barrier(segment(), plan);
     }
 
     /**
@@ -165,12 +164,12 @@ public final class SharedCollectives {
      * (after {@link #takesNonblocking}); {@code recv} matters at the reducers only.
      */
     public void iReduce(Schedule plan, MemorySegment send, MemorySegment recv, int count, Reduction op, int root) {
-        SharedSchedules.reduce(segment, plan, send, recv, count, op.combiner(), root, comm.rank());
+        SharedSchedules.reduce(segment(), plan, send, recv, count, op.combiner(), root, comm.rank());
     }
 
     /** Appends {@code MPI_Ireduce_scatter_block} through the segment (after {@link #takesNonblocking} of all blocks). */
     public void iReduceScatterBlock(Schedule plan, MemorySegment send, MemorySegment recv, int count, Reduction op) {
-        SharedSchedules.reduceScatterBlock(segment, plan, send, recv, count, op.combiner(), comm.rank());
+        SharedSchedules.reduceScatterBlock(segment(), plan, send, recv, count, op.combiner(), comm.rank());
     }
 
     /**
@@ -178,12 +177,12 @@ public final class SharedCollectives {
      * (made by an earlier blocking call, as for {@link #takesNonblocking}); data of any size, as the blocking forms.
      */
     public boolean takesNonblockingBlocks() {
-        return state == ACTIVE;
+        return segments.made() != null;
     }
 
     /** Appends {@code MPI_Ibcast} of {@code data} from {@code root} (after {@link #takesNonblockingBlocks}). */
     public void iBcast(Schedule plan, MemorySegment data, int root) {
-        SharedBlockSchedules.bcast(segment, plan, data, root, comm.rank());
+        SharedBlockSchedules.bcast(segment(), plan, data, root, comm.rank());
     }
 
     /**
@@ -191,7 +190,7 @@ public final class SharedCollectives {
      * bytes of {@code recv} at {@code root} (after {@link #takesNonblockingBlocks}).
      */
     public void iGather(Schedule plan, MemorySegment mine, MemorySegment recv, long block, int root) {
-        SharedBlockSchedules.gather(segment, plan, mine, recv, block, root, comm.rank());
+        SharedBlockSchedules.gather(segment(), plan, mine, recv, block, root, comm.rank());
     }
 
     /**
@@ -199,7 +198,7 @@ public final class SharedCollectives {
      * {@code mine} ({@code null} at the root: in place) (after {@link #takesNonblockingBlocks}).
      */
     public void iScatter(Schedule plan, MemorySegment send, long block, MemorySegment mine, int root) {
-        SharedBlockSchedules.scatter(segment, plan, send, block, mine, root, comm.rank());
+        SharedBlockSchedules.scatter(segment(), plan, send, block, mine, root, comm.rank());
     }
 
     /**
@@ -209,13 +208,13 @@ public final class SharedCollectives {
     public void iAllGather(Schedule plan, MemorySegment mine, MemorySegment recv, long block) {
         long offset = mine == null ? comm.rank() * block : 0;
         MemorySegment from = mine == null ? recv : mine;
-        SharedBlockSchedules.allGather(segment, plan, from, offset, mine == null ? block : mine.byteSize(), recv,
+        SharedBlockSchedules.allGather(segment(), plan, from, offset, mine == null ? block : mine.byteSize(), recv,
                 block, mine == null, comm.rank());
     }
 
     /** Appends {@code MPI_Ialltoall} (after {@link #takesNonblockingBlocks}). */
     public void iAllToAll(Schedule plan, MemorySegment send, long sendBlock, MemorySegment recv, long recvBlock) {
-        SharedBlockSchedules.allToAll(segment, plan, send, sendBlock, recv, recvBlock, comm.rank());
+        SharedBlockSchedules.allToAll(segment(), plan, send, sendBlock, recv, recvBlock, comm.rank());
     }
 
     /** {@code MPI_Allgather} ({@code sendbuf == null}: in place); false if it keeps the schedules. */
@@ -225,7 +224,7 @@ public final class SharedCollectives {
         if (block < 0 || (sendbuf != null && bytes(sendcount, sendtype) < 0) || !ready()) {
             return false;
         }
-        blocks.allGather(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
+        blocks.allGather(segment(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
         return true;
     }
 
@@ -236,7 +235,7 @@ public final class SharedCollectives {
         if ((isRoot ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype)) < 0 || !ready()) {
             return false;
         }
-        blocks.gather(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        blocks.gather(segment(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
         return true;
     }
 
@@ -247,7 +246,7 @@ public final class SharedCollectives {
         if ((isRoot ? bytes(sendcount, sendtype) : bytes(recvcount, recvtype)) < 0 || !ready()) {
             return false;
         }
-        blocks.scatter(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        blocks.scatter(segment(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
         return true;
     }
 
@@ -257,7 +256,7 @@ public final class SharedCollectives {
         if (sendbuf == null || bytes(sendcount, sendtype) < 0 || bytes(recvcount, recvtype) < 0 || !ready()) {
             return false;
         }
-        blocks.allToAll(segment, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        blocks.allToAll(segment(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
         return true;
     }
 
@@ -268,16 +267,12 @@ public final class SharedCollectives {
 
     /** Whether the segment is there (made now at the communicator's first call) and {@code bytes} fit a slot. */
     private boolean fits(long bytes) {
-        return bytes >= 0 && ready() && bytes <= segment.slotBytes();
+        return bytes >= 0 && ready() && bytes <= segment().slotBytes();
     }
 
     /** Unmaps the segment: the communicator was freed. */
-    public synchronized void close() {
-        if (state == ACTIVE) {
-            segment.close();
-            segment = null;
-        }
-        state = NONE;
+    public void close() {
+        segments.close();
         views.clear();
     }
 
@@ -309,16 +304,11 @@ public final class SharedCollectives {
 
     /** Whether the segment is there, made now if this is the communicator's first such call. */
     private boolean ready() {
-        int s = state;
-        if (s == UNDECIDED) {
-            synchronized (this) {
-                if (state == UNDECIDED) {
-                    segment = SegmentSetup.setUp(comm);
-                    state = segment != null ? ACTIVE : NONE;
-                }
-                s = state;
-            }
-        }
-        return s == ACTIVE;
+        return segments.get() != null;
+    }
+
+    /** The segment, after {@link #ready} or {@link #takesNonblocking} said it is there. */
+    private CommSegment segment() {
+        return segments.made();
     }
 }

@@ -7,6 +7,7 @@ import org.weft.adi.NativeCollectives.Element;
 import org.weft.adi.NativeCollectives.Group;
 import org.weft.adi.NativeCollectives.Operation;
 import org.weft.core.MpiRuntime;
+import org.weft.core.coll.DecidedOnce;
 import org.weft.core.coll.Reduction;
 import org.weft.core.coll.op.PredefinedOp;
 import org.weft.core.coll.sched.Schedule;
@@ -35,9 +36,6 @@ import org.weft.core.datatype.TypeDescriptor;
  * through that MPI stops on it.
  */
 public final class SiteCollectives {
-    private static final int UNDECIDED = 0;
-    private static final int ACTIVE = 1;
-    private static final int NONE = 2;
     /** The native operation of each {@link PredefinedOp}, by ordinal (the names are the same). */
     private static final Operation[] OPERATIONS = operations();
 
@@ -45,11 +43,12 @@ public final class SiteCollectives {
     private final ArrayViews views = new ArrayViews();
     /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
     private final Schedule done;
-    private volatile int state = UNDECIDED;
-    private Group group;
+    /** The native communicator, made at the communicator's first blocking collective ({@link #setUp}). */
+    private final DecidedOnce<Group> groups;
 
     public SiteCollectives(Communicator comm) {
         this.comm = comm;
+        this.groups = new DecidedOnce<>(this::setUp, Group::close);
         this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
         done.run();
     }
@@ -64,7 +63,7 @@ public final class SiteCollectives {
         if (!ready()) {
             return false;
         }
-        group.barrier();
+        group().barrier();
         return true;
     }
 
@@ -75,7 +74,7 @@ public final class SiteCollectives {
         }
         boolean isRoot = comm.rank() == root;
         MemorySegment data = isRoot ? sending(buf, count, type) : receiving(buf, count, type);
-        group.bcast(data, root);
+        group().bcast(data, root);
         if (!isRoot) {
             received(buf, count, type, data);
         }
@@ -91,7 +90,7 @@ public final class SiteCollectives {
         boolean isRoot = comm.rank() == root;
         MemorySegment recv = isRoot ? receiving(recvbuf, count, type) : null;
         MemorySegment send = sendbuf == null && isRoot ? null : sending(sendbuf, count, type);
-        group.reduce(send, recv, count, element, OPERATIONS[op.predefined().ordinal()], root);
+        group().reduce(send, recv, count, element, OPERATIONS[op.predefined().ordinal()], root);
         if (isRoot) {
             received(recvbuf, count, type, recv);
         }
@@ -106,7 +105,7 @@ public final class SiteCollectives {
         }
         MemorySegment recv = receiving(recvbuf, count, type);
         MemorySegment send = sendbuf == null ? null : sending(sendbuf, count, type);
-        group.allReduce(send, recv, count, element, OPERATIONS[op.predefined().ordinal()]);
+        group().allReduce(send, recv, count, element, OPERATIONS[op.predefined().ordinal()]);
         received(recvbuf, count, type, recv);
         return true;
     }
@@ -124,7 +123,7 @@ public final class SiteCollectives {
         }
         MemorySegment recv = receiving(recvbuf, sendbuf == null ? count * n : count, type);
         MemorySegment send = sendbuf == null ? null : sending(sendbuf, count * n, type);
-        group.reduceScatterBlock(send, recv, count, element, OPERATIONS[op.predefined().ordinal()]);
+        group().reduceScatterBlock(send, recv, count, element, OPERATIONS[op.predefined().ordinal()]);
         received(recvbuf, sendbuf == null ? count * n : count, type, recv);
         return true;
     }
@@ -139,7 +138,7 @@ public final class SiteCollectives {
         }
         MemorySegment recv = receiving(recvbuf, Math.multiplyExact(n, recvcount), recvtype);
         MemorySegment send = sendbuf == null ? null : sending(sendbuf, sendcount, sendtype);
-        group.allGather(send, recv);
+        group().allGather(send, recv);
         received(recvbuf, n * recvcount, recvtype, recv);
         return true;
     }
@@ -154,7 +153,7 @@ public final class SiteCollectives {
         }
         MemorySegment send = sending(sendbuf, Math.multiplyExact(n, sendcount), sendtype);
         MemorySegment recv = receiving(recvbuf, Math.multiplyExact(n, recvcount), recvtype);
-        group.allToAll(send, recv);
+        group().allToAll(send, recv);
         received(recvbuf, n * recvcount, recvtype, recv);
         return true;
     }
@@ -171,7 +170,7 @@ public final class SiteCollectives {
         int all = isRoot ? Math.multiplyExact(comm.size(), recvcount) : 0;
         MemorySegment recv = isRoot ? receiving(recvbuf, all, recvtype) : null;
         MemorySegment send = inPlace ? null : sending(sendbuf, sendcount, sendtype);
-        group.gather(send, recv, root);
+        group().gather(send, recv, root);
         if (isRoot) {
             received(recvbuf, all, recvtype, recv);
         }
@@ -189,7 +188,7 @@ public final class SiteCollectives {
         }
         MemorySegment send = isRoot ? sending(sendbuf, Math.multiplyExact(comm.size(), sendcount), sendtype) : null;
         MemorySegment recv = inPlace ? null : receiving(recvbuf, recvcount, recvtype);
-        group.scatter(send, recv, root);
+        group().scatter(send, recv, root);
         if (!inPlace) {
             received(recvbuf, recvcount, recvtype, recv);
         }
@@ -197,12 +196,8 @@ public final class SiteCollectives {
     }
 
     /** Frees the native communicator: the communicator was freed. */
-    public synchronized void close() {
-        if (state == ACTIVE) {
-            group.close();
-            group = null;
-        }
-        state = NONE;
+    public void close() {
+        groups.close();
         views.clear();
     }
 
@@ -212,20 +207,16 @@ public final class SiteCollectives {
      * completed first when it does.
      */
     private boolean ready() {
-        int s = state;
-        if (s == UNDECIDED) {
-            synchronized (this) {
-                if (state == UNDECIDED) {
-                    group = setUp();
-                    state = group != null ? ACTIVE : NONE;
-                }
-                s = state;
-            }
+        if (groups.get() == null) {
+            return false;
         }
-        if (s == ACTIVE) {
-            comm.collectives().finishOutstanding(comm.device());
-        }
-        return s == ACTIVE;
+        comm.collectives().finishOutstanding(comm.device());
+        return true;
+    }
+
+    /** The native communicator, after {@link #ready} said there is one. */
+    private Group group() {
+        return groups.made();
     }
 
     /** The native communicator of the members, or {@code null} when they are not all in one native job. */
