@@ -12,6 +12,7 @@ import mpi.MPIException;
  * checked, to every root; then counts that differ between ranks across the slot's size — short blocks, which a
  * block takes as a receive does, and a block longer than its receiver's ({@code ERR_TRUNCATE} at that receiver
  * only) — which must neither hang nor corrupt; the blocking forms, then the nonblocking ones (direct buffers).
+ * Then reductions over a slot ({@link LargeReductions}).
  * Prints {@code LARGE-BLOCKS OK rank R}.
  */
 public final class LargeBlockCollectives {
@@ -46,6 +47,9 @@ public final class LargeBlockCollectives {
             }
             mismatchedCounts(world);
         }
+        long start = System.nanoTime();
+        LargeReductions.check(world);
+        System.out.printf("LARGE-REDUCTIONS rank %d took %d ms%n", rank, (System.nanoTime() - start) / 1_000_000);
         world.barrier();
         System.out.println("LARGE-BLOCKS OK rank " + world.getRank());
         MPI.Finalize();

@@ -2,14 +2,16 @@ package org.weft.tests.programs;
 
 import java.util.Arrays;
 import mpi.MPI;
+import mpi.MPIException;
 import org.weft.tests.harness.SteadyStateAllocation;
 
 /**
  * Every rank calls one blocking collective over and over — {@code barrier}, an {@code allReduce} or a {@code scan}
  * of one double with {@code MPI.SUM}, an {@code allGather}, {@code allToAll}, {@code gather}, {@code scatter} or
- * {@code reduceScatterBlock} of one int, on the same arrays with new data each call (gather and scatter from each
- * rank in turn), checked (the first argument says which), as an iterative solver does — and prints what its thread
- * allocates in steady state
+ * {@code reduceScatterBlock} of one int (or, {@code largereductions}, an allreduce, a reduce and a
+ * reduce_scatter_block of doubles over a shared slot), on the same arrays with new data each call (gather and scatter
+ * from each rank in turn), checked (the first argument says which), as an iterative solver does — and prints what
+ * its thread allocates in steady state
  * ({@link SteadyStateAllocation#print}, its best window), a "message" being one call.
  */
 public final class RepeatedCollectives {
@@ -18,7 +20,32 @@ public final class RepeatedCollectives {
     /** At most; the windows stop once both ranks had one allocating less than a byte a call. */
     private static final int WINDOWS = 30;
 
+    /** Doubles of a reduction over a shared slot (64 KiB): three chunks through the segment. */
+    private static final int LARGE = 20_000;
+
     private RepeatedCollectives() {
+    }
+
+    /**
+     * An allreduce, a reduce (roots in turn) and a reduce_scatter_block of {@link #LARGE} doubles: over a slot, so
+     * they go through the segment in chunks.
+     */
+    private static void largeReductions(int rank, int size, int i, double[] in, double[] out) throws MPIException {
+        in[0] = rank + i;
+        in[in.length - 1] = rank - i;
+        MPI.COMM_WORLD.allReduce(in, out, in.length, MPI.DOUBLE, MPI.SUM);
+        double sum = size * (size - 1) / 2.0;
+        if (out[0] != sum + (double) size * i || out[out.length - 1] != sum - (double) size * i) {
+            throw new AssertionError("a large allReduce gave " + out[0] + ", " + out[out.length - 1] + " in call " + i);
+        }
+        MPI.COMM_WORLD.reduce(in, out, in.length, MPI.DOUBLE, MPI.MAX, i % size);
+        if (rank == i % size && out[0] != size - 1 + i) {
+            throw new AssertionError("a large reduce gave " + out[0] + " in call " + i);
+        }
+        MPI.COMM_WORLD.reduceScatterBlock(in, out, in.length / size, MPI.DOUBLE, MPI.SUM);
+        if (rank == 0 && out[0] != sum + (double) size * i) {
+            throw new AssertionError("a large reduceScatterBlock gave " + out[0] + " in call " + i);
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -31,6 +58,9 @@ public final class RepeatedCollectives {
         int[] mine = new int[1];
         int[] all = new int[size];
         int[] mineToAll = new int[size];
+        double[] large = new double[collective.equals("largereductions") ? LARGE : 0];
+        double[] largeOut = new double[large.length];
+        int measured = large.length > 0 ? MEASURED / 10 : MEASURED; // a large call takes 100 times a small one
         long bytes = SteadyStateAllocation.leastBytes(rounds -> {
             for (int i = 0; i < rounds; i++) {
                 switch (collective) {
@@ -85,12 +115,13 @@ public final class RepeatedCollectives {
                             throw new AssertionError("reduceScatterBlock gave " + mine[0] + " in call " + i);
                         }
                     }
+                    case "largereductions" -> largeReductions(rank, size, i, large, largeOut);
                     default -> throw new IllegalArgumentException("barrier, allreduce, allgather, alltoall, gather,"
-                            + " scatter, scan or reducescatterblock, not " + collective);
+                            + " scatter, scan, reducescatterblock or largereductions, not " + collective);
                 }
             }
-        }, WARM_UP, MEASURED, WINDOWS, MEASURED);
-        SteadyStateAllocation.print(rank, bytes, MEASURED);
+        }, large.length > 0 ? WARM_UP / 4 : WARM_UP, measured, WINDOWS, measured);
+        SteadyStateAllocation.print(rank, bytes, measured);
         MPI.Finalize();
     }
 }

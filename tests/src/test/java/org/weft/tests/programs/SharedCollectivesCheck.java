@@ -144,7 +144,7 @@ public final class SharedCollectivesCheck {
         }
     }
 
-    private static void checkAllReduce(Intracomm comm, Datatype type, Op op, int count, int seed, boolean inPlace)
+    static void checkAllReduce(Intracomm comm, Datatype type, Op op, int count, int seed, boolean inPlace)
             throws MPIException {
         Values v = new Values(type, count);
         Object mine = v.contribution(comm.getRank(), seed);
@@ -157,7 +157,7 @@ public final class SharedCollectivesCheck {
         v.check(result, v.expected(op, comm.getSize(), seed), "allReduce " + describe(comm, type, op, count, inPlace));
     }
 
-    private static void checkReduce(Intracomm comm, Datatype type, Op op, int count, int seed, int root,
+    static void checkReduce(Intracomm comm, Datatype type, Op op, int count, int seed, int root,
                                     boolean inPlace) throws MPIException {
         Values v = new Values(type, count);
         boolean isRoot = comm.getRank() == root;
@@ -514,7 +514,8 @@ public final class SharedCollectivesCheck {
         }
     }
 
-    private static long sent() throws MPIException {
+    /** Messages this rank has sent so far, by every method. */
+    static long sent() throws MPIException {
         long total = 0;
         for (DeviceReport.MethodReport method : Weft.report().methods()) {
             total += method.rsrsSent();

@@ -13,8 +13,9 @@ import org.weft.core.datatype.TypeDescriptor;
  * The collectives of one intracommunicator that go through its shared segment ({@link CommSegment}) when every member
  * is on this host and reached through shared memory: barrier, and reductions (reduce_scatter_block: all its blocks)
  * whose data fits a slot, blocking or not (nonblocking: {@link SharedSchedules}, once a blocking call made the
- * segment); bcast, allgather, gather, scatter and alltoall of any size, blocking or not (data over a slot goes by
- * messages, as its sender records: {@link BlockExchanges}, {@link SharedBlockSchedules}). Each method returns false,
+ * segment); blocking reductions of any larger size, in chunks ({@link ChunkedReductions}); bcast, allgather,
+ * gather, scatter and alltoall of any size, blocking or not (data over a slot goes by messages, as its sender
+ * records: {@link BlockExchanges}, {@link SharedBlockSchedules}). Each method returns false,
  * having done nothing, when the call keeps the schedules; the choice depends only on what every member knows alike (the
  * communicator; for a reduction the byte count, which signature matching makes equal), so all members choose the same.
  * The segment is made at the first such call ({@link SegmentSetup}), whatever its size.
@@ -36,6 +37,7 @@ public final class SharedCollectives {
     private final Communicator comm;
     private final ArrayViews views = new ArrayViews();
     private final BlockExchanges blocks;
+    private final ChunkedReductions chunked;
     /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
     private final Schedule done;
     /** The segment, made at the communicator's first call that may use it ({@link SegmentSetup}). */
@@ -45,6 +47,7 @@ public final class SharedCollectives {
         this.comm = comm;
         this.blocks = new BlockExchanges(comm.rank(), views);
         this.segments = new DecidedOnce<>(() -> SegmentSetup.setUp(comm), CommSegment::close);
+        this.chunked = new ChunkedReductions(comm.rank());
         this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
         done.run();
     }
@@ -81,7 +84,8 @@ public final class SharedCollectives {
      */
     public boolean reduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op, int root) {
         long bytes = bytes(count, type);
-        if (!fits(bytes)) {
+        boolean large = chunks(bytes, type);
+        if (!large && !fits(bytes)) {
             return false;
         }
         CommSegment seg = segment();
@@ -89,6 +93,13 @@ public final class SharedCollectives {
         boolean staged = isRoot && BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = isRoot ? receiving(recvbuf, count, type, staged) : null;
         MemorySegment send = sendbuf == null && isRoot ? recv : sending(sendbuf, count, type);
+        if (large) {
+            chunked.reduce(seg, send, recv, count, type.byteSize(), op.combiner(), root);
+            if (staged) {
+                BufferMapping.finishReceive(recvbuf, count, type, recv, bytes);
+            }
+            return true;
+        }
         long s = seg.writeAhead(send, 0, bytes); // the leaves go on: the root reads their slots later
         if (isRoot) {
             combineAll(seg, s, recvbuf, recv, count, type, op, staged);
@@ -101,13 +112,21 @@ public final class SharedCollectives {
     /** {@code MPI_Allreduce} through the segment ({@code sendbuf == null}: in place); false if it keeps the schedules. */
     public boolean allReduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op) {
         long bytes = bytes(count, type);
-        if (!fits(bytes)) {
+        boolean large = chunks(bytes, type);
+        if (!large && !fits(bytes)) {
             return false;
         }
         CommSegment seg = segment();
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
+        if (large) {
+            chunked.reduce(seg, send, recv, count, type.byteSize(), op.combiner(), -1);
+            if (staged) {
+                BufferMapping.finishReceive(recvbuf, count, type, recv, bytes);
+            }
+            return true;
+        }
         combineAll(seg, seg.write(send, 0, bytes), recvbuf, recv, count, type, op, staged);
         return true;
     }
@@ -121,13 +140,21 @@ public final class SharedCollectives {
     public boolean reduceScatterBlock(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op) {
         long block = bytes(count, type);
         int n = comm.size();
-        if (!fits(block * n)) {
+        boolean large = chunks(block * n, type);
+        if (!large && !fits(block * n)) {
             return false;
         }
         CommSegment seg = segment();
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sending(sendbuf == null ? recvbuf : sendbuf, n * count, type);
+        if (large) {
+            chunked.reduceScatterBlock(seg, send, recv, count, type.byteSize(), op.combiner());
+            if (staged) {
+                BufferMapping.finishReceive(recvbuf, count, type, recv, block);
+            }
+            return true;
+        }
         long s = seg.write(send, 0, block * n);
         seg.publish(2 * s - 1);
         seg.awaitAll(2 * s - 1);
@@ -265,6 +292,17 @@ public final class SharedCollectives {
         return (long) count * TypeDescriptor.check(type).byteSize();
     }
 
+    /**
+     * Whether a blocking reduction of {@code bytes} per rank goes through the segment in chunks
+     * ({@link ChunkedReductions}): the segment is there (made now at the communicator's first call), the bytes do
+     * not fit a slot, and a chunk holds an item per member. Every member decides alike: a reduction's count, type
+     * and communicator are the same at all.
+     */
+    private boolean chunks(long bytes, TypeDescriptor type) {
+        return ready() && bytes > segment().slotBytes()
+                && ChunkedReductions.shareItems(segment(), type.byteSize()) > 0;
+    }
+
     /** Whether the segment is there (made now at the communicator's first call) and {@code bytes} fit a slot. */
     private boolean fits(long bytes) {
         return bytes >= 0 && ready() && bytes <= segment().slotBytes();
@@ -274,6 +312,7 @@ public final class SharedCollectives {
     public void close() {
         segments.close();
         views.clear();
+        chunked.clear();
     }
 
     /**
