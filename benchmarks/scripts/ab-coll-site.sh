@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Collectives inside one native site (weftrun --site a:N, its ranks started by Open MPI's mpirun, talking nativempi):
-# the site's own MPI running them (nativempi_collectives=1; the default is 0) against Weft's point-to-point schedules over
+# the site's own MPI running them (nativempi_collectives=1, the default) against Weft's point-to-point schedules over
 # nativempi (nativempi_collectives=0), and, with BASE=DIR, the build in DIR (e.g. a clone of main), each with Open
 # MPI's C twin in the same `weft bench --reference` invocation; ROUNDS interleaved rounds (every collective, ranks
 # count and side in turn), one CSV per run in OUT, then a table of the medians per size: us per call and / C.
-# Usage: [COLLS="allreduce bcast barrier"] [NPS="2"] [MAX=65536] [ITER=2000] [OUT=dir] [BASE=dir] [SIDES="native"]
-#        benchmarks/scripts/ab-coll-site.sh [ROUNDS]
+# BASE_PARAMS: options for the base build's runs (e.g. "--param nativempi_collectives=1", the sixth session's opt-in).
+# Usage: [COLLS="allreduce bcast barrier"] [NPS="2"] [MAX=65536] [ITER=2000] [OUT=dir] [BASE=dir] [BASE_PARAMS=...]
+#        [SIDES="native"] benchmarks/scripts/ab-coll-site.sh [ROUNDS]
 set -u
 rounds=${1:-3}
 out=${OUT:-benchmarks/target/ab-coll-site}
@@ -20,7 +21,7 @@ for r in $(seq "$rounds"); do
         case $side in
           native) weft=(bin/weft bench --param nativempi_collectives=1) ;;
           schedules) weft=(bin/weft bench --param nativempi_collectives=0) ;;
-          base) weft=("$base/bin/weft" bench) ;;
+          base) weft=("$base/bin/weft" bench ${BASE_PARAMS:-}) ;;
         esac
         name="$coll-np$np-$side-r$r"
         "${weft[@]}" -np "$np" --site "a:$np" "$coll" -m "${MAX:-65536}" -i "${ITER:-2000}" --reference \

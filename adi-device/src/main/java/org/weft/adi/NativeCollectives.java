@@ -8,12 +8,15 @@ import java.lang.foreign.MemorySegment;
  * when it runs inside a native job (one {@code mpirun}); the layer above asks whether it {@link #reaches} every member
  * of a communicator, and if so makes a {@link Group} — a native communicator of those members — and calls it.
  *
- * <p><b>Contract.</b> {@link #create} and every call of a {@link Group} are collective over the group's members, and
- * blocking: the calling thread waits in the native library until its part is done, and this process makes no other
- * progress through that library meanwhile (its calls are serialised). Every member must make the same calls in the
- * same order. Buffers may be heap or native segments (the device stages heap data in native memory: the collector
- * may move an array while the library holds its address). Reductions take a predefined {@link Element} and
- * {@link Operation}; the other collectives move bytes. {@code null} as a send segment means {@code MPI_IN_PLACE}.
+ * <p><b>Contract.</b> {@link #create} and every call of a {@link Group} are collective over the group's members.
+ * {@link #create} blocks in the native library (the layer above makes sure every member has arrived first). A
+ * group's call starts the library's nonblocking form and waits for it in the device's wait ({@link Device#await}),
+ * which runs the device's progress between tests of the native request, so this process's other traffic, through
+ * that library too, goes on while the other members come. Every member must make the same calls in the same order,
+ * one at a time per group. Buffers may be heap or native segments (the device stages heap data in native memory: the
+ * collector may move an array while the library holds its address). Reductions take a predefined {@link Element}
+ * and {@link Operation}; the other collectives move bytes. {@code null} as a send segment means
+ * {@code MPI_IN_PLACE}.
  * A failed native call raises {@link DeviceException} with the MPI error class the library gave.
  */
 public interface NativeCollectives {

@@ -329,7 +329,7 @@ public final class MultimethodDevice implements Device {
     private NativeCollectives makeNativeCollectives() {
         for (CommModule module : context.modules()) {
             if (module instanceof NativeMpiModule nativeMpi) {
-                return nativeMpi.collectives(this::nativeDescriptorOf);
+                return nativeMpi.collectives(this::nativeDescriptorOf, done -> await(done));
             }
         }
         return null;

@@ -7,6 +7,7 @@ import org.weft.adi.NativeCollectives.Element;
 import org.weft.adi.NativeCollectives.Group;
 import org.weft.adi.NativeCollectives.Operation;
 import org.weft.core.MpiRuntime;
+import org.weft.core.coll.Collectives;
 import org.weft.core.coll.DecidedOnce;
 import org.weft.core.coll.Reduction;
 import org.weft.core.coll.op.PredefinedOp;
@@ -27,13 +28,16 @@ import org.weft.core.datatype.TypeDescriptor;
  * <p>Every member decides alike from what all know alike: whether all members are in one native job (from the
  * descriptors every rank exchanged at start), the program's thread level (asked alike by every rank), the operation
  * and the type's element (equal by MPI's signature rules) and the byte counts (equal too). A program at
- * {@code MPI_THREAD_MULTIPLE} keeps the schedules: a native collective holds libmpi's one lock while it waits, so
- * two threads running collectives of two communicators in opposite orders in two processes would wait for each
- * other for ever.
+ * {@code MPI_THREAD_MULTIPLE} keeps the schedules: making the native communicator blocks in the native MPI holding
+ * its one lock, so two threads making those of two communicators in opposite orders in two processes would wait for
+ * each other for ever.
  *
- * <p>Before a native call the communicator's outstanding nonblocking collectives are completed (all members started
- * them before this call, so all complete them alike): while a rank waits inside the native MPI, Weft's own progress
- * through that MPI stops on it.
+ * <p>The native calls are the native MPI's nonblocking forms, waited for with Weft's progress running (the device's
+ * wait), so a peer that needs this rank's progress before it joins (its receive of a large message this rank sent
+ * before the collective) gets it. Making the native communicator ({@code MPI_Comm_create_group}) has no nonblocking
+ * form: a barrier of Weft's schedules comes first, so every member has reached the collective, and needs nothing
+ * more from the others' Weft progress, before any blocks in it. Before a native call the communicator's outstanding
+ * nonblocking collectives are completed (all members started them before this call, so all complete them alike).
  */
 public final class SiteCollectives {
     /** The native operation of each {@link PredefinedOp}, by ordinal (the names are the same). */
@@ -233,6 +237,7 @@ public final class SiteCollectives {
                 return null;
             }
         }
+        Collectives.barrier(comm).run(comm.collectives()); // every member has come (see above)
         return natives.create(worldRanks, comm.context());
     }
 

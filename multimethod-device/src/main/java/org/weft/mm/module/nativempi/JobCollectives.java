@@ -1,6 +1,7 @@
 package org.weft.mm.module.nativempi;
 
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.weft.adi.DeviceException;
 import org.weft.adi.ErrorClass;
@@ -24,10 +25,13 @@ final class JobCollectives implements NativeCollectives {
     private final IntFunction<Descriptor> descriptors;
     private final NativeCollectiveCounts counts;
     private final BooleanSupplier libraryOpen;
+    /** The device's wait, which runs Weft's progress until a condition holds: the groups wait for libmpi so. */
+    private final Consumer<BooleanSupplier> await;
     private final int myWorldRank;
 
     JobCollectives(LibMpi mpi, long parent, String sessionId, int nativeRank, int myWorldRank,
-                   IntFunction<Descriptor> descriptors, NativeCollectiveCounts counts, BooleanSupplier libraryOpen) {
+                   IntFunction<Descriptor> descriptors, NativeCollectiveCounts counts, BooleanSupplier libraryOpen,
+                   Consumer<BooleanSupplier> await) {
         this.mpi = mpi;
         this.parent = parent;
         this.sessionId = sessionId;
@@ -36,6 +40,7 @@ final class JobCollectives implements NativeCollectives {
         this.descriptors = descriptors;
         this.counts = counts;
         this.libraryOpen = libraryOpen;
+        this.await = await;
     }
 
     @Override
@@ -83,6 +88,6 @@ final class JobCollectives implements NativeCollectives {
         } finally {
             mpi.gate().unlock();
         }
-        return new NativeGroup(mpi, comm, worldRanks.length, counts, libraryOpen);
+        return new NativeGroup(mpi, comm, worldRanks.length, counts, libraryOpen, await);
     }
 }

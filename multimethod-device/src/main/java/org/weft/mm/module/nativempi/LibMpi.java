@@ -179,6 +179,19 @@ final class LibMpi {
         }
     }
 
+    /**
+     * MPI_Comm_set_errhandler of MPI_ERRORS_RETURN on {@code comm}: Open MPI 4.1's {@code MPI_Test} reports a failed
+     * nonblocking collective (a gather's truncated block) on {@code MPI_COMM_WORLD}'s handler, whatever the request's
+     * communicator, and the default one aborts the process.
+     */
+    void returnErrors(long comm) {
+        try {
+            check("MPI_Comm_set_errhandler", (int) commSetErrhandler.invokeExact(comm, flavour.errorsReturn()));
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /** MPI_Comm_dup, with MPI_ERRORS_RETURN set on the copy: an error is a return code, never an abort. */
     long commDup(long comm) {
         try (Arena arena = Arena.ofConfined()) {
@@ -421,27 +434,30 @@ final class LibMpi {
     }
 
     /**
-     * The collectives, bound as constants for the library initialised (as {@link MessagePath}) when first used. Not
-     * critical: a collective waits in libmpi for the other members. Buffers are {@link #POINTER}s.
+     * The nonblocking collectives and the test of their requests, bound as constants for the library initialised (as
+     * {@link MessagePath}) when first used. Critical: each starts a collective or tests one and returns (the members
+     * wait in Weft's progress loop, not in libmpi). Buffers and the request cell are {@link #POINTER}s.
      */
     static final class CollectivePath {
         private static final LibMpi LIBRARY = messagePathOwner();
-        static final MethodHandle BARRIER = LIBRARY.bind("MPI_Barrier", false, HANDLE);
-        static final MethodHandle BCAST = LIBRARY.bind("MPI_Bcast", false, POINTER, JAVA_INT, HANDLE, JAVA_INT, HANDLE);
-        static final MethodHandle REDUCE = LIBRARY.bind("MPI_Reduce", false, POINTER, POINTER, JAVA_INT, HANDLE,
-                HANDLE, JAVA_INT, HANDLE);
-        static final MethodHandle ALLREDUCE = LIBRARY.bind("MPI_Allreduce", false, POINTER, POINTER, JAVA_INT,
-                HANDLE, HANDLE, HANDLE);
-        static final MethodHandle REDUCE_SCATTER_BLOCK = LIBRARY.bind("MPI_Reduce_scatter_block", false, POINTER,
-                POINTER, JAVA_INT, HANDLE, HANDLE, HANDLE);
-        static final MethodHandle ALLGATHER = LIBRARY.bind("MPI_Allgather", false, POINTER, JAVA_INT, HANDLE,
-                POINTER, JAVA_INT, HANDLE, HANDLE);
-        static final MethodHandle ALLTOALL = LIBRARY.bind("MPI_Alltoall", false, POINTER, JAVA_INT, HANDLE,
-                POINTER, JAVA_INT, HANDLE, HANDLE);
-        static final MethodHandle GATHER = LIBRARY.bind("MPI_Gather", false, POINTER, JAVA_INT, HANDLE, POINTER,
-                JAVA_INT, HANDLE, JAVA_INT, HANDLE);
-        static final MethodHandle SCATTER = LIBRARY.bind("MPI_Scatter", false, POINTER, JAVA_INT, HANDLE, POINTER,
-                JAVA_INT, HANDLE, JAVA_INT, HANDLE);
+        static final MethodHandle IBARRIER = LIBRARY.bind("MPI_Ibarrier", true, HANDLE, POINTER);
+        static final MethodHandle IBCAST = LIBRARY.bind("MPI_Ibcast", true, POINTER, JAVA_INT, HANDLE, JAVA_INT, HANDLE,
+                POINTER);
+        static final MethodHandle IREDUCE = LIBRARY.bind("MPI_Ireduce", true, POINTER, POINTER, JAVA_INT, HANDLE,
+                HANDLE, JAVA_INT, HANDLE, POINTER);
+        static final MethodHandle IALLREDUCE = LIBRARY.bind("MPI_Iallreduce", true, POINTER, POINTER, JAVA_INT,
+                HANDLE, HANDLE, HANDLE, POINTER);
+        static final MethodHandle IREDUCE_SCATTER_BLOCK = LIBRARY.bind("MPI_Ireduce_scatter_block", true, POINTER,
+                POINTER, JAVA_INT, HANDLE, HANDLE, HANDLE, POINTER);
+        static final MethodHandle IALLGATHER = LIBRARY.bind("MPI_Iallgather", true, POINTER, JAVA_INT, HANDLE,
+                POINTER, JAVA_INT, HANDLE, HANDLE, POINTER);
+        static final MethodHandle IALLTOALL = LIBRARY.bind("MPI_Ialltoall", true, POINTER, JAVA_INT, HANDLE,
+                POINTER, JAVA_INT, HANDLE, HANDLE, POINTER);
+        static final MethodHandle IGATHER = LIBRARY.bind("MPI_Igather", true, POINTER, JAVA_INT, HANDLE, POINTER,
+                JAVA_INT, HANDLE, JAVA_INT, HANDLE, POINTER);
+        static final MethodHandle ISCATTER = LIBRARY.bind("MPI_Iscatter", true, POINTER, JAVA_INT, HANDLE, POINTER,
+                JAVA_INT, HANDLE, JAVA_INT, HANDLE, POINTER);
+        static final MethodHandle TEST = LIBRARY.bind("MPI_Test", true, POINTER, POINTER, POINTER);
 
         private CollectivePath() {
         }

@@ -2,27 +2,38 @@ package org.weft.mm.module.nativempi;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.weft.adi.DeviceException;
 import org.weft.adi.NativeCollectives.Element;
 import org.weft.adi.NativeCollectives.Group;
 import org.weft.adi.NativeCollectives.Operation;
 import org.weft.mm.module.nativempi.LibMpi.CollectivePath;
+import org.weft.mm.module.nativempi.NativeCollectiveCounts.Kind;
 
 /**
- * A native communicator that mirrors one Weft communicator, whose collectives it runs as libmpi's own. Each call
- * holds libmpi's gate throughout (the module asked for {@code MPI_THREAD_SERIALIZED}), so this process's other
- * libmpi traffic waits until the collective is done.
+ * A native communicator that mirrors one Weft communicator, whose collectives it runs as libmpi's own nonblocking
+ * ones ({@code MPI_Iallreduce} and the rest), each waited for by the device's wait ({@code Device.await}), which
+ * runs Weft's progress between its tests of the native request: libmpi's gate is held only while a call starts and
+ * while each {@code MPI_Test} runs, so this rank's Weft traffic through libmpi (and every other module's) goes on
+ * while a collective waits for the other members — a peer that needs this rank's progress before it joins gets it.
  *
  * <p>libmpi takes addresses: a native segment is passed as it is; a heap segment (a Java array, which the collector
  * may move) is staged in one of two native buffers this group keeps (grown by doubling, never shrunk), copied in
- * before the call when libmpi reads it and out after it when libmpi wrote it. Nothing is allocated per call once the
- * buffers are large enough.
+ * before the call when libmpi reads it and out after completion when libmpi wrote it. One call at a time per group
+ * (MPI's rule for blocking collectives of one communicator): the request cell, the staging buffers and this object
+ * as the wait's condition are reused, so nothing is allocated per call once the buffers are large enough.
  */
-final class NativeGroup implements Group {
+final class NativeGroup implements Group, BooleanSupplier {
     private static final int FIRST = 0;
     private static final int SECOND = 1;
+    /** No staged result to copy out. */
+    private static final int NONE = -1;
+    /** Room for one MPI_Request (Open MPI: a pointer; MPICH: an int) and one MPI_Status of either library. */
+    private static final long REQUEST_BYTES = 8;
+    private static final long STATUS_BYTES = 64;
 
     private final LibMpi mpi;
     private final MpiFlavour flavour;
@@ -31,71 +42,82 @@ final class NativeGroup implements Group {
     private final int size;
     /** Whether libmpi is still initialised (not finalised by the module's shutdown); read under the gate. */
     private final BooleanSupplier libraryOpen;
+    /** The device's wait: runs Weft's progress until its condition (this group's request test) holds. */
+    private final Consumer<BooleanSupplier> await;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment[] staging = {MemorySegment.NULL, MemorySegment.NULL};
+    private final MemorySegment cells;
+    private final long request;
+    private final long flag;
+    private final long status;
+    /** The code the last {@code MPI_Test} failed with, or {@link MpiFlavour#SUCCESS}. */
+    private int testCode;
     private boolean closed;
 
-    NativeGroup(LibMpi mpi, long comm, int size, NativeCollectiveCounts counts, BooleanSupplier libraryOpen) {
+    NativeGroup(LibMpi mpi, long comm, int size, NativeCollectiveCounts counts, BooleanSupplier libraryOpen,
+                Consumer<BooleanSupplier> await) {
         this.mpi = mpi;
         this.libraryOpen = libraryOpen;
+        this.await = await;
         this.flavour = mpi.flavour();
         this.comm = comm;
         this.size = size;
         this.counts = counts;
+        this.cells = arena.allocate(REQUEST_BYTES + 8 + STATUS_BYTES, 64);
+        this.request = cells.address();
+        this.flag = request + REQUEST_BYTES;
+        this.status = flag + 8;
     }
 
     @Override
     public void barrier() {
+        int rc;
         mpi.gate().lock();
         try {
-            check("MPI_Barrier", (int) CollectivePath.BARRIER.invokeExact(comm));
-            counts.add(NativeCollectiveCounts.Kind.BARRIER);
+            rc = (int) CollectivePath.IBARRIER.invokeExact(comm, request);
         } catch (Throwable t) {
-            throw LibMpi.rethrow(t);
-        } finally {
-            mpi.gate().unlock();
+            throw abandoned(t);
         }
+        complete("MPI_Ibarrier", rc, Kind.BARRIER, null, NONE);
     }
 
     @Override
     public void bcast(MemorySegment data, int root) {
+        int rc;
         mpi.gate().lock();
         try {
-            long at = in(data, FIRST);
-            check("MPI_Bcast", (int) CollectivePath.BCAST.invokeExact(at, bytes(data), flavour.byteType(), root,
-                    comm));
-            unstage(data, FIRST);
-            counts.add(NativeCollectiveCounts.Kind.BCAST);
+            rc = (int) CollectivePath.IBCAST.invokeExact(in(data, FIRST), bytes(data), flavour.byteType(), root, comm,
+                    request);
         } catch (Throwable t) {
-            throw LibMpi.rethrow(t);
-        } finally {
-            mpi.gate().unlock();
+            throw abandoned(t);
         }
+        complete("MPI_Ibcast", rc, Kind.BCAST, data, FIRST);
     }
 
     @Override
     public void reduce(MemorySegment send, MemorySegment recv, int count, Element element, Operation op, int root) {
-        reduction(CollectivePath.REDUCE, "MPI_Reduce", send, recv, count, element, op, root);
+        reduction(CollectivePath.IREDUCE, "MPI_Ireduce", Kind.REDUCE, send, recv, count, element, op, root);
     }
 
     @Override
     public void allReduce(MemorySegment send, MemorySegment recv, int count, Element element, Operation op) {
-        reduction(CollectivePath.ALLREDUCE, "MPI_Allreduce", send, recv, count, element, op, -1);
+        reduction(CollectivePath.IALLREDUCE, "MPI_Iallreduce", Kind.ALLREDUCE, send, recv, count, element, op, -1);
     }
 
     @Override
     public void reduceScatterBlock(MemorySegment send, MemorySegment recv, int count, Element element,
                                    Operation op) {
-        reduction(CollectivePath.REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", send, recv, count, element, op,
-                -1);
+        reduction(CollectivePath.IREDUCE_SCATTER_BLOCK, "MPI_Ireduce_scatter_block", Kind.REDUCE_SCATTER_BLOCK, send,
+                recv, count, element, op, -1);
     }
 
     /**
      * A reduction: {@code root < 0} all members get (part of) the result, else {@code root} (MPI_Reduce, whose
      * {@code recv} matters there only). {@code send == null}: in place, the input in {@code recv}.
      */
-    private void reduction(MethodHandle call, String name, MemorySegment send, MemorySegment recv, int count,
-                           Element element, Operation op, int root) {
+    private void reduction(MethodHandle call, String name, Kind kind, MemorySegment send, MemorySegment recv,
+                           int count, Element element, Operation op, int root) {
+        int rc;
         mpi.gate().lock();
         try {
             long in;
@@ -109,71 +131,108 @@ final class NativeGroup implements Group {
             }
             long type = flavour.datatype(element);
             long native_ = flavour.op(op);
-            int rc = root >= 0 ? (int) call.invokeExact(in, out, count, type, native_, root, comm)
-                    : (int) call.invokeExact(in, out, count, type, native_, comm);
-            check(name, rc);
-            if (recv != null) {
-                unstage(recv, SECOND);
-            }
-            counts.add(root >= 0 ? NativeCollectiveCounts.Kind.REDUCE
-                    : call == CollectivePath.ALLREDUCE ? NativeCollectiveCounts.Kind.ALLREDUCE
-                    : NativeCollectiveCounts.Kind.REDUCE_SCATTER_BLOCK);
+            rc = root >= 0 ? (int) call.invokeExact(in, out, count, type, native_, root, comm, request)
+                    : (int) call.invokeExact(in, out, count, type, native_, comm, request);
         } catch (Throwable t) {
-            throw LibMpi.rethrow(t);
-        } finally {
-            mpi.gate().unlock();
+            throw abandoned(t);
         }
+        complete(name, rc, kind, recv, SECOND);
     }
 
     @Override
     public void allGather(MemorySegment send, MemorySegment recv) {
+        int rc;
         mpi.gate().lock();
         try {
             long in = send == null ? flavour.inPlace() : in(send, FIRST);
             long out = send == null ? in(recv, SECOND) : out(recv, SECOND);
-            int sendBytes = send == null ? 0 : bytes(send);
-            check("MPI_Allgather", (int) CollectivePath.ALLGATHER.invokeExact(in, sendBytes, flavour.byteType(), out,
-                    block(recv), flavour.byteType(), comm));
-            unstage(recv, SECOND);
-            counts.add(NativeCollectiveCounts.Kind.ALLGATHER);
+            rc = (int) CollectivePath.IALLGATHER.invokeExact(in, send == null ? 0 : bytes(send), flavour.byteType(),
+                    out, block(recv), flavour.byteType(), comm, request);
         } catch (Throwable t) {
-            throw LibMpi.rethrow(t);
-        } finally {
-            mpi.gate().unlock();
+            throw abandoned(t);
         }
+        complete("MPI_Iallgather", rc, Kind.ALLGATHER, recv, SECOND);
     }
 
     @Override
     public void allToAll(MemorySegment send, MemorySegment recv) {
+        int rc;
         mpi.gate().lock();
         try {
-            long in = in(send, FIRST);
-            long out = out(recv, SECOND);
-            check("MPI_Alltoall", (int) CollectivePath.ALLTOALL.invokeExact(in, block(send), flavour.byteType(), out,
-                    block(recv), flavour.byteType(), comm));
-            unstage(recv, SECOND);
-            counts.add(NativeCollectiveCounts.Kind.ALLTOALL);
+            rc = (int) CollectivePath.IALLTOALL.invokeExact(in(send, FIRST), block(send), flavour.byteType(),
+                    out(recv, SECOND), block(recv), flavour.byteType(), comm, request);
         } catch (Throwable t) {
-            throw LibMpi.rethrow(t);
-        } finally {
-            mpi.gate().unlock();
+            throw abandoned(t);
         }
+        complete("MPI_Ialltoall", rc, Kind.ALLTOALL, recv, SECOND);
     }
 
     @Override
     public void gather(MemorySegment send, MemorySegment recv, int root) {
+        int rc;
         mpi.gate().lock();
         try {
             long in = send == null ? flavour.inPlace() : in(send, FIRST);
             long out = recv == null ? 0 : send == null ? in(recv, SECOND) : out(recv, SECOND);
-            int sendBytes = send == null ? 0 : bytes(send);
-            int block = recv == null ? 0 : block(recv);
-            check("MPI_Gather", (int) CollectivePath.GATHER.invokeExact(in, sendBytes, flavour.byteType(), out,
-                    block, flavour.byteType(), root, comm));
-            if (recv != null) {
-                unstage(recv, SECOND);
+            rc = (int) CollectivePath.IGATHER.invokeExact(in, send == null ? 0 : bytes(send), flavour.byteType(), out,
+                    recv == null ? 0 : block(recv), flavour.byteType(), root, comm, request);
+        } catch (Throwable t) {
+            throw abandoned(t);
+        }
+        complete("MPI_Igather", rc, Kind.GATHER, recv, SECOND);
+    }
+
+    @Override
+    public void scatter(MemorySegment send, MemorySegment recv, int root) {
+        int rc;
+        mpi.gate().lock();
+        try {
+            long in = send == null ? 0 : in(send, FIRST);
+            long out = recv == null ? flavour.inPlace() : out(recv, SECOND);
+            rc = (int) CollectivePath.ISCATTER.invokeExact(in, send == null ? 0 : block(send), flavour.byteType(), out,
+                    recv == null ? 0 : bytes(recv), flavour.byteType(), root, comm, request);
+        } catch (Throwable t) {
+            throw abandoned(t);
+        }
+        complete("MPI_Iscatter", rc, Kind.SCATTER, recv, SECOND);
+    }
+
+    /**
+     * After a nonblocking call started (the gate held): raises its failure, else gives the gate back, waits for the
+     * request through the device's wait (Weft's progress runs meanwhile), raises a failed completion, copies a
+     * staged result from staging buffer {@code buffer} into {@code result} and counts the call.
+     */
+    private void complete(String function, int rc, Kind kind, MemorySegment result, int buffer) {
+        try {
+            check(function, rc);
+        } finally {
+            mpi.gate().unlock();
+        }
+        testCode = MpiFlavour.SUCCESS;
+        await.accept(this);
+        mpi.gate().lock();
+        try {
+            check(function, testCode);
+            if (result != null && buffer != NONE) {
+                unstage(result, buffer);
             }
-            counts.add(NativeCollectiveCounts.Kind.GATHER);
+            counts.add(kind);
+        } finally {
+            mpi.gate().unlock();
+        }
+    }
+
+    /** Whether the running call's request completed (or failed: {@link #testCode}): one {@code MPI_Test}, gate held. */
+    @Override
+    public boolean getAsBoolean() {
+        mpi.gate().lock();
+        try {
+            int rc = (int) CollectivePath.TEST.invokeExact(request, flag, status);
+            if (rc != MpiFlavour.SUCCESS) {
+                testCode = rc;
+                return true;
+            }
+            return cells.get(ValueLayout.JAVA_INT, REQUEST_BYTES) != 0;
         } catch (Throwable t) {
             throw LibMpi.rethrow(t);
         } finally {
@@ -181,25 +240,10 @@ final class NativeGroup implements Group {
         }
     }
 
-    @Override
-    public void scatter(MemorySegment send, MemorySegment recv, int root) {
-        mpi.gate().lock();
-        try {
-            long in = send == null ? 0 : in(send, FIRST);
-            long out = recv == null ? flavour.inPlace() : out(recv, SECOND);
-            int block = send == null ? 0 : block(send);
-            int recvBytes = recv == null ? 0 : bytes(recv);
-            check("MPI_Scatter", (int) CollectivePath.SCATTER.invokeExact(in, block, flavour.byteType(), out,
-                    recvBytes, flavour.byteType(), root, comm));
-            if (recv != null) {
-                unstage(recv, SECOND);
-            }
-            counts.add(NativeCollectiveCounts.Kind.SCATTER);
-        } catch (Throwable t) {
-            throw LibMpi.rethrow(t);
-        } finally {
-            mpi.gate().unlock();
-        }
+    /** Gives the gate back after a call failed to start (an exception, not a code) and returns it to throw. */
+    private RuntimeException abandoned(Throwable t) {
+        mpi.gate().unlock();
+        return LibMpi.rethrow(t);
     }
 
     /** Frees the native communicator and the staging buffers, unless libmpi is finalised (which freed it). */

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.weft.adi.NativeCollectives;
@@ -193,6 +194,7 @@ public final class NativeMpiModule implements CommModule {
         transfers = new BulkTransfers(mpi, comm, this::log);
         sessionId = agreeOnSessionId();
         if (config.collectives()) { // collective over the whole job, as init is
+            mpi.returnErrors(mpi.flavour().commWorld()); // a native collective's error must come back, not abort
             collectivesParent = mpi.commDup(mpi.flavour().commWorld());
         }
         libraryOpen = true;
@@ -232,12 +234,13 @@ public final class NativeMpiModule implements CommModule {
     /**
      * The collectives of communicators wholly inside this native job, or {@code null} when {@code
      * nativempi_collectives} is 0. {@code descriptors} gives the {@code nativempi} descriptor of a world rank this
-     * process knows ({@code null}: none).
+     * process knows ({@code null}: none); {@code await} is the device's wait, which runs Weft's progress until a
+     * condition holds (a native collective's request test).
      */
-    public NativeCollectives collectives(IntFunction<Descriptor> descriptors) {
+    public NativeCollectives collectives(IntFunction<Descriptor> descriptors, Consumer<BooleanSupplier> await) {
         requireInitialised();
         return collectivesParent == 0 ? null : new JobCollectives(mpi, collectivesParent, sessionId, nativeRank, rank,
-                descriptors, collectiveCounts, () -> libraryOpen);
+                descriptors, collectiveCounts, () -> libraryOpen, await);
     }
 
     @Override

@@ -40,12 +40,11 @@ public final class NativeMpiParameters {
                     + " buffer into the receiver's, instead of in RSR fragments copied in and out (heap arrays from"
                     + " 1 MiB, through a native copy); 0: never");
 
-    public static final Parameter<Integer> COLLECTIVES = Parameter.integer("nativempi_collectives", 0, "flag",
+    public static final Parameter<Integer> COLLECTIVES = Parameter.integer("nativempi_collectives", 1, "flag",
             "1 = the blocking collectives of a communicator wholly inside this native job (barrier, bcast, reduce,"
                     + " allreduce, allgather, alltoall, gather, scatter, reduce_scatter_block) run as the native MPI's"
-                    + " own on a native communicator of its members, which stops this rank's Weft progress while one"
-                    + " waits (a program whose peers need it then, e.g. for a large send begun before, hangs);"
-                    + " 0 = Weft's point-to-point rounds");
+                    + " own nonblocking ones on a native communicator of its members, waited for with Weft's progress"
+                    + " running; 0 = Weft's point-to-point rounds");
 
     /** All of the above, in the order {@code weftrun --info} shows them. */
     public static final List<Parameter<?>> ALL = List.of(LIBRARY, EAGER_LIMIT, MAX_RSR, SEND_SLOTS, MAX_PER_POLL,
