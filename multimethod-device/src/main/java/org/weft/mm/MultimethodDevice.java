@@ -168,7 +168,8 @@ public final class MultimethodDevice implements Device {
         waiters.alsoWake(parker::ringAll);
         ProgressEngine progress = new ProgressEngine(context, running, parameters, waiters,
                 IdleStrategies.named(idleName, localRanks, cores, parker),
-                ProgressEngine.handsOff(parameters.get(ProgressEngine.POLL_HAND_OFF), localRanks, cores));
+                ProgressEngine.handsOff(parameters.get(ProgressEngine.POLL_HAND_OFF), localRanks, cores),
+                ProgressEngine.yieldsFirst(localRanks, cores));
         MultimethodDevice device = new MultimethodDevice(config, bootstrap, hostName, context, pointToPoint,
                 progress, unavailable, IdleStrategies.resolve(idleName, localRanks, cores),
                 parameters.get(DeviceParameters.REPORT) != 0, met, parker,

@@ -22,4 +22,16 @@ class BackoffIdleStrategyTest {
         }
         assertEquals(List.of(1_000L), parks);
     }
+
+    @Test
+    void withMoreRanksThanCoresItYieldsFirstAndParksAfterItsFiftyYieldsWithoutSpinning() {
+        List<Long> parks = new ArrayList<>();
+        BackoffIdleStrategy idle = BackoffIdleStrategy.oversubscribed(parks::add);
+        for (int i = 0; i < 50; i++) {
+            idle.idle(0);
+        }
+        assertEquals(List.of(), parks, "fifty yields first");
+        idle.idle(0);
+        assertEquals(List.of(1_000L), parks, "then it parks: no spins came before the yields");
+    }
 }

@@ -23,7 +23,10 @@ import java.util.function.Supplier;
  * {@link Waiters}.
  */
 public final class ProgressEngine {
-    /** Passes a wait makes before it registers as a waiter and consults its idle strategy (a few microseconds). */
+    /**
+     * Passes a wait makes before it registers as a waiter and consults its idle strategy (a few microseconds); none
+     * when the host's ranks outnumber its cores ({@link #yieldsFirst}).
+     */
     public static final int PASSES_BEFORE_IDLING = 64;
     /**
      * The longest a waiter that does not poll sleeps between looks at its condition: completions, unexpected
@@ -68,6 +71,12 @@ public final class ProgressEngine {
     private final PollerToken token = new PollerToken();
     /** Whether the poller hands the polling to a thread whose request it completed; see {@link #await}. */
     private final boolean handOff;
+    /**
+     * Whether a wait goes to its idle strategy at once, without {@link #PASSES_BEFORE_IDLING} passes first: when the
+     * host's ranks outnumber its cores, the rank waited for is likely waiting for this rank's core, and those passes
+     * (with the strategy's spins after them) kept it from it (a 4-rank barrier on 2 cores took 3x Open MPI's).
+     */
+    private final boolean yieldsFirst;
     /** The thread the poller last handed the polling to, until it leaves its wait (it need not wake a successor). */
     private volatile Thread handedTo;
     private final ThreadLocal<IdleStrategy> idleStrategies;
@@ -157,8 +166,22 @@ public final class ProgressEngine {
     /** As above; {@code handOff}: the poller hands the polling to a thread whose request it completed. */
     public ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
                           Supplier<IdleStrategy> idleStrategy, boolean handOff) {
+        this(context, modules, parameters, waiters, idleStrategy, handOff, false);
+    }
+
+    /**
+     * As above; {@code yieldsFirst}: a wait goes to its idle strategy at once (the host's ranks outnumber its cores:
+     * {@link #yieldsFirst(int, int)}).
+     */
+    public ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
+                          Supplier<IdleStrategy> idleStrategy, boolean handOff, boolean yieldsFirst) {
         this(context, modules, parameters, waiters, idleStrategy, FOLLOWER_PARK_NANOS,
-                handOff ? HAND_OFF_GRACE_NANOS : NO_HAND_OFF);
+                handOff ? HAND_OFF_GRACE_NANOS : NO_HAND_OFF, yieldsFirst);
+    }
+
+    /** Whether waits go to their idle strategy at once: the host's {@code localRanks} outnumber its cores. */
+    public static boolean yieldsFirst(int localRanks, int cores) {
+        return localRanks > cores;
     }
 
     /**
@@ -168,6 +191,13 @@ public final class ProgressEngine {
      */
     ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
                    Supplier<IdleStrategy> idleStrategy, long followerParkNanos, long handOffGraceNanos) {
+        this(context, modules, parameters, waiters, idleStrategy, followerParkNanos, handOffGraceNanos, false);
+    }
+
+    private ProgressEngine(Context context, List<CommModule> modules, Parameters parameters, Waiters waiters,
+                           Supplier<IdleStrategy> idleStrategy, long followerParkNanos, long handOffGraceNanos,
+                           boolean yieldsFirst) {
+        this.yieldsFirst = yieldsFirst;
         this.followerParkNanos = followerParkNanos;
         this.followerSpinNanos = TimeUnit.MICROSECONDS.toNanos(Math.max(0, parameters.get(POLL_FOLLOWER_SPIN)));
         this.handOffGraceNanos = handOffGraceNanos;
@@ -323,8 +353,9 @@ public final class ProgressEngine {
         // Most waits of a ping-pong end within a round trip: poll a while before the bookkeeping a long wait needs
         // (this thread's idle strategy, a waiter slot taken and given back with atomics), which a profile of the
         // shm ping-pong showed as a fifth of the waiting loop. Not while another thread polls: it does it for all.
-        // Nor while other threads spin (they may share this thread's core and need it once this thread polls).
-        int passes = waiters.spinners() == 0 ? PASSES_BEFORE_IDLING : 0;
+        // Nor while other threads spin (they may share this thread's core and need it once this thread polls), nor
+        // when ranks outnumber cores (the rank this one waits for may need its core).
+        int passes = waiters.spinners() == 0 && !yieldsFirst ? PASSES_BEFORE_IDLING : 0;
         for (int pass = 0; pass < passes && token.open(); pass++) {
             poll(); // no pause between these passes: a pause instruction (~40 ns on recent x86) delays the arrival
             context.flushHeld(); // what the pass sent (an answer to what it delivered) goes now, not after a window

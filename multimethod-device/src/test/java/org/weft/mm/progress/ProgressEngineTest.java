@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.weft.adi.idle.BusySpinIdleStrategy;
+import org.weft.adi.idle.IdleStrategy;
 import org.weft.adi.param.Parameters;
 import org.weft.mm.Context;
 
@@ -82,5 +83,36 @@ class ProgressEngineTest {
 
         engine.await(() -> true);
         assertEquals(1, used.flushes, "flushed once: nothing held since");
+    }
+
+    @Test
+    void whenRanksOutnumberCoresAWaitGoesToItsIdleStrategyAfterOnePassNotSixtyFour() {
+        assertEquals(1, passesBeforeIdling(ProgressEngine.yieldsFirst(4, 2)), "4 ranks on 2 cores: at once");
+        assertEquals(ProgressEngine.PASSES_BEFORE_IDLING + 1, passesBeforeIdling(ProgressEngine.yieldsFirst(2, 2)),
+                "a core per rank: a ping-pong's arrival is caught by the first passes");
+    }
+
+    /** The passes a wait made before its first look at its idle strategy (which ends the wait). */
+    private int passesBeforeIdling(boolean yieldsFirst) {
+        context.counters("used").markLinked();
+        boolean[] idled = {false};
+        int[] passes = {-1};
+        ProgressEngine engine = new ProgressEngine(context, List.of(used, unused), Parameters.of(Map.of()),
+                new Waiters(), () -> new IdleStrategy() {
+                    @Override
+                    public void idle(int workCount) {
+                        if (!idled[0]) {
+                            passes[0] = used.polls;
+                        }
+                        idled[0] = true;
+                    }
+
+                    @Override
+                    public void reset() {
+                    }
+                }, false, yieldsFirst);
+        used.polls = 0;
+        engine.await(() -> idled[0]);
+        return passes[0];
     }
 }

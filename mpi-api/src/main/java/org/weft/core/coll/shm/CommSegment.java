@@ -343,8 +343,8 @@ final class CommSegment implements BooleanSupplier {
     /**
      * Waits for the running wait's flags. When the members outnumber the cores, the one waited for is likely
      * on this core, not running: the rank first gives the core away ({@link Thread#yield}) between looks at the
-     * flags, up to {@link #YIELDS_FIRST} times, before the device's wait — which polls {@code 64} passes and spins
-     * {@code 100} more before its first yield (13 µs more a 4-rank barrier than Open MPI's on 2 cores).
+     * flags, up to {@link #YIELDS_FIRST} times, before the device's wait (which, with ranks outnumbering cores, yields
+     * at once too, polling between yields, then parks).
      */
     private void awaitFlags() {
         for (int i = 0; i < yieldsFirst; i++) {
