@@ -1,6 +1,7 @@
 package org.weft.adi.idle;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * Spin, then yield, then park for growing periods up to a ceiling. On a machine with fewer cores than ranks a
@@ -46,6 +47,11 @@ public final class BackoffIdleStrategy implements IdleStrategy {
 
     @Override
     public void idle(int workCount) {
+        idle(workCount, null);
+    }
+
+    @Override
+    public void idle(int workCount, BooleanSupplier done) {
         if (workCount > 0) {
             reset();
         } else if (spins < maxSpins) {
@@ -55,7 +61,11 @@ public final class BackoffIdleStrategy implements IdleStrategy {
             yields++;
             Thread.yield();
         } else if (maxParkNanos > 0) {
-            parker.park(parkNanos);
+            if (done == null) {
+                parker.park(parkNanos);
+            } else {
+                parker.park(parkNanos, done);
+            }
             parkNanos = Math.min(parkNanos << 1, maxParkNanos);
         } else {
             Thread.yield();

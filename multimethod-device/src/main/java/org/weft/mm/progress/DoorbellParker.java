@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import org.weft.adi.idle.Parker;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.Doorbell;
@@ -65,6 +66,17 @@ public final class DoorbellParker implements Parker, AutoCloseable {
 
     @Override
     public void park(long nanos) {
+        park(nanos, null);
+    }
+
+    /**
+     * As {@link #park(long)}; a sleep in the doorbells begins only if {@code done} (when given) is still false once
+     * they are armed. The doorbells' own look covers messages; a waiter for a flag in shared memory (a collective
+     * through the segment) has only {@code done}: a member that published between the waiter's last look and the
+     * arming found it awake, rang nothing, and the waiter slept its whole period (a millisecond or more).
+     */
+    @Override
+    public void park(long nanos, BooleanSupplier done) {
         if (nanos < MIN_DOORBELL_NANOS || !anyArmed() || !sleeper.tryLock()) {
             LockSupport.parkNanos(nanos);
             return;
@@ -76,6 +88,7 @@ public final class DoorbellParker implements Parker, AutoCloseable {
             for (Doorbell doorbell : bells) {
                 quiet &= doorbell.beforeSleep();
             }
+            quiet = quiet && (done == null || !done.getAsBoolean()); // after the arming's fence: see the javadoc
             if (quiet) {
                 selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)));
             }

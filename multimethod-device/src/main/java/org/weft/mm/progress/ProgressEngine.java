@@ -500,7 +500,7 @@ public final class ProgressEngine {
             if (waiters.spinners() != 0) {
                 Thread.yield(); // a spinning waiter whose request this pass completed may need this core to go on
             } else {
-                idle.idle(work);
+                idle.idle(work, done);
             }
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.weft.mm.spi.Doorbell;
 
@@ -70,6 +71,21 @@ class DoorbellParkerTest {
             doorbell.quiet = true;
             long slept = ParkTimer.millisParked(parker, parker::ringAll);
             assertTrue(slept >= 100 && slept < 5_000, "slept " + slept + " ms for a ring after 200 ms");
+        }
+    }
+
+    @Test
+    void aWaiterWhoseConditionCameTrueBeforeTheDoorbellsWereArmedDoesNotSleep() throws Exception {
+        RecordingDoorbell doorbell = new RecordingDoorbell(); // quiet: no message came
+        doorbell.armed = true;
+        try (DoorbellParker parker = parker(doorbell)) {
+            // a member published a flag in shared memory just before this waiter armed its doorbell, and found it
+            // awake, so it rang nothing: the waiter must not sleep out its period for it
+            long start = System.nanoTime();
+            parker.park(TimeUnit.SECONDS.toNanos(10), () -> true);
+            long slept = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(slept < 5_000, "slept " + slept + " ms though its condition was true");
+            assertEquals(List.of("attach", "before", "after"), doorbell.calls, "it looked after arming");
         }
     }
 }
