@@ -12,9 +12,11 @@
 #   ratios.csv, ratios.png   Weft / Open MPI C per collective and size, a panel per ranks count.
 # COLLS may also name the nonblocking forms, each call started and waited for at once: iallreduce, ibarrier, ireduce,
 # ireduce_scatter_block, ibcast, iallgather, ialltoall, igather, iscatter.
-# QUICK=1 is a smoke test (sizes up to 1 KiB, 50 iterations, 1 round); figures from it mean nothing.
+# Each run warms up for at least WARM seconds (default 1; both sides: passes of every size, as the timed one) so that
+# the JIT has compiled before anything is timed.
+# QUICK=1 is a smoke test (sizes up to 1 KiB, 50 iterations, 1 round, no warm-up time); figures from it mean nothing.
 # Needs the build (./mvnw -q package -DskipTests) and Open MPI (apt-get install openmpi-bin libopenmpi-dev).
-# Usage: [COLLS="allreduce bcast"] [NPS="2 4"] [MAX=4194304] [ITER=1000] [QUICK=1] [OUT=dir]
+# Usage: [COLLS="allreduce bcast"] [NPS="2 4"] [MAX=4194304] [ITER=1000] [WARM=1] [QUICK=1] [OUT=dir]
 #        benchmarks/scripts/compare-collectives.sh [ROUNDS]
 quick=${QUICK:-0}
 rounds=${1:-$([ "$quick" = 1 ] && echo 1 || echo 3)}
@@ -23,6 +25,7 @@ colls=${COLLS:-allreduce bcast reduce allgather alltoall gather scatter barrier 
 nps=${NPS:-2 4}
 iterations=${ITER:-$([ "$quick" = 1 ] && echo 50 || echo 1000)}
 max=${MAX:-$([ "$quick" = 1 ] && echo 1024 || echo $((4 << 20)))}
+warm=${WARM:-$([ "$quick" = 1 ] && echo 0 || echo 1)}
 out=${OUT:-benchmarks/target/compare-collectives}
 mkdir -p "$out"
 loads=()
@@ -32,7 +35,7 @@ for r in $(seq "$rounds"); do
   echo "round $r of $rounds, load ${loads[-1]#*: }"
   for coll in $colls; do
     for np in $nps; do
-      bin/weft bench -np "$np" "$coll" -m "$max" -i "$iterations" --reference --csv "$work/$coll-np$np-$r.csv" \
+      bin/weft bench -np "$np" "$coll" -m "$max" -i "$iterations" -w "$warm" --reference --csv "$work/$coll-np$np-$r.csv" \
         > "$work/$coll-np$np-$r.out" 2>&1 || { cat "$work/$coll-np$np-$r.out" >&2; exit 1; }
     done
   done

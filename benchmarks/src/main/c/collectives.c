@@ -69,13 +69,29 @@ static int next(int b) {
     return b == 0 ? 1 : 2 * b;
 }
 
+/* Mean microseconds per call over iterations calls, after a fifth as many untimed ones and a barrier (as the Java side's
+ * OSU-style skip). */
 static double time_calls(int bytes, int iterations) {
+    for (int i = 0; i < iterations / 5; i++) {
+        call(bytes);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     double start = MPI_Wtime();
     for (int i = 0; i < iterations; i++) {
         call(bytes);
     }
     return (MPI_Wtime() - start) / iterations * 1e6;
+}
+
+/* Every size timed and its mean (the average over ranks) reduced to rank 0, which prints it if print. */
+static void measure_sizes(int min, int max, int iterations, int size, int rank, int print) {
+    for (int b = min; b <= max; b = next(b)) {
+        double us = time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10)), sum;
+        MPI_Reduce(&us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (rank == 0 && print) {
+            printf("%-12d %15.2f\n", b, sum / size);
+        }
+    }
 }
 
 int main(int argc, char **argv) {
@@ -97,20 +113,18 @@ int main(int argc, char **argv) {
     size_t bytes = (size_t) (max > 0 ? max : 1) * ((op >= 2 && op <= 5) || op == 8 || op == 12 || op >= 14 ? size : 1);
     sendbuf = calloc(bytes, 1);
     recvbuf = calloc(bytes, 1);
-    time_calls(min, 5 * iterations);
-    for (int b = min; b <= max; b = next(b)) {
-        time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10));
+    double warm_up = argc > 4 ? atof(argv[4]) : 1.0, start = MPI_Wtime();
+    for (int again = 1; again;) {
+        time_calls(min, 5 * iterations);
+        measure_sizes(min, max, iterations, size, rank, 0);
+        time_calls(min, 2 * iterations);
+        again = MPI_Wtime() - start < warm_up;
+        MPI_Bcast(&again, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     if (rank == 0) {
         printf("# Open MPI C %s, %d ranks\n# Size       Avg Latency(us)\n", names[op], size);
     }
-    for (int b = min; b <= max; b = next(b)) {
-        double us = time_calls(b, b < 65536 ? iterations : (iterations / 10 > 10 ? iterations / 10 : 10)), sum;
-        MPI_Reduce(&us, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-        if (rank == 0) {
-            printf("%-12d %15.2f\n", b, sum / size);
-        }
-    }
+    measure_sizes(min, max, iterations, size, rank, 1);
     free(sendbuf);
     free(recvbuf);
     MPI_Finalize();

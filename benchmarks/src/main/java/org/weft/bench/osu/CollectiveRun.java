@@ -10,8 +10,8 @@ import org.weft.bench.Results;
  * What the OSU-style collective benchmarks share ({@code osu_bcast}, {@code osu_allreduce}, {@code osu_alltoall},
  * {@code osu_gather}, {@code osu_scatter}, {@code osu_allgather}, {@code osu_reduce}, {@code osu_barrier},
  * {@code osu_reduce_scatter_block}):
- * {@code MPI_Init}, the options ({@code -m maxBytes}, {@code -i iterations}), direct buffers sized for every rank, the
- * size loop with an unprinted warm-up pass, and OSU's output: per size the average over ranks of each rank's mean
+ * {@code MPI_Init}, the options ({@code -m maxBytes}, {@code -i iterations}, {@code -w} least warm-up seconds), direct
+ * buffers sized for every rank, the size loop with unprinted warm-up passes, and OSU's output: per size the average over ranks of each rank's mean
  * time per call ({@code # Size  Avg Latency(us)}). Only {@code mpi} API calls, so they also run on Open MPI's bindings.
  */
 final class CollectiveRun {
@@ -22,6 +22,8 @@ final class CollectiveRun {
     }
 
     private static final int LARGE = 64 * 1024;
+    /** {@code -w}'s default: the least time the warm-up passes take, in seconds. */
+    private static final double WARM_UP_SECONDS = 1.0;
 
     final int rank;
     final int size;
@@ -30,18 +32,22 @@ final class CollectiveRun {
     private final int minBytes;
     private final int maxBytes;
     private final int iterations;
+    private final double warmUpSeconds;
 
     private CollectiveRun(String[] args, int minBytes, int buffersPerRank, boolean sized) throws MPIException {
         int max = 1 << 20;
         int iters = 1000;
+        double warmUp = WARM_UP_SECONDS;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "-m" -> max = Integer.parseInt(args[++i]);
                 case "-i" -> iters = Integer.parseInt(args[++i]);
+                case "-w" -> warmUp = Double.parseDouble(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (options: -m maxBytes, -i iterations)");
+                        + " (options: -m maxBytes, -i iterations, -w warm-up seconds)");
             }
         }
+        this.warmUpSeconds = warmUp;
         this.rank = MPI.COMM_WORLD.getRank();
         this.size = MPI.COMM_WORLD.getSize();
         this.minBytes = minBytes;
@@ -77,24 +83,38 @@ final class CollectiveRun {
             results = Results.table("OSU-style " + title, "Size (bytes)", "Avg Latency (us)")
                     .expect(Results.sizes(minBytes, maxBytes)).note("ranks", size);
         }
-        // Unprinted warm-up, as OsuRun's: the JIT compiles every size's path before anything is timed (its threads
-        // compete with the ranks for the cores), and the small sizes again after the large ones.
-        time(call, minBytes, 5 * iterations);
-        for (int bytes = minBytes; bytes <= maxBytes; bytes = next(bytes)) {
-            time(call, bytes, bytes < LARGE ? iterations : Math.max(10, iterations / 10));
+        // Unprinted warm-up passes, each what the timed pass does (every size, then its mean reduced to rank 0), for
+        // at least warmUpSeconds: the JIT compiles every size's path before anything is timed. A count of calls alone
+        // (OSU's) took ~20 ms on the idle machine, far less than the JIT's compiling, which then ran in the timed
+        // sizes (each ~1 ms long at 1000 calls) and took a core from a rank; and the timed pass's first reduction of
+        // a double[] deoptimised the float paths the warm-up had compiled. collectives.c warms up alike.
+        double start = MPI.wtime();
+        int[] again = {1};
+        while (again[0] != 0) {
+            time(call, minBytes, 5 * iterations);
+            measureSizes(call, null);
+            time(call, minBytes, 2 * iterations); // the small sizes again after the large ones
+            again[0] = MPI.wtime() - start < warmUpSeconds ? 1 : 0;
+            MPI.COMM_WORLD.bcast(again, 1, MPI.INT, 0); // rank 0's clock decides, for all
         }
-        time(call, minBytes, 2 * iterations);
+        measureSizes(call, results);
+        MPI.Finalize();
+    }
+
+    /**
+     * Every size timed and its mean (the average over ranks) reduced to rank 0, which prints it into {@code results}
+     * (if not {@code null}: a warm-up pass).
+     */
+    private void measureSizes(Call call, Results results) throws MPIException {
         for (int bytes = minBytes; bytes <= maxBytes; bytes = next(bytes)) {
             int iters = bytes < LARGE ? iterations : Math.max(10, iterations / 10);
-            double micros = time(call, bytes, iters);
-            double[] sum = {micros};
+            double[] sum = {time(call, bytes, iters)};
             MPI.COMM_WORLD.reduce(sum, 1, MPI.DOUBLE, MPI.SUM, 0);
-            if (rank == 0) {
+            if (rank == 0 && results != null) {
                 System.out.printf("%-12d %15.2f%n", bytes, sum[0] / size);
                 results.row(bytes, sum[0] / size);
             }
         }
-        MPI.Finalize();
     }
 
     /** The size after {@code bytes}: the next power of two (1 after 0). */

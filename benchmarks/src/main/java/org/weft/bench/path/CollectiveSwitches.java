@@ -63,7 +63,7 @@ public final class CollectiveSwitches {
     }
 
     /** This thread's voluntary and involuntary context switches so far. */
-    private static long[] switches() throws java.io.IOException {
+    static long[] switches() throws java.io.IOException {
         long voluntary = 0;
         long involuntary = 0;
         for (String line : Files.readAllLines(Path.of("/proc/thread-self/status"))) {

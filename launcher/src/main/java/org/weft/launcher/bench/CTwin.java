@@ -17,13 +17,15 @@ public record CTwin(String source, List<String> arguments) {
     public static Optional<CTwin> of(String benchmark, List<String> args) {
         String max = option(args, "-m");
         String iterations = option(args, "-i");
+        String warmUp = option(args, "-w"); // the collectives' least warm-up seconds, as the Java side's
         return Optional.ofNullable(switch (benchmark) {
             case "latency" -> new CTwin("pingpong.c", present(max == null ? "4194304" : max, iterations));
             case "bw" -> new CTwin("bandwidth.c", present(max == null ? "4194304" : max, iterations));
             case "bcast", "allreduce", "alltoall", "allgather", "gather", "scatter", "reduce", "barrier",
                  "reduce_scatter_block", "iallreduce", "ibarrier", "ireduce", "ireduce_scatter_block", "ibcast",
                  "iallgather", "ialltoall", "igather", "iscatter" ->
-                    new CTwin("collectives.c", present(benchmark, max == null ? "1048576" : max, iterations));
+                    new CTwin("collectives.c", present(benchmark, max == null ? "1048576" : max,
+                            iterations == null && warmUp != null ? "1000" : iterations, warmUp));
             case "put_latency", "get_latency" -> new CTwin("one-sided.c", present(benchmark.substring(0, 3),
                     option(args, "-s") == null ? "flush" : option(args, "-s"), max == null ? "4194304" : max));
             default -> null;

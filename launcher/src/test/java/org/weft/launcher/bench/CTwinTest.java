@@ -30,6 +30,11 @@ class CTwinTest {
                 CTwin.of("reduce_scatter_block", List.of("-m", "4096")));
         assertEquals(Optional.of(new CTwin("collectives.c", List.of("iallreduce", "8192", "50"))),
                 CTwin.of("iallreduce", List.of("-m", "8192", "-i", "50")));
+        // the least warm-up seconds go to the twin too, so both sides warm up alike
+        assertEquals(Optional.of(new CTwin("collectives.c", List.of("bcast", "512", "1000", "0.5"))),
+                CTwin.of("bcast", List.of("-m", "512", "-w", "0.5")));
+        assertEquals(Optional.of(new CTwin("collectives.c", List.of("gather", "512", "200", "2"))),
+                CTwin.of("gather", List.of("-m", "512", "-i", "200", "-w", "2")));
         assertEquals(Optional.empty(), CTwin.of("steady", List.of()));
         assertEquals("pingpong", new CTwin("pingpong.c", List.of()).program());
     }
