@@ -21,7 +21,9 @@ import org.weft.api.Weft;
  * Checks the blocking barrier, bcast, reduce, allreduce, allgather, gather, scatter and alltoall against a sequential computation of what they must give
  * — every predefined operation and type, in place and not, every root, counts around a shared slot's size, on the
  * world, a duplicate, a split, a reordered subgroup and an intercommunicator, used in turns; communicators freed and
- * made again; a blocking collective while a nonblocking one is outstanding. Then counts the messages a thousand of
+ * made again; a blocking collective while a nonblocking one is outstanding; a bad buffer at one rank whose part only
+ * reads, after which the collectives go on right (not with {@code native} among the arguments: in a native site the
+ * site's MPI then pairs the next calls wrongly, a defect not fixed yet). Then counts the messages a thousand of
  * each small collective sent: {@code shared} as the first argument asserts they sent (nearly) none, that the calls
  * went through shared memory; {@code messages} asserts they went as messages. Also checks that no shared segment's
  * file stays in the job directory. Prints {@code SHARED-COLLECTIVES OK} per rank.
@@ -82,6 +84,9 @@ public final class SharedCollectivesCheck {
         }
         checkIntercomm(world, half, rank, size);
         checkWithNonblockingOutstanding(world);
+        if (!java.util.List.of(args).contains("native")) { // a native site's MPI gets out of step there: not fixed
+            checkArgumentErrorAtOneRank(world);
+        }
         if (args.length > 0 && args[0].equals("shared")) {
             checkRootedRunAhead(world);
         }
@@ -399,6 +404,52 @@ public final class SharedCollectivesCheck {
                 throw new AssertionError("iAllReduce beside blocking collectives gave " + out.get(i));
             }
         }
+    }
+
+    /**
+     * A bad buffer where only one side reads — a gather's or reduce's root, a bcast's or scatter's non-roots, blocking
+     * and not — is {@code ERR_BUFFER} there while the others complete, as with the schedules; then the communicator's
+     * collectives go on with the right results. (Through the segment the failed ranks skipped the operation's number:
+     * the next allreduce combined another operation's slots, 1 instead of 6 at 3 ranks, or hung.)
+     */
+    private static void checkArgumentErrorAtOneRank(Intracomm world) throws MPIException {
+        Intracomm comm = world.dup();
+        comm.setErrhandler(MPI.ERRORS_RETURN);
+        comm.barrier(); // the segment is there: the nonblocking calls go through it too
+        int n = comm.getSize();
+        int root = n - 1;
+        boolean isRoot = comm.getRank() == root;
+        IntBuffer readOnly = MPI.newIntBuffer(n).asReadOnlyBuffer();
+        IntBuffer in = MPI.newIntBuffer(n);
+        int[] ints = new int[n];
+        String[] calls = {"gather", "reduce", "bcast", "scatter", "igather", "ireduce", "ibcast", "iscatter"};
+        for (String call : calls) {
+            boolean reader = call.contains("gather") || call.contains("reduce") ? isRoot : !isRoot;
+            Object buf = reader ? readOnly : in;
+            try {
+                switch (call) {
+                    case "gather" -> comm.gather(ints, 1, MPI.INT, buf, 1, MPI.INT, root);
+                    case "reduce" -> comm.reduce(ints, buf, 1, MPI.INT, MPI.SUM, root);
+                    case "bcast" -> comm.bcast(buf, 1, MPI.INT, root);
+                    case "scatter" -> comm.scatter(ints, 1, MPI.INT, buf, 1, MPI.INT, root);
+                    case "igather" -> comm.iGather(in, 1, MPI.INT, (IntBuffer) buf, 1, MPI.INT, root).waitFor();
+                    case "ireduce" -> comm.iReduce(in, (IntBuffer) buf, 1, MPI.INT, MPI.SUM, root).waitFor();
+                    case "ibcast" -> comm.iBcast((IntBuffer) buf, 1, MPI.INT, root).waitFor();
+                    default -> comm.iScatter(in, 1, MPI.INT, (IntBuffer) buf, 1, MPI.INT, root).waitFor();
+                }
+                if (reader) {
+                    throw new AssertionError(call + " into a read-only buffer did not fail");
+                }
+            } catch (MPIException e) {
+                if (!reader || e.getErrorClass() != MPI.ERR_BUFFER) {
+                    throw e;
+                }
+            }
+            checkAllReduce(comm, MPI.INT, MPI.SUM, 2, 5, false);
+            checkBcast(comm, 3, 6, 0, false);
+            checkGather(comm, 2, 7, root, false);
+        }
+        comm.free();
     }
 
     /**

@@ -146,6 +146,24 @@ final class CommSegment implements BooleanSupplier {
         return ++sequence;
     }
 
+    /** How many operation numbers this rank has taken (blocking and nonblocking). */
+    long taken() {
+        return sequence;
+    }
+
+    /**
+     * Takes, without running it, the number of an operation the others ran while this rank's call for it raised an
+     * argument error before it took one (a read-only receive buffer at a gather's root): the call chose the segment
+     * when {@code taken} numbers had been taken, and none has been since. Every member must number operations alike,
+     * or the next ones read slots of other operations. Nothing is published for it: this rank's next phase passes it,
+     * and this rank's part in it, where such an error can leave the others running, was only to read.
+     */
+    void skipIfNoneSince(long taken) {
+        if (sequence == taken) {
+            sequence++;
+        }
+    }
+
     /**
      * The number of the last nonblocking operation begun (0: none), which a nonblocking operation begun now waits
      * for ({@link #mayBegin}).

@@ -42,6 +42,8 @@ public final class SharedCollectives {
     private final Schedule done;
     /** The segment, made at the communicator's first call that may use it ({@link SegmentSetup}). */
     private final DecidedOnce<CommSegment> segments;
+    /** The numbers taken when this rank's last call chose the segment ({@link #chosen}); -1 before the first. */
+    private long takenBefore = -1;
 
     public SharedCollectives(Communicator comm) {
         this.comm = comm;
@@ -62,7 +64,7 @@ public final class SharedCollectives {
         if (!ready()) {
             return false;
         }
-        CommSegment seg = segment();
+        CommSegment seg = chosen();
         long s = seg.next();
         seg.publish(2 * s);
         seg.awaitAll(2 * s);
@@ -74,7 +76,7 @@ public final class SharedCollectives {
         if (bytes(count, type) < 0 || !ready()) {
             return false;
         }
-        blocks.bcast(segment(), buf, count, type, root);
+        blocks.bcast(chosen(), buf, count, type, root);
         return true;
     }
 
@@ -88,7 +90,7 @@ public final class SharedCollectives {
         if (!large && !fits(bytes)) {
             return false;
         }
-        CommSegment seg = segment();
+        CommSegment seg = chosen();
         boolean isRoot = comm.rank() == root;
         boolean staged = isRoot && BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = isRoot ? receiving(recvbuf, count, type, staged) : null;
@@ -116,7 +118,7 @@ public final class SharedCollectives {
         if (!large && !fits(bytes)) {
             return false;
         }
-        CommSegment seg = segment();
+        CommSegment seg = chosen();
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
@@ -144,7 +146,7 @@ public final class SharedCollectives {
         if (!large && !fits(block * n)) {
             return false;
         }
-        CommSegment seg = segment();
+        CommSegment seg = chosen();
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sending(sendbuf == null ? recvbuf : sendbuf, n * count, type);
@@ -176,9 +178,16 @@ public final class SharedCollectives {
         return segment != null && bytes >= 0 && bytes <= segment.slotBytes() ? segment : null;
     }
 
-    /** Whether a nonblocking reduction of {@code bytes} per rank (or a barrier: 0) goes through the segment. */
+    /**
+     * Whether a nonblocking reduction of {@code bytes} per rank (or a barrier: 0) goes through the segment; if so the
+     * call is one that chose it ({@link #chosen}), before its buffers are checked.
+     */
     public boolean takesNonblocking(long bytes) {
-        return forNonblocking(bytes) != null;
+        if (forNonblocking(bytes) == null) {
+            return false;
+        }
+        chosen();
+        return true;
     }
 
     /** Appends {@code MPI_Ibarrier} through the segment to {@code plan} (after {@link #takesNonblocking}). */
@@ -202,9 +211,14 @@ public final class SharedCollectives {
     /**
      * Whether a nonblocking bcast, gather, scatter, allgather or alltoall goes through the segment: it is there
      * (made by an earlier blocking call, as for {@link #takesNonblocking}); data of any size, as the blocking forms.
+     * If so the call is one that chose it, as for {@link #takesNonblocking}.
      */
     public boolean takesNonblockingBlocks() {
-        return segments.made() != null;
+        if (segments.made() == null) {
+            return false;
+        }
+        chosen();
+        return true;
     }
 
     /** Appends {@code MPI_Ibcast} of {@code data} from {@code root} (after {@link #takesNonblockingBlocks}). */
@@ -251,7 +265,7 @@ public final class SharedCollectives {
         if (block < 0 || (sendbuf != null && bytes(sendcount, sendtype) < 0) || !ready()) {
             return false;
         }
-        blocks.allGather(segment(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
+        blocks.allGather(chosen(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, block);
         return true;
     }
 
@@ -262,7 +276,7 @@ public final class SharedCollectives {
         if ((isRoot ? bytes(recvcount, recvtype) : bytes(sendcount, sendtype)) < 0 || !ready()) {
             return false;
         }
-        blocks.gather(segment(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        blocks.gather(chosen(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
         return true;
     }
 
@@ -273,7 +287,7 @@ public final class SharedCollectives {
         if ((isRoot ? bytes(sendcount, sendtype) : bytes(recvcount, recvtype)) < 0 || !ready()) {
             return false;
         }
-        blocks.scatter(segment(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+        blocks.scatter(chosen(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
         return true;
     }
 
@@ -283,7 +297,7 @@ public final class SharedCollectives {
         if (sendbuf == null || bytes(sendcount, sendtype) < 0 || bytes(recvcount, recvtype) < 0 || !ready()) {
             return false;
         }
-        blocks.allToAll(segment(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        blocks.allToAll(chosen(), sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
         return true;
     }
 
@@ -349,5 +363,19 @@ public final class SharedCollectives {
     /** The segment, after {@link #ready} or {@link #takesNonblocking} said it is there. */
     private CommSegment segment() {
         return segments.made();
+    }
+
+    /**
+     * The segment for a call that goes through it. Every such call runs at least one operation, so if the last one
+     * took no number it raised an argument error first, and its number is taken now
+     * ({@link CommSegment#skipIfNoneSince}): this rank numbers operations as the other members do.
+     */
+    private CommSegment chosen() {
+        CommSegment seg = segments.made();
+        if (takenBefore >= 0) {
+            seg.skipIfNoneSince(takenBefore);
+        }
+        takenBefore = seg.taken();
+        return seg;
     }
 }
