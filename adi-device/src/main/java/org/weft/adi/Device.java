@@ -74,6 +74,14 @@ public interface Device {
         return null;
     }
 
+    /**
+     * Whether the blocking collectives of a communicator spanning sites or hosts run in two levels, each site's (or
+     * host's) part on its own fast path ({@code coll_two_level}); true by default.
+     */
+    default boolean twoLevelCollectives() {
+        return true;
+    }
+
     /** How this process was started ({@code MPI.APPNUM}, {@code UNIVERSE_SIZE}, {@code INFO_ENV}). */
     default ProcessStart start() {
         return ProcessStart.ofThisJvm(-1, size(), size(), size());

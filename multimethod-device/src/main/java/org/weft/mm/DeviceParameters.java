@@ -45,12 +45,17 @@ public final class DeviceParameters {
                     + " run up to 256 operations ahead of their readers (fast with a core per rank; 4-byte bcasts of 4"
                     + " ranks on 2 cores took 15-30 us against 1-4 without); 0 = 16 at most");
 
+    public static final Parameter<Integer> COLL_TWO_LEVEL = Parameter.integer("coll_two_level", 1, "flag",
+            "1 = the blocking barrier, bcast, reduce and allreduce of a communicator spanning sites or hosts run in"
+                    + " two levels: each site's (host's) part on its own fast path, its leaders across; 0 = the"
+                    + " hierarchical schedules");
+
     public static final List<Parameter<?>> ALL = List.of(MethodOrder.METHODS, IdleStrategies.IDLE_STRATEGY,
             LOCAL_SIZE, PointToPoint.FRAGMENT_SIZE, REPORT, SITE, HOST, StartupTrace.TRACE_STARTUP, Jfr.JFR,
             Jfr.JFR_DIR, APPNUM, UNIVERSE_SIZE, MAXPROCS, CpuBinding.BIND_TO, CpuBinding.REPORT_BINDINGS,
             CpuBinding.LOCAL_RANK, WORLD_FIRST_RANK, PARENT,
             ProgressEngine.POLL_HAND_OFF, ProgressEngine.POLL_FOLLOWER_SPIN, COLL_SHM,
-            COLL_SHM_AHEAD);
+            COLL_SHM_AHEAD, COLL_TWO_LEVEL);
 
     private DeviceParameters() {
     }

@@ -314,6 +314,11 @@ public final class MultimethodDevice implements Device {
     }
 
     @Override
+    public boolean twoLevelCollectives() {
+        return Parameters.of(config.parameters()).get(DeviceParameters.COLL_TWO_LEVEL) == 1;
+    }
+
+    @Override
     public NativeCollectives nativeCollectives() {
         if (!nativeCollectivesResolved) {
             synchronized (this) {

@@ -14,6 +14,7 @@ import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.ReusableSchedules.Kind;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.coll.sched.Schedule.Fill;
+import org.weft.core.coll.level.TwoLevelCollectives;
 import org.weft.core.coll.shm.SharedCollectives;
 import org.weft.core.coll.site.SiteCollectives;
 import org.weft.core.comm.Communicator;
@@ -63,6 +64,9 @@ public final class Collectives {
         if (keep && shared.barrier()) {
             return shared.done();
         }
+        if (keep && twoLevel(comm).barrier()) {
+            return twoLevel(comm).done();
+        }
         if (!keep && shared.takesNonblocking(0)) {
             CollectiveCall call = new CollectiveCall(comm);
             shared.iBarrier(call.plan());
@@ -95,6 +99,9 @@ public final class Collectives {
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.bcast(buf, count, type, root)) {
             return shared.done();
+        }
+        if (keep && twoLevel(comm).bcast(buf, count, type, root)) {
+            return twoLevel(comm).done();
         }
         if (!keep && shared.takesNonblockingBlocks()) {
             CollectiveCall call = new CollectiveCall(comm);
@@ -423,6 +430,9 @@ public final class Collectives {
         if (keep && shared.reduce(sendbuf, recvbuf, count, type, op, root)) {
             return shared.done();
         }
+        if (keep && twoLevel(comm).reduce(sendbuf, recvbuf, count, type, op, root)) {
+            return twoLevel(comm).done();
+        }
         if (!keep && shared.takesNonblocking(bytes(count, type))) {
             return sharedReduction(comm, shared, sendbuf, recvbuf, count, type, op, root);
         }
@@ -456,6 +466,9 @@ public final class Collectives {
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.allReduce(sendbuf, recvbuf, count, type, op)) {
             return shared.done();
+        }
+        if (keep && twoLevel(comm).allReduce(sendbuf, recvbuf, count, type, op)) {
+            return twoLevel(comm).done();
         }
         if (!keep && shared.takesNonblocking(bytes(count, type))) {
             return sharedReduction(comm, shared, sendbuf, recvbuf, count, type, op, -1);
@@ -603,6 +616,15 @@ public final class Collectives {
      */
     private static SiteCollectives site(Communicator comm) {
         return comm.collectives().site(comm);
+    }
+
+    /**
+     * {@code comm}'s collectives in two levels, asked by the blocking barrier, bcast, reduce and allreduce after the
+     * site's and the segment's: a communicator spanning sites or hosts runs each group's part on the group's own
+     * fast path ({@link TwoLevelCollectives}).
+     */
+    private static TwoLevelCollectives twoLevel(Communicator comm) {
+        return comm.collectives().twoLevel(comm);
     }
 
     /** {@code ERR_ROOT} unless {@code root} is a rank of {@code comm}. */

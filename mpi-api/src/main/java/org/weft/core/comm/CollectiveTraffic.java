@@ -4,6 +4,7 @@ import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.weft.core.coll.level.TwoLevelCollectives;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.ReusableSchedules;
 import org.weft.core.coll.shm.SharedCollectives;
@@ -33,6 +34,8 @@ public final class CollectiveTraffic {
     private volatile SharedCollectives shared;
     /** The blocking collectives by the site's native MPI, made on the first blocking collective call. */
     private volatile SiteCollectives site;
+    /** The blocking collectives in two levels (sites or hosts, then across), made on the first blocking call. */
+    private volatile TwoLevelCollectives twoLevel;
 
     /** {@code comm}'s (this traffic's communicator's) collectives through shared memory. */
     public SharedCollectives shared(Communicator comm) {
@@ -64,9 +67,24 @@ public final class CollectiveTraffic {
         return s;
     }
 
+    /** {@code comm}'s (this traffic's communicator's) collectives in two levels. */
+    public TwoLevelCollectives twoLevel(Communicator comm) {
+        TwoLevelCollectives t = twoLevel;
+        if (t == null) {
+            synchronized (this) {
+                t = twoLevel;
+                if (t == null) {
+                    t = new TwoLevelCollectives(comm);
+                    twoLevel = t;
+                }
+            }
+        }
+        return t;
+    }
+
     /**
-     * The communicator was freed: its shared segment, if it has one, is unmapped, and its native communicator, if it
-     * has one, freed.
+     * The communicator was freed: its shared segment, if it has one, is unmapped, and its native communicator and its
+     * internal communicators of two-level collectives, if it has them, freed.
      */
     public void release() {
         SharedCollectives s = shared;
@@ -76,6 +94,10 @@ public final class CollectiveTraffic {
         SiteCollectives native_ = site;
         if (native_ != null) {
             native_.close();
+        }
+        TwoLevelCollectives levels = twoLevel;
+        if (levels != null) {
+            levels.close();
         }
     }
 

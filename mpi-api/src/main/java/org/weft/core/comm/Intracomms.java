@@ -120,6 +120,28 @@ public final class Intracomms {
     }
 
     /**
+     * The two internal communicators of a communicator's two-level collectives ({@code coll.level}): {@code mine},
+     * the members of this process's group (its site or host), and {@code leaders}, one member of each group, or
+     * {@code null} where this process leads none. Collective over {@code parent}, which all ranks call with their own
+     * group and the same leaders. One agreement takes two context ids: the groups are disjoint, so all share the
+     * first; the others give the leaders' id back at once (no communicator made from it later can hold a leader,
+     * whose id stays taken until the leaders' communicator is freed). Returns {mine, leaders}.
+     */
+    public static Communicator[] levels(Communicator parent, ProcessGroup mine, ProcessGroup leaders) {
+        int[] contexts = ContextAgreement.agree(parent.runtime().contextIds(), parent.context(),
+                offer -> CreationCalls.andAll(parent, offer), 2, true);
+        boolean leads = leaders.contains(parent.device().rank());
+        if (!leads) {
+            parent.runtime().contextIds().release(contexts[1]);
+        }
+        Communicator group = new Communicator(parent.runtime(), mine, null, contexts[0], parent.name() + " (its part)",
+                false, null);
+        Communicator heads = !leads ? null : new Communicator(parent.runtime(), leaders, null, contexts[1],
+                parent.name() + " (leaders)", false, null);
+        return new Communicator[] {group, heads};
+    }
+
+    /**
      * The core of every creation: agrees on a context over {@code over} (all its ranks call) and builds the
      * communicator of {@code group} on its members ({@code group} is {@code null} on the others).
      */

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.Op;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.weft.tests.harness.InProcessWorld;
@@ -22,7 +23,9 @@ import org.weft.tests.harness.MessageCountingDevice;
  * Collectives on a communicator that spans several sites cross the slow links once per site (MPICH-G2's
  * multilevel collectives): 8 ranks spread round-robin over 2 and over 4 sites (so a flat tree would cross sites
  * at almost every edge), and the messages crossing sites are counted by a counter in front of each real device.
- * The counts follow the number of sites, not the number of ranks, and the results stay right.
+ * The counts follow the number of sites, not the number of ranks, and the results stay right. Inside each site the
+ * part of the collective runs on the site's own fast path (two levels, {@code coll.level}): the sites' ranks share a
+ * host, so their shared segment, and no message stays inside a site.
  */
 @Timeout(120)
 class SiteAwareCollectivesTest {
@@ -44,9 +47,64 @@ class SiteAwareCollectivesTest {
         assertEquals(2, twoSites.get("barrier"), "barrier over 2 sites: " + twoSites);
         assertEquals(8, fourSites.get("barrier"), "barrier over 4 sites: " + fourSites);
         for (String op : fourSites.keySet()) {
-            assertTrue(fourSites.get(op) < RANKS * 3, op + " crosses sites " + fourSites.get(op)
-                    + " times: more than a flat algorithm over " + RANKS + " ranks would");
+            if (op.startsWith("within ")) {
+                assertEquals(0, fourSites.get(op), op + " over 4 sites: " + fourSites);
+                assertEquals(0, twoSites.get(op), op + " over 2 sites: " + twoSites);
+            } else {
+                assertTrue(fourSites.get(op) < RANKS * 3, op + " crosses sites " + fourSites.get(op)
+                        + " times: more than a flat algorithm over " + RANKS + " ranks would");
+            }
         }
+    }
+
+    /**
+     * Sites of consecutive ranks (two levels keep a non-commutative operation's rank order) and interleaved ones
+     * (which keep the schedules for it): every reduction in rank order, at a root that leads its site and one that
+     * does not, in place and not, and a bcast from a rank that does not lead its site; a communicator freed and
+     * made again (its internal communicators go with it).
+     */
+    @Test
+    void reductionsInRankOrderAndRootsThatDoNotLeadTheirSite() throws Exception {
+        for (boolean consecutive : new boolean[] {true, false}) {
+            InProcessWorld.of(RANKS).perRank("site", r -> consecutive ? "s" + r / 4 : "s" + r % 2)
+                    .timeout(Duration.ofSeconds(100)).run(rank -> {
+                        Op affine = new Op(new AffineComposition(), false);
+                        for (int round = 0; round < 2; round++) {
+                            Intracomm comm = (Intracomm) MPI.COMM_WORLD.dup();
+                            reduceEveryWay(comm, rank, affine);
+                            comm.free();
+                        }
+                        affine.free();
+                    });
+        }
+    }
+
+    private static void reduceEveryWay(Intracomm comm, int rank, Op affine) throws Exception {
+        int[] expected = AffineComposition.expected(RANKS, 4);
+        int[] all = AffineComposition.contribution(rank, 4);
+        comm.allReduce(all, 4, MPI.INT, affine);
+        assertArrayEquals(expected, all, "allreduce in rank order");
+        for (int root : new int[] {0, 5}) {
+            int[] got = new int[4];
+            comm.reduce(AffineComposition.contribution(rank, 4), got, 4, MPI.INT, affine, root);
+            if (rank == root) {
+                assertArrayEquals(expected, got, "reduce in rank order to " + root);
+            }
+            int[] sum = {rank, 2 * rank};
+            if (rank == root) {
+                comm.reduce(sum, 2, MPI.INT, MPI.SUM, root);
+                assertArrayEquals(new int[] {28, 56}, sum, "reduce in place to " + root);
+            } else {
+                comm.reduce(sum, new int[2], 2, MPI.INT, MPI.SUM, root);
+            }
+            long[] data = rank == root ? new long[] {7, root} : new long[2];
+            comm.bcast(data, 2, MPI.LONG, root);
+            assertArrayEquals(new long[] {7, root}, data, "bcast from " + root);
+        }
+        double[] inPlace = {rank};
+        comm.allReduce(inPlace, 1, MPI.DOUBLE, MPI.MAX);
+        assertEquals(RANKS - 1, inPlace[0]);
+        comm.barrier();
     }
 
     /** Messages that crossed sites during each collective, summed over the ranks. */
@@ -62,6 +120,7 @@ class SiteAwareCollectivesTest {
                 .run(rank -> {
                     Intracomm world = MPI.COMM_WORLD;
                     MessageCountingDevice device = devices.get(rank);
+                    world.barrier(); // the sites' communicators and segments are made at the first collective
                     int root = 5;
                     int[] data = rank == root ? new int[] {1, 2, 3} : new int[3];
                     count(counts, "bcast", device, () -> world.bcast(data, 3, MPI.INT, root));
@@ -89,10 +148,13 @@ class SiteAwareCollectivesTest {
             throws Exception {
         MPI.COMM_WORLD.barrier();
         long before = device.crossSiteMessages();
+        long beforeWithin = device.withinSiteMessages();
         step.run();
         long crossed = device.crossSiteMessages() - before;
+        long within = device.withinSiteMessages() - beforeWithin;
         MPI.COMM_WORLD.barrier();
         counts.merge(name, crossed, Long::sum);
+        counts.merge("within " + name, within, Long::sum);
         assertTrue(crossed >= 0, Arrays.toString(new long[] {crossed}));
     }
 }

@@ -11,14 +11,17 @@ import org.weft.adi.DeviceRequest;
 import org.weft.adi.Locality;
 import org.weft.adi.ProbeResult;
 import org.weft.adi.SendMode;
+import org.weft.adi.SharedMemory;
 
 /**
- * A real device with a counter in front: it counts the messages this rank sends to ranks of another site, and
- * passes every call on unchanged (the transport stays real). For tests that show how collectives use slow links.
+ * A real device with a counter in front: it counts the messages this rank sends to ranks of another site and of its
+ * own, and passes every call on unchanged (the transport and the shared memory for collectives stay real). For tests
+ * that show how collectives use slow links and each site's fast path.
  */
 public final class MessageCountingDevice implements Device {
     private final Device device;
     private final AtomicLong crossSite = new AtomicLong();
+    private final AtomicLong withinSite = new AtomicLong();
 
     public MessageCountingDevice(Device device) {
         this.device = device;
@@ -29,10 +32,27 @@ public final class MessageCountingDevice implements Device {
         return crossSite.get();
     }
 
+    /** Messages sent so far to other ranks of this rank's site. */
+    public long withinSiteMessages() {
+        return withinSite.get();
+    }
+
     private void count(int dest) {
         if (!device.locality(dest).sameSite(device.locality(device.rank()))) {
             crossSite.incrementAndGet();
+        } else if (dest != device.rank()) {
+            withinSite.incrementAndGet();
         }
+    }
+
+    @Override
+    public SharedMemory sharedMemory() {
+        return device.sharedMemory();
+    }
+
+    @Override
+    public boolean twoLevelCollectives() {
+        return device.twoLevelCollectives();
     }
 
     @Override

@@ -1,0 +1,211 @@
+package org.weft.core.coll.level;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import org.weft.core.coll.Collectives;
+import org.weft.core.coll.Reduction;
+import org.weft.core.coll.sched.Members;
+import org.weft.core.coll.sched.Schedule;
+import org.weft.core.comm.Communicator;
+import org.weft.core.datatype.TypeDescriptor;
+
+/**
+ * The blocking barrier, bcast, reduce and allreduce of an intracommunicator that spans several sites (or, inside
+ * one site, several hosts), in two levels (PACX-MPI; MPICH-G2; MPICH's node and node-roots communicators): each
+ * group's part is a collective of the group's internal communicator, which takes the group's own fast path (the
+ * shared segment on one host, the site's native MPI, or — a site over several hosts — two levels again, by host),
+ * and the groups meet in a collective of their leaders' communicator, across the slow links once per group
+ * ({@link Levels}, made at the first such call). Each method returns false, having done nothing, when the call keeps
+ * the schedules.
+ *
+ * <ul>
+ *   <li>allreduce: reduce to each group's leader, allreduce among the leaders, bcast from each leader;</li>
+ *   <li>bcast: in the root's group from the root, then among the leaders from the root's group's leader, then in
+ *       each other group from its leader;</li>
+ *   <li>reduce: each group reduces to its leader, and the leaders to the root's leader — the root, when it leads its
+ *       group; otherwise that leader reduces the other groups' partials with its own data first and the root's group
+ *       reduces to the root with that in place of the leader's data (commutative operations only);</li>
+ *   <li>barrier: a barrier in each group, among the leaders, and in each group again.</li>
+ * </ul>
+ *
+ * <p>Every member decides alike from what all know alike: the members' sites and hosts, the operation's
+ * commutativity and the root. A non-commutative operation goes in two levels only when every group is a run of
+ * consecutive ranks (and, for reduce, the root leads its group), so that both levels combine in rank order; else
+ * the schedules keep it, as MPICH does. The communicator's outstanding nonblocking collectives are completed first:
+ * a peer may wait for one of them before it joins this call, and the group's collectives do not advance them.
+ * Nonblocking collectives keep the schedules (a two-level nonblocking call would chain requests of three
+ * communicators; the schedules already cross the slow links once per group).
+ */
+public final class TwoLevelCollectives {
+    private static final int UNDECIDED = 0;
+    private static final int ACTIVE = 1;
+    private static final int NONE = 2;
+
+    private final Communicator comm;
+    /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
+    private final Schedule done;
+    private volatile int state = UNDECIDED;
+    private Levels levels;
+    /** A reduce's partial result at a leader that is not the root, grown as needed and kept. */
+    private ByteBuffer scratch;
+
+    public TwoLevelCollectives(Communicator comm) {
+        this.comm = comm;
+        this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
+        done.run();
+    }
+
+    /** A completed schedule with no steps, for a blocking call that ran in two levels. */
+    public Schedule done() {
+        return done;
+    }
+
+    /** {@code MPI_Barrier} in two levels; false if this communicator keeps the schedules. */
+    public boolean barrier() {
+        if (!ready()) {
+            return false;
+        }
+        Levels l = levels;
+        run(l.group(), Collectives.barrier(l.group(), true));
+        if (l.leads()) {
+            run(l.leaders(), Collectives.barrier(l.leaders(), true));
+        }
+        run(l.group(), Collectives.barrier(l.group(), true));
+        return true;
+    }
+
+    /** {@code MPI_Bcast} in two levels; false if this communicator keeps the schedules. */
+    public boolean bcast(Object buf, int count, TypeDescriptor type, int root) {
+        if (!ready()) {
+            return false;
+        }
+        Levels l = levels;
+        int rootGroup = l.groupOf()[root];
+        boolean inRootGroup = l.groupOf()[comm.rank()] == rootGroup;
+        if (inRootGroup) {
+            run(l.group(), Collectives.bcast(l.group(), buf, count, type, l.indexOf()[root], true));
+        }
+        if (l.leads()) {
+            run(l.leaders(), Collectives.bcast(l.leaders(), buf, count, type, rootGroup, true));
+        }
+        if (!inRootGroup) {
+            run(l.group(), Collectives.bcast(l.group(), buf, count, type, 0, true));
+        }
+        return true;
+    }
+
+    /** {@code MPI_Allreduce} in two levels ({@code sendbuf == null}: in place); false if it keeps the schedules. */
+    public boolean allReduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op) {
+        if (!ready() || !op.commutative() && !levels.contiguous()) {
+            return false;
+        }
+        Levels l = levels;
+        Object input = sendbuf == null ? recvbuf : sendbuf;
+        // the leader reduces into its receive buffer (in place if the call is), the others send their input
+        run(l.group(), Collectives.reduce(l.group(), l.leads() ? sendbuf : input, recvbuf, count, type, op, 0,
+                true));
+        if (l.leads()) {
+            run(l.leaders(), Collectives.allReduce(l.leaders(), null, recvbuf, count, type, op, true));
+        }
+        run(l.group(), Collectives.bcast(l.group(), recvbuf, count, type, 0, true));
+        return true;
+    }
+
+    /**
+     * {@code MPI_Reduce} in two levels ({@code sendbuf == null} at the root: in place); false if it keeps the
+     * schedules.
+     */
+    public boolean reduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op, int root) {
+        if (!ready()) {
+            return false;
+        }
+        Levels l = levels;
+        boolean rootLeads = l.indexOf()[root] == 0;
+        if (!op.commutative() && !(l.contiguous() && rootLeads)) {
+            return false;
+        }
+        int rootGroup = l.groupOf()[root];
+        boolean isRoot = comm.rank() == root;
+        if (l.groupOf()[comm.rank()] == rootGroup && !rootLeads) {
+            // the leader gathers the other groups' partials with its own data, then stands in for it in the group
+            Object partial = null;
+            if (l.leads()) {
+                partial = scratch(count, type);
+                run(l.leaders(), Collectives.reduce(l.leaders(), sendbuf, partial, count, type, op, rootGroup,
+                        true));
+            }
+            run(l.group(), Collectives.reduce(l.group(), l.leads() ? partial : sendbuf, recvbuf, count, type, op,
+                    l.indexOf()[root], true));
+            return true;
+        }
+        Object partial = isRoot ? recvbuf : l.leads() ? scratch(count, type) : null;
+        run(l.group(), Collectives.reduce(l.group(), sendbuf, partial, count, type, op, 0, true));
+        if (l.leads()) {
+            run(l.leaders(), Collectives.reduce(l.leaders(), isRoot ? null : partial, recvbuf, count, type, op,
+                    rootGroup, true));
+        }
+        return true;
+    }
+
+    /** Frees the internal communicators, if they were made. */
+    public synchronized void close() {
+        if (levels != null) {
+            levels.free();
+            levels = null;
+        }
+    }
+
+    /** Whether this communicator's calls go in two levels, deciding (and making the levels) at the first call. */
+    private boolean ready() {
+        int s = state;
+        return s == ACTIVE || s == UNDECIDED && decide() == ACTIVE;
+    }
+
+    private synchronized int decide() {
+        if (state == UNDECIDED) {
+            int[][] groups = comm.device().twoLevelCollectives() ? groups() : null;
+            if (groups != null) {
+                comm.collectives().finishOutstanding(comm.device());
+                levels = Levels.make(comm, groups);
+            }
+            state = groups != null ? ACTIVE : NONE;
+        }
+        return state;
+    }
+
+    /**
+     * The groups of the highest level that splits the members (sites, else hosts), or {@code null} when none does or
+     * every group has one member (the leaders would be everyone).
+     */
+    private int[][] groups() {
+        Members m = comm.collectives().members(comm.group(), comm.device().rank());
+        for (int level : new int[] {Members.BY_SITE, Members.BY_HOST}) {
+            int[][] groups = m.groups(comm.device(), level);
+            if (groups.length > 1) {
+                return groups.length < m.size() ? groups : null;
+            }
+        }
+        return null;
+    }
+
+    /** Room for {@code count} items of {@code type} laid out as in a user's buffer, native order. */
+    private Object scratch(int count, TypeDescriptor type) {
+        long low = Math.min(0, type.lowestByte(Math.max(count, 1)));
+        long high = type.highestByte(Math.max(count, 1));
+        int bytes = Math.toIntExact(high - low);
+        if (scratch == null || scratch.capacity() < bytes) {
+            scratch = ByteBuffer.allocateDirect(Math.max(bytes, 64)).order(ByteOrder.nativeOrder());
+        }
+        return low == 0 ? scratch : scratch.slice((int) -low, bytes + (int) low).order(ByteOrder.nativeOrder());
+    }
+
+    /** Runs a blocking collective of an internal communicator to its end, as the facade runs a program's. */
+    private static void run(Communicator c, Schedule schedule) {
+        try {
+            schedule.run(c.collectives());
+        } finally {
+            c.collectives().finished(schedule);
+        }
+    }
+}
