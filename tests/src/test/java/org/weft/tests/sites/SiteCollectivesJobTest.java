@@ -55,10 +55,11 @@ class SiteCollectivesJobTest {
     /**
      * Site a under Open MPI, site b under MPICH: each site's communicator runs natively (reduce_scatter_block and
      * allreduce checked; a gather's too-long block is {@code ERR_TRUNCATE} from Open MPI and dropped by MPICH 4.0,
-     * whose nonblocking gather drops the error), the world across the two keeps Weft's schedules.
+     * whose nonblocking gather drops the error), and the world across the two runs in two levels: each site's part of
+     * its allreduce by the site's own MPI, the leaders across by Weft's.
      */
     @Test
-    void eachSitesCommunicatorRunsNativelyAndTheWorldAcrossSitesKeepsTheSchedules() throws Exception {
+    void eachSitesCommunicatorRunsNativelyAndTheWorldAcrossSitesRunsEachSitesPartNatively() throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2", "--site-launcher",
                 "b=" + MPICH, SiteCollectivesCheck.class.getName(), "2").timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
