@@ -31,6 +31,7 @@ import org.weft.tests.programs.SelfAndRing;
 import org.weft.tests.programs.ShowWorld;
 import org.weft.tests.programs.SlowRing;
 import org.weft.tests.programs.ThreadedPingPong;
+import org.weft.tests.programs.TwoLevelCollectivesCheck;
 import org.weft.tests.programs.TimedWildcardStream;
 
 /**
@@ -110,6 +111,22 @@ class SiteJobTest {
         assertTrue(result.stdout().contains("THREADED OK rank 0") && result.stdout().contains("THREADED OK rank 1"),
                 result.output());
         assertEquals("nativempi", MethodMatrix.parse(result.stdout(), 2).method(0, 1), result.stdout());
+    }
+
+    /**
+     * Two sites of two ranks on this host (tcp between them): the blocking barrier, bcast, reduce and allreduce of the
+     * world run each site's part on its shared segment (sites of Weft's agents) or by its own MPI (sites under
+     * mpirun, native collectives on) — no message inside a site — and cross sites once per site.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"weft", "mpirun"})
+    void collectivesOfTwoLocalSitesRunEachSitesPartOnItsFastPathAndCrossOncePerSite(String launcher)
+            throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site", "b:2", "--site-launcher", "a=" + launcher,
+                "--site-launcher", "b=" + launcher, "--param", "nativempi_collectives=1",
+                TwoLevelCollectivesCheck.class.getName()).timeout(Duration.ofSeconds(180)).start();
+        assertEquals(0, result.exitCode(), result.output());
+        TwoLevelCollectivesCheck.assertOncePerSite(result.stdout());
     }
 
     /** Each site started by its own mpirun: Open MPI (through nativempi) inside, tcp across. */

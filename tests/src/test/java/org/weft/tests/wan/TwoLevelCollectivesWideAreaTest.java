@@ -1,0 +1,49 @@
+package org.weft.tests.wan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.TwoLevelCollectivesCheck;
+
+/**
+ * Two sites of two ranks over the emulated link ({@code bin/weft-wan}, 20 ms round trip): the blocking barrier,
+ * bcast, reduce and allreduce run in two levels — each site's part on its shared segment (no message inside a
+ * site), the sites' leaders across once per site — with the right results, at 4 bytes and 64 KiB, from roots that
+ * lead their site and one that does not. Needs root, /dev/net/tun and iproute2 (CI has them).
+ */
+@Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TwoLevelCollectivesWideAreaTest {
+    private static final WideArea WAN = new WideArea("ws7-", "10.77");
+    private static boolean made;
+
+    @BeforeAll
+    static void twoSites() throws Exception {
+        WideArea.assumeItCanBeMade();
+        made = true;
+        WAN.up("--sites", "2", "--hosts", "1", "--rtt", "20ms", "--rate", "100mbit");
+    }
+
+    @AfterAll
+    static void removeThem() throws Exception {
+        if (made) {
+            WAN.down();
+        }
+    }
+
+    @Test
+    void eachSitesPartGoesThroughItsSegmentAndTheSitesMeetOncePerSite() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--rsh", WideArea.SCRIPT + " exec", "--site", "a:2:" + WAN.host("a1"),
+                "--site", "b:2:" + WAN.host("b1"), "--site-launcher", "a=weft", "--site-launcher", "b=weft", "-cp",
+                WeftrunJob.classPath(), TwoLevelCollectivesCheck.class.getName()).timeout(Duration.ofSeconds(120))
+                .start();
+        assertEquals(0, result.exitCode(), result.output());
+        TwoLevelCollectivesCheck.assertOncePerSite(result.stdout());
+    }
+}
