@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 import org.weft.core.coll.Collectives;
+import org.weft.core.coll.DecidedOnce;
 import org.weft.core.coll.Reduction;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.Schedule;
@@ -38,20 +39,16 @@ import org.weft.core.datatype.TypeDescriptor;
  * communicators; the schedules already cross the slow links once per group).
  */
 public final class TwoLevelCollectives {
-    private static final int UNDECIDED = 0;
-    private static final int ACTIVE = 1;
-    private static final int NONE = 2;
-
     private final Communicator comm;
     /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
     private final Schedule done;
-    private volatile int state = UNDECIDED;
-    private Levels levels;
+    private final DecidedOnce<Levels> decided;
     /** A reduce's partial result at a leader that is not the root, grown as needed and kept. */
     private ByteBuffer scratch;
 
     public TwoLevelCollectives(Communicator comm) {
         this.comm = comm;
+        this.decided = new DecidedOnce<>(this::setUp, Levels::free);
         this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
         done.run();
     }
@@ -63,10 +60,10 @@ public final class TwoLevelCollectives {
 
     /** {@code MPI_Barrier} in two levels; false if this communicator keeps the schedules. */
     public boolean barrier() {
-        if (!ready()) {
+        Levels l = decided.get();
+        if (l == null) {
             return false;
         }
-        Levels l = levels;
         run(l.group(), Collectives.barrier(l.group(), true));
         if (l.leads()) {
             run(l.leaders(), Collectives.barrier(l.leaders(), true));
@@ -77,10 +74,10 @@ public final class TwoLevelCollectives {
 
     /** {@code MPI_Bcast} in two levels; false if this communicator keeps the schedules. */
     public boolean bcast(Object buf, int count, TypeDescriptor type, int root) {
-        if (!ready()) {
+        Levels l = decided.get();
+        if (l == null) {
             return false;
         }
-        Levels l = levels;
         int rootGroup = l.groupOf()[root];
         boolean inRootGroup = l.groupOf()[comm.rank()] == rootGroup;
         if (inRootGroup) {
@@ -97,10 +94,10 @@ public final class TwoLevelCollectives {
 
     /** {@code MPI_Allreduce} in two levels ({@code sendbuf == null}: in place); false if it keeps the schedules. */
     public boolean allReduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op) {
-        if (!ready() || !op.commutative() && !levels.contiguous()) {
+        Levels l = decided.get();
+        if (l == null || !op.commutative() && !l.contiguous()) {
             return false;
         }
-        Levels l = levels;
         Object input = sendbuf == null ? recvbuf : sendbuf;
         // the leader reduces into its receive buffer (in place if the call is), the others send their input
         run(l.group(), Collectives.reduce(l.group(), l.leads() ? sendbuf : input, recvbuf, count, type, op, 0,
@@ -117,10 +114,10 @@ public final class TwoLevelCollectives {
      * schedules.
      */
     public boolean reduce(Object sendbuf, Object recvbuf, int count, TypeDescriptor type, Reduction op, int root) {
-        if (!ready()) {
+        Levels l = decided.get();
+        if (l == null) {
             return false;
         }
-        Levels l = levels;
         boolean rootLeads = l.indexOf()[root] == 0;
         if (!op.commutative() && !(l.contiguous() && rootLeads)) {
             return false;
@@ -149,29 +146,18 @@ public final class TwoLevelCollectives {
     }
 
     /** Frees the internal communicators, if they were made. */
-    public synchronized void close() {
-        if (levels != null) {
-            levels.free();
-            levels = null;
-        }
+    public void close() {
+        decided.close();
     }
 
-    /** Whether this communicator's calls go in two levels, deciding (and making the levels) at the first call. */
-    private boolean ready() {
-        int s = state;
-        return s == ACTIVE || s == UNDECIDED && decide() == ACTIVE;
-    }
-
-    private synchronized int decide() {
-        if (state == UNDECIDED) {
-            int[][] groups = comm.device().twoLevelCollectives() ? groups() : null;
-            if (groups != null) {
-                comm.collectives().finishOutstanding(comm.device());
-                levels = Levels.make(comm, groups);
-            }
-            state = groups != null ? ACTIVE : NONE;
+    /** The levels, made now (collectively) when this communicator's calls go in two levels; else {@code null}. */
+    private Levels setUp() {
+        int[][] groups = comm.device().twoLevelCollectives() ? groups() : null;
+        if (groups == null) {
+            return null;
         }
-        return state;
+        comm.collectives().finishOutstanding(comm.device());
+        return Levels.make(comm, groups);
     }
 
     /**
