@@ -70,7 +70,7 @@ public final class TwoLevelCollectivesCheck {
             }
         }
         counted(rank, "barrier", i -> world.barrier());
-        System.out.println("TWO-LEVEL OK rank " + rank);
+        System.out.print("TWO-LEVEL OK rank " + rank + System.lineSeparator());
         MPI.Finalize();
     }
 
@@ -109,8 +109,9 @@ public final class TwoLevelCollectivesCheck {
         }
         long[] after = sent();
         MPI.COMM_WORLD.barrier();
-        System.out.printf("TWO-LEVEL rank %d %s tcp %.1f shm %.1f%n", rank, name,
-                (after[0] - before[0]) / (double) CALLS, (after[1] - before[1]) / (double) CALLS);
+        // one write per line: printf writes its pieces one by one, and two ranks under one mpirun share a stream
+        System.out.print(String.format("TWO-LEVEL rank %d %s tcp %.1f shm %.1f%n", rank, name,
+                (after[0] - before[0]) / (double) CALLS, (after[1] - before[1]) / (double) CALLS));
     }
 
     private static void expect(int[] got, int value, String what) {
