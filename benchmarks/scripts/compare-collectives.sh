@@ -35,7 +35,8 @@ for r in $(seq "$rounds"); do
   echo "round $r of $rounds, load ${loads[-1]#*: }"
   for coll in $colls; do
     for np in $nps; do
-      bin/weft bench -np "$np" "$coll" -m "$max" -i "$iterations" -w "$warm" --reference --csv "$work/$coll-np$np-$r.csv" \
+      bin/weft bench -np "$np" "$coll" -m "$max" -i "$iterations" -w "$warm" --reference \
+        --csv "$work/$coll-np$np-$r.csv" \
         > "$work/$coll-np$np-$r.out" 2>&1 || { cat "$work/$coll-np$np-$r.out" >&2; exit 1; }
     done
   done

@@ -69,8 +69,8 @@ static int next(int b) {
     return b == 0 ? 1 : 2 * b;
 }
 
-/* Mean microseconds per call over iterations calls, after a fifth as many untimed ones and a barrier (as the Java side's
- * OSU-style skip). */
+/* Mean microseconds per call over iterations calls, after a fifth as many untimed ones and a barrier (as the Java
+ * side's OSU-style skip). */
 static double time_calls(int bytes, int iterations) {
     for (int i = 0; i < iterations / 5; i++) {
         call(bytes);

@@ -11,8 +11,8 @@ import org.weft.bench.Results;
  * {@code osu_gather}, {@code osu_scatter}, {@code osu_allgather}, {@code osu_reduce}, {@code osu_barrier},
  * {@code osu_reduce_scatter_block}):
  * {@code MPI_Init}, the options ({@code -m maxBytes}, {@code -i iterations}, {@code -w} least warm-up seconds), direct
- * buffers sized for every rank, the size loop with unprinted warm-up passes, and OSU's output: per size the average over ranks of each rank's mean
- * time per call ({@code # Size  Avg Latency(us)}). Only {@code mpi} API calls, so they also run on Open MPI's bindings.
+ * buffers sized for every rank, the size loop with unprinted warm-up passes, and OSU's output: per size the average
+ * over ranks of each rank's mean time per call ({@code # Size  Avg Latency(us)}). Only {@code mpi} API calls, so they also run on Open MPI's bindings.
  */
 final class CollectiveRun {
     /** One call of the collective on {@code size} bytes (per rank, or per pair of ranks for all-to-all). */
