@@ -5,6 +5,7 @@ import java.nio.Buffer;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.weft.adi.DeviceException;
 import org.weft.adi.ErrorClass;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.ReusableSchedules;
@@ -39,6 +40,8 @@ final class CollectiveCall {
     private int z;
     /** Bytes of the user buffers a kept schedule holds. */
     private long held;
+    /** An error this rank raises once the call has run to its end ({@link #failAtEnd}), or {@code null}. */
+    private DeviceException atEnd;
 
     CollectiveCall(Communicator comm) {
         this.comm = comm;
@@ -141,12 +144,27 @@ final class CollectiveCall {
         return staged;
     }
 
+    /**
+     * Raises {@code error} at this rank once the call has run to its end (its copy-backs done), not now: an error
+     * only this rank sees (the root's own block too long for its receive block) must not leave the others waiting
+     * for its messages.
+     */
+    void failAtEnd(DeviceException error) {
+        atEnd = error;
+    }
+
     /** The schedule, closed with the copy-backs; kept by the communicator if this call keeps and staged nothing. */
     Schedule schedule() {
         if (finishers != null) {
             for (Runnable finisher : finishers) {
                 schedule.local(finisher);
             }
+        }
+        if (atEnd != null) {
+            DeviceException error = atEnd;
+            schedule.endRound().local(() -> {
+                throw error;
+            });
         }
         schedule.endRound();
         if (keepAs != null && !staged) {

@@ -184,7 +184,7 @@ public final class Collectives {
                 true) : null;
         MemorySegment mine = sendbuf == null && isRoot ? null : call.in(sendbuf, sendcount, sendtype);
         if (isRoot) {
-            checkFits(mine, blocks[root]);
+            mine = fitted(call, mine, blocks[root]);
         }
         LinearGather.append(call.plan(), call.members(), mine, blocks, root, Fill.UP_TO);
         return call.schedule();
@@ -255,7 +255,7 @@ public final class Collectives {
                 false) : null;
         MemorySegment mine = recvbuf == null && isRoot ? null : call.out(recvbuf, recvcount, recvtype);
         if (isRoot) {
-            checkFits(blocks[root], mine);
+            blocks[root] = fitted(call, blocks[root], mine);
         }
         LinearScatter.append(call.plan(), call.members(), blocks, mine, root, Fill.UP_TO);
         return call.schedule();
@@ -694,6 +694,19 @@ public final class Collectives {
         if (sent != null && room != null && sent.byteSize() > room.byteSize()) {
             throw truncated(sent.byteSize(), room.byteSize());
         }
+    }
+
+    /**
+     * The root's own block {@code sent}, cut to {@code room} if longer — {@code ERR_TRUNCATE} then, raised when the
+     * call has run to its end ({@link CollectiveCall#failAtEnd}), so the others get their blocks and nobody waits, as
+     * over the shared segment; {@code null} (in place) fits.
+     */
+    private static MemorySegment fitted(CollectiveCall call, MemorySegment sent, MemorySegment room) {
+        if (sent == null || room == null || sent.byteSize() <= room.byteSize()) {
+            return sent;
+        }
+        call.failAtEnd(truncated(sent.byteSize(), room.byteSize()));
+        return sent.asSlice(0, room.byteSize());
     }
 
     static void checkCount(int count) {

@@ -136,26 +136,45 @@ class ShortBlocksTest {
         });
     }
 
-    /** Checked before anything is sent, so alone: other ranks would wait for the root's messages. */
+    /**
+     * The root's own block too long for its receive block is {@code ERR_TRUNCATE} at the root, raised once the call
+     * has run to its end, so the other ranks get their blocks and nobody waits (it was raised before anything was
+     * sent: the scatter's other ranks, and the large gather's senders, waited for ever). Over the schedules
+     * ({@code coll_shm=0}); the shared segment raises it at the end too.
+     */
     @Test
     void theRootsOwnTooLongBlockIsTruncateWithTheSizesTheRightWayRound() throws Exception {
-        InProcessWorld.of(1).run(rank -> {
+        int size = 3;
+        InProcessWorld.of(size).with("coll_shm", "0").run(rank -> {
             Intracomm comm = MPI.COMM_WORLD;
             comm.setErrhandler(MPI.ERRORS_RETURN);
-            // 4 items (16 bytes) to send itself, room for 3 (12 bytes)
-            MPIException scatterv = assertThrows(MPIException.class, () -> comm.scatterv(new int[4],
-                    new int[] {4}, new int[] {0}, MPI.INT, new int[3], 3, MPI.INT, 0));
-            assertEquals(MPI.ERR_TRUNCATE, scatterv.getErrorClass());
-            assertTrue(scatterv.getMessage().contains("16 bytes sent into a receive block of 12 bytes"),
-                    scatterv.getMessage());
-            MPIException gather = assertThrows(MPIException.class, () -> comm.gather(new int[4], 4, MPI.INT,
-                    new int[3], 3, MPI.INT, 0));
-            assertTrue(gather.getMessage().contains("16 bytes sent into a receive block of 12 bytes"),
-                    gather.getMessage());
-            // 3 items into room for 4: delivered, the fourth untouched
+            // 4 items (16 bytes) to send to each, room for 3 (12 bytes) at the root, 4 at the others
+            int[] send = rank == 0 ? data(0, 4 * size) : null;
             int[] recv = filled(4);
-            comm.scatterv(data(0, 3), new int[] {3}, new int[] {0}, MPI.INT, recv, 4, MPI.INT, 0);
-            assertArrayEquals(withData(filled(4), 0, data(0, 3)), recv, "3 items into room for 4");
+            Call scatterv = () -> comm.scatterv(send, repeated(4, size), null, MPI.INT, recv, rank == 0 ? 3 : 4,
+                    MPI.INT, 0);
+            // large blocks (over the eager limit): the root sends itself one item more than its block holds
+            int items = 40_000;
+            int[] mine = data(rank, rank == 0 ? items + 1 : items);
+            int[] all = filled(size * items);
+            Call gather = () -> comm.gather(mine, mine.length, MPI.INT, all, items, MPI.INT, 0);
+            if (rank == 0) {
+                MPIException scattered = assertThrows(MPIException.class, scatterv::run);
+                assertEquals(MPI.ERR_TRUNCATE, scattered.getErrorClass());
+                assertTrue(scattered.getMessage().contains("16 bytes sent into a receive block of 12 bytes"),
+                        scattered.getMessage());
+                MPIException gathered = assertThrows(MPIException.class, gather::run);
+                assertTrue(gathered.getMessage().contains((4 * items + 4) + " bytes sent into a receive block of "
+                        + 4 * items + " bytes"), gathered.getMessage());
+                assertArrayEquals(data(1, items), Arrays.copyOfRange(all, items, 2 * items), "rank 1's block");
+            } else {
+                scatterv.run();
+                assertArrayEquals(Arrays.copyOfRange(data(0, 4 * size), 4 * rank, 4 * rank + 4), recv);
+                gather.run();
+            }
+            int[] sum = {rank};
+            comm.allReduce(sum, 1, MPI.INT, MPI.SUM);
+            assertEquals(size * (size - 1) / 2, sum[0], "the communicator still works");
         });
     }
 
