@@ -11,13 +11,15 @@ import org.weft.core.coll.op.Combiner;
  * bytes, a <em>share</em> is {@code S = slot / item / n} items and a chunk {@code n * S} items (the last chunk may be
  * shorter; a member whose share of it is empty combines nothing).
  * <ul>
- *   <li>allreduce and reduce, chunk {@code k} in operations {@code s} and {@code t = s + 1}: each copies chunk
+ *   <li>reduce: a slot's items per chunk, which every member copies into its slot and the root combines
+ *       ({@link #reduce});</li>
+ *   <li>allreduce, chunk {@code k} in operations {@code s} and {@code t = s + 1}: each copies chunk
  *       {@code k} of its data into its slot of {@code s}, publishes {@code 2s - 1} and waits for all; each combines
  *       share {@code me} of every member's slot in rank order ({@code c0 op (c1 op …)}) into share {@code me} of its
- *       slot of {@code t} and publishes {@code 2t - 1}; the readers (every member; reduce: the root) copy every
+ *       slot of {@code t} and publishes {@code 2t - 1}; every member copies every
  *       share of {@code t} out into their receive buffer once all reached {@code 2t - 1}. A reader copies chunk
  *       {@code k}'s results out after it has copied chunk {@code k + 1} in and before it publishes that, so its
- *       copy in overlaps the others' combining, and a leaf of a reduce publishes {@code 2t} at once;</li>
+ *       copy in overlaps the others' combining;</li>
  *   <li>reduce_scatter_block, chunk {@code k} (items {@code kS} to {@code (k + 1)S} of each block) in one operation
  *       {@code s}: each copies that piece of each of its {@code n} blocks into its slot (piece {@code b} at
  *       {@code b * S} items), publishes {@code 2s - 1}, waits for all, combines piece {@code me} of every slot in
@@ -28,10 +30,10 @@ import org.weft.core.coll.op.Combiner;
  */
 final class ChunkedReductions {
     private final int me;
-    /** Slices of the last receive buffer a reduce_scatter_block combined into, one per chunk ({@link #chunks}). */
-    private MemorySegment chunkedBuffer;
-    private long chunkedBytes;
-    private MemorySegment[] chunkSlices = new MemorySegment[0];
+    /** The chunks of the last receive buffer a reduce combined into (apart: alternating calls keep both). */
+    private final Chunks reduced = new Chunks();
+    /** The chunks of the last receive buffer a reduce_scatter_block combined into. */
+    private final Chunks scattered = new Chunks();
 
     ChunkedReductions(int me) {
         this.me = me;
@@ -43,21 +45,45 @@ final class ChunkedReductions {
     }
 
     /**
-     * {@code MPI_Allreduce} ({@code root < 0}) or {@code MPI_Reduce} to {@code root} of {@code count} items of
-     * {@code item} bytes from {@code send} into {@code recv} ({@code recv} matters at the readers only; it may be
-     * {@code send}: in place).
+     * {@code MPI_Reduce} to {@code root} of {@code count} items of {@code item} bytes from {@code send} into
+     * {@code recv} (at the root; it may be {@code send}: in place), a slot's items per chunk, one operation each:
+     * every member copies the chunk into its slot; a leaf publishes {@code 2s} and goes on (it waits only when it
+     * runs {@link SegmentLayout#SETS} operations ahead of the root); the root publishes {@code 2s - 1}, waits for
+     * all and combines the slots in rank order straight into its receive buffer. The leaves do not wait for each
+     * other, as Open MPI's leaves do not wait for its root.
      */
     void reduce(CommSegment seg, MemorySegment send, MemorySegment recv, int count, long item, Combiner combiner,
                 int root) {
+        long chunk = seg.slotBytes() / item;
+        MemorySegment[] into = me == root ? reduced.of(recv, chunk * item) : null;
+        for (long at = 0, k = 0; at < count; at += chunk, k++) {
+            long m = Math.min(chunk, count - at);
+            long s = seg.write(send, at * item, m * item);
+            if (me != root) {
+                seg.publish(2 * s);
+                continue;
+            }
+            seg.publish(2 * s - 1);
+            seg.awaitAll(2 * s - 1);
+            SharedSchedules.combineSlots(seg, s, -1, 0, into[(int) k], (int) m, combiner);
+            seg.publish(2 * s);
+        }
+    }
+
+    /**
+     * {@code MPI_Allreduce} of {@code count} items of {@code item} bytes from {@code send} into {@code recv} (it may
+     * be {@code send}: in place).
+     */
+    void allReduce(CommSegment seg, MemorySegment send, MemorySegment recv, int count, long item,
+                   Combiner combiner) {
         int n = seg.ranks();
         long share = shareItems(seg, item);
         long chunk = share * n;
-        boolean reads = root < 0 || root == me;
         long last = 0; // operation t of the chunk before, whose results are still to be copied out
         for (long at = 0; at < count; at += chunk) {
             long m = Math.min(chunk, count - at);
             long s = seg.write(send, at * item, m * item);
-            if (last > 0 && reads) {
+            if (last > 0) {
                 copyResults(seg, last, recv, at - chunk, chunk, share, item);
             }
             seg.publish(2 * s - 1);
@@ -69,9 +95,9 @@ final class ChunkedReductions {
                 MemorySegment out = seg.block(t, me, me, share * item);
                 SharedSchedules.combineSlots(seg, s, me, share * item, out, (int) mine, combiner);
             }
-            seg.publish(reads ? 2 * t - 1 : 2 * t);
+            seg.publish(2 * t - 1);
             last = t;
-            if (at + chunk >= count && reads) {
+            if (at + chunk >= count) {
                 copyResults(seg, t, recv, at, m, share, item);
                 seg.publish(2 * t);
             }
@@ -101,7 +127,7 @@ final class ChunkedReductions {
                             Combiner combiner) {
         int n = seg.ranks();
         long share = shareItems(seg, item);
-        MemorySegment[] into = chunks(recv, share * item);
+        MemorySegment[] into = scattered.of(recv, share * item);
         for (long at = 0, k = 0; at < count; at += share, k++) {
             long m = Math.min(share, count - at);
             long s = seg.next();
@@ -117,27 +143,39 @@ final class ChunkedReductions {
         }
     }
 
-    /**
-     * {@code buffer} cut into slices of {@code bytes} (the last one shorter), kept while the same buffer is cut the
-     * same way again, so that a repeated call on the same array slices nothing.
-     */
-    private MemorySegment[] chunks(MemorySegment buffer, long bytes) {
-        if (buffer != chunkedBuffer || bytes != chunkedBytes) {
-            int k = (int) ((buffer.byteSize() + bytes - 1) / bytes);
-            MemorySegment[] slices = new MemorySegment[k];
-            for (int i = 0; i < k; i++) {
-                slices[i] = buffer.asSlice(i * bytes, Math.min(bytes, buffer.byteSize() - i * bytes));
-            }
-            chunkSlices = slices;
-            chunkedBuffer = buffer;
-            chunkedBytes = bytes;
-        }
-        return chunkSlices;
+    /** Forgets the last receive buffers (the communicator was freed). */
+    void clear() {
+        reduced.clear();
+        scattered.clear();
     }
 
-    /** Forgets the last receive buffer (the communicator was freed). */
-    void clear() {
-        chunkedBuffer = null;
-        chunkSlices = new MemorySegment[0];
+    /**
+     * A buffer cut into chunks, kept while the same buffer is cut the same way again, so that a repeated call on the
+     * same array slices nothing.
+     */
+    private static final class Chunks {
+        private MemorySegment buffer;
+        private long bytes;
+        private MemorySegment[] slices = new MemorySegment[0];
+
+        /** {@code of} cut into slices of {@code chunk} bytes (the last one shorter). */
+        MemorySegment[] of(MemorySegment of, long chunk) {
+            if (of != buffer || chunk != bytes) {
+                int k = (int) ((of.byteSize() + chunk - 1) / chunk);
+                MemorySegment[] cut = new MemorySegment[k];
+                for (int i = 0; i < k; i++) {
+                    cut[i] = of.asSlice(i * chunk, Math.min(chunk, of.byteSize() - i * chunk));
+                }
+                slices = cut;
+                buffer = of;
+                bytes = chunk;
+            }
+            return slices;
+        }
+
+        void clear() {
+            buffer = null;
+            slices = new MemorySegment[0];
+        }
     }
 }

@@ -123,7 +123,7 @@ public final class SharedCollectives {
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
         if (large) {
-            chunked.reduce(seg, send, recv, count, type.byteSize(), op.combiner(), -1);
+            chunked.allReduce(seg, send, recv, count, type.byteSize(), op.combiner());
             if (staged) {
                 BufferMapping.finishReceive(recvbuf, count, type, recv, bytes);
             }
