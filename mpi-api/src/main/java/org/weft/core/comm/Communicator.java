@@ -153,14 +153,18 @@ public final class Communicator {
     }
 
     /**
-     * {@code MPI_Comm_free}: predefined communicators cannot be freed ({@code ERR_COMM}, still usable). The
-     * context ids go back to this process's pool; the next agreement sees them free once every member freed.
+     * {@code MPI_Comm_free}: predefined communicators cannot be freed ({@code ERR_COMM}, still usable). Its
+     * outstanding nonblocking collectives are completed first (their requests keep the results). The context ids go
+     * back to this process's pool; the next agreement sees them free once every member freed.
      */
     public synchronized void free() {
         if (predefined) {
             throw MpiErrors.error(ErrorClass.ERR_COMM, "cannot free the predefined communicator " + name);
         }
         checkUsable();
+        // MPI_Comm_free lets pending operations complete normally; the outstanding nonblocking collectives read the
+        // shared segment and native communicator that release() takes away (every member started them before)
+        collectives.finishOutstanding(runtime.device());
         freed = true;
         if (!info.isEmpty()) { // the context ids go to a later communicator, which must not inherit these hints
             hintDevice(Map.of());

@@ -15,7 +15,8 @@ import org.weft.api.Weft;
  * and a split, whose shared segment exists (a blocking collective came first) or not yet (the first calls are
  * nonblocking): in place and not, every root, many outstanding at once (more than the segment's slot sets, their send
  * buffers dropped by the program and collected) and completed in reverse order, blocking collectives and a
- * communicator's creation while they are outstanding, and a barrier that a late rank holds. Then counts the messages a
+ * communicator's creation while they are outstanding, a communicator freed while they are, and a barrier that a late
+ * rank holds. Then counts the messages a
  * thousand of each sent: {@code shared} as the first argument asserts (nearly) none, that they went through shared
  * memory. Prints {@code SHARED-NONBLOCKING OK} per rank.
  */
@@ -43,6 +44,7 @@ public final class SharedNonblockingCheck {
             checkBlocks(comm, 2);
             checkManyBlocksOutstanding(comm);
         }
+        checkOutstandingAcrossFree(world);
         countMessages(world, args.length > 0 ? args[0] : "");
         half.free();
         fresh.free();
@@ -189,6 +191,35 @@ public final class SharedNonblockingCheck {
     }
 
     /** The last rank arrives late at a nonblocking barrier: nobody's wait may end before it arrived. */
+    /**
+     * A communicator freed while its nonblocking collectives are outstanding: they complete normally (MPI_Comm_free
+     * only marks it for deallocation). Its segment was unmapped under them: MPI_ERR_INTERN at the wait.
+     */
+    private static void checkOutstandingAcrossFree(Intracomm world) throws MPIException {
+        int n = world.getSize();
+        int me = world.getRank();
+        for (int round = 0; round < 3; round++) {
+            Intracomm dup = world.dup();
+            dup.barrier(); // the segment is there: the nonblocking calls go through it
+            IntBuffer in = MPI.newIntBuffer(4);
+            IntBuffer sums = MPI.newIntBuffer(4);
+            in.put(0, me + round);
+            IntBuffer large = MPI.newIntBuffer(20_000); // over a slot: by message
+            if (me == 0) {
+                large.put(19_999, 77 + round);
+            }
+            Request reduction = dup.iAllReduce(in, sums, 4, MPI.INT, MPI.SUM);
+            Request bcast = dup.iBcast(large, 20_000, MPI.INT, 0);
+            dup.free();
+            bcast.waitFor();
+            reduction.waitFor();
+            if (sums.get(0) != n * (n - 1) / 2 + n * round || large.get(19_999) != 77 + round) {
+                throw new AssertionError("nonblocking collectives outstanding across free gave " + sums.get(0)
+                        + " and " + large.get(19_999));
+            }
+        }
+    }
+
     private static void checkBarrier(Intracomm comm) throws MPIException {
         int last = comm.getSize() - 1;
         int[] arrived = {0};
