@@ -410,7 +410,8 @@ public final class SharedCollectivesCheck {
      * A bad buffer where only one side reads — a gather's or reduce's root, a bcast's or scatter's non-roots, blocking
      * and not — is {@code ERR_BUFFER} there while the others complete, as with the schedules; then the communicator's
      * collectives go on with the right results. (Through the segment the failed ranks skipped the operation's number:
-     * the next allreduce combined another operation's slots, 1 instead of 6 at 3 ranks, or hung.)
+     * the next allreduce combined another operation's slots, 1 instead of 6 at 3 ranks, or hung; a reduce over a slot
+     * runs one operation per chunk, and the root must skip them all.)
      */
     private static void checkArgumentErrorAtOneRank(Intracomm world) throws MPIException {
         Intracomm comm = world.dup();
@@ -422,7 +423,11 @@ public final class SharedCollectivesCheck {
         IntBuffer readOnly = MPI.newIntBuffer(n).asReadOnlyBuffer();
         IntBuffer in = MPI.newIntBuffer(n);
         int[] ints = new int[n];
-        String[] calls = {"gather", "reduce", "bcast", "scatter", "igather", "ireduce", "ibcast", "iscatter"};
+        int large = 40_000; // over a slot: a reduce in three chunks, three operation numbers
+        IntBuffer readOnlyLarge = MPI.newIntBuffer(large).asReadOnlyBuffer();
+        IntBuffer inLarge = MPI.newIntBuffer(large);
+        String[] calls = {"gather", "reduce", "bcast", "scatter", "igather", "ireduce", "ibcast", "iscatter",
+            "largereduce"};
         for (String call : calls) {
             boolean reader = call.contains("gather") || call.contains("reduce") ? isRoot : !isRoot;
             Object buf = reader ? readOnly : in;
@@ -430,6 +435,8 @@ public final class SharedCollectivesCheck {
                 switch (call) {
                     case "gather" -> comm.gather(ints, 1, MPI.INT, buf, 1, MPI.INT, root);
                     case "reduce" -> comm.reduce(ints, buf, 1, MPI.INT, MPI.SUM, root);
+                    case "largereduce" -> comm.reduce(new int[large], reader ? readOnlyLarge : inLarge, large, MPI.INT,
+                            MPI.SUM, root);
                     case "bcast" -> comm.bcast(buf, 1, MPI.INT, root);
                     case "scatter" -> comm.scatter(ints, 1, MPI.INT, buf, 1, MPI.INT, root);
                     case "igather" -> comm.iGather(in, 1, MPI.INT, (IntBuffer) buf, 1, MPI.INT, root).waitFor();

@@ -39,6 +39,24 @@ final class ChunkedReductions {
         this.me = me;
     }
 
+    /** The operations a reduce of {@code count} items of {@code item} bytes runs ({@link #reduce}). */
+    static long reduceOperations(CommSegment seg, int count, long item) {
+        long chunk = seg.slotBytes() / item;
+        return (count + chunk - 1) / chunk;
+    }
+
+    /** The operations an allreduce of {@code count} items of {@code item} bytes runs: two a chunk. */
+    static long allReduceOperations(CommSegment seg, int count, long item) {
+        long chunk = shareItems(seg, item) * seg.ranks();
+        return 2 * ((count + chunk - 1) / chunk);
+    }
+
+    /** The operations a reduce_scatter_block of blocks of {@code count} items of {@code item} bytes runs. */
+    static long scatterOperations(CommSegment seg, int count, long item) {
+        long share = shareItems(seg, item);
+        return (count + share - 1) / share;
+    }
+
     /** Items of a share for items of {@code item} bytes; 0 when a chunk cannot hold one item per member. */
     static long shareItems(CommSegment seg, long item) {
         return item <= 0 ? 0 : seg.slotBytes() / item / seg.ranks();

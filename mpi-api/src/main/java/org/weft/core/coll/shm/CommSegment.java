@@ -152,15 +152,16 @@ final class CommSegment implements BooleanSupplier {
     }
 
     /**
-     * Takes, without running it, the number of an operation the others ran while this rank's call for it raised an
-     * argument error before it took one (a read-only receive buffer at a gather's root): the call chose the segment
-     * when {@code taken} numbers had been taken, and none has been since. Every member must number operations alike,
-     * or the next ones read slots of other operations. Nothing is published for it: this rank's next phase passes it,
-     * and this rank's part in it, where such an error can leave the others running, was only to read.
+     * Takes, without running them, the numbers of the {@code operations} the others ran for a call (more than one:
+     * a reduction in chunks) while this rank's call raised an argument error before it took one (a read-only
+     * receive buffer at a gather's root): the call chose the segment when {@code taken} numbers had been taken, and
+     * none has been since. Every member must number operations alike, or the next ones read slots of other
+     * operations. Nothing is published for them: this rank's next phase passes them, and this rank's part in them,
+     * where such an error can leave the others running, was only to read.
      */
-    void skipIfNoneSince(long taken) {
+    void skipIfNoneSince(long taken, long operations) {
         if (sequence == taken) {
-            sequence++;
+            sequence += operations;
         }
     }
 

@@ -44,6 +44,8 @@ public final class SharedCollectives {
     private final DecidedOnce<CommSegment> segments;
     /** The numbers taken when this rank's last call chose the segment ({@link #chosen}); -1 before the first. */
     private long takenBefore = -1;
+    /** The operations that last call runs (more than one: a reduction in chunks). */
+    private long operationsBefore = 1;
 
     public SharedCollectives(Communicator comm) {
         this.comm = comm;
@@ -90,7 +92,7 @@ public final class SharedCollectives {
         if (!large && !fits(bytes)) {
             return false;
         }
-        CommSegment seg = chosen();
+        CommSegment seg = chosen(large ? ChunkedReductions.reduceOperations(segment(), count, type.byteSize()) : 1);
         boolean isRoot = comm.rank() == root;
         boolean staged = isRoot && BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = isRoot ? receiving(recvbuf, count, type, staged) : null;
@@ -118,7 +120,7 @@ public final class SharedCollectives {
         if (!large && !fits(bytes)) {
             return false;
         }
-        CommSegment seg = chosen();
+        CommSegment seg = chosen(large ? ChunkedReductions.allReduceOperations(segment(), count, type.byteSize()) : 1);
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
@@ -146,7 +148,7 @@ public final class SharedCollectives {
         if (!large && !fits(block * n)) {
             return false;
         }
-        CommSegment seg = chosen();
+        CommSegment seg = chosen(large ? ChunkedReductions.scatterOperations(segment(), count, type.byteSize()) : 1);
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment recv = receiving(recvbuf, count, type, staged);
         MemorySegment send = sending(sendbuf == null ? recvbuf : sendbuf, n * count, type);
@@ -371,11 +373,20 @@ public final class SharedCollectives {
      * ({@link CommSegment#skipIfNoneSince}): this rank numbers operations as the other members do.
      */
     private CommSegment chosen() {
+        return chosen(1);
+    }
+
+    /**
+     * As {@link #chosen()}, for a call that runs {@code operations} operations (a reduction in chunks: as many at
+     * every member, from its count), all of which the others ran if this call raises an argument error first.
+     */
+    private CommSegment chosen(long operations) {
         CommSegment seg = segments.made();
         if (takenBefore >= 0) {
-            seg.skipIfNoneSince(takenBefore);
+            seg.skipIfNoneSince(takenBefore, operationsBefore);
         }
         takenBefore = seg.taken();
+        operationsBefore = operations;
         return seg;
     }
 }
