@@ -22,8 +22,7 @@ import org.weft.api.Weft;
  * — every predefined operation and type, in place and not, every root, counts around a shared slot's size, on the
  * world, a duplicate, a split, a reordered subgroup and an intercommunicator, used in turns; communicators freed and
  * made again; a blocking collective while a nonblocking one is outstanding; a bad buffer at one rank whose part only
- * reads, after which the collectives go on right (not with {@code native} among the arguments: in a native site the
- * site's MPI then pairs the next calls wrongly, a defect not fixed yet). Then counts the messages a thousand of
+ * reads, after which the collectives go on right. Then counts the messages a thousand of
  * each small collective sent: {@code shared} as the first argument asserts they sent (nearly) none, that the calls
  * went through shared memory; {@code messages} asserts they went as messages. Also checks that no shared segment's
  * file stays in the job directory. Prints {@code SHARED-COLLECTIVES OK} per rank.
@@ -84,9 +83,7 @@ public final class SharedCollectivesCheck {
         }
         checkIntercomm(world, half, rank, size);
         checkWithNonblockingOutstanding(world);
-        if (!java.util.List.of(args).contains("native")) { // a native site's MPI gets out of step there: not fixed
-            checkArgumentErrorAtOneRank(world);
-        }
+        checkArgumentErrorAtOneRank(world);
         if (args.length > 0 && args[0].equals("shared")) {
             checkRootedRunAhead(world);
         }
@@ -411,7 +408,8 @@ public final class SharedCollectivesCheck {
      * and not — is {@code ERR_BUFFER} there while the others complete, as with the schedules; then the communicator's
      * collectives go on with the right results. (Through the segment the failed ranks skipped the operation's number:
      * the next allreduce combined another operation's slots, 1 instead of 6 at 3 ranks, or hung; a reduce over a slot
-     * runs one operation per chunk, and the root must skip them all.)
+     * runs one operation per chunk, and the root must skip them all; in a native site they skipped the native call,
+     * and the site's MPI paired their next gather with the others' failed one.)
      */
     private static void checkArgumentErrorAtOneRank(Intracomm world) throws MPIException {
         Intracomm comm = world.dup();

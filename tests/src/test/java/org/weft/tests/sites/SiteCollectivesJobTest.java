@@ -38,7 +38,7 @@ class SiteCollectivesJobTest {
     void collectivesInsideANativeSiteRunAsItsOwnMpisAndGiveTheSequentialResults(String launcher, int ranks,
                                                                                 String library) throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:" + ranks, "--site-launcher",
-                "a=" + launcher, SharedCollectivesCheck.class.getName(), "shared", "native")
+                "a=" + launcher, SharedCollectivesCheck.class.getName(), "shared")
                 .timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         for (int r = 0; r < ranks; r++) {

@@ -1,7 +1,9 @@
 package org.weft.core.coll.site;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
+import org.weft.adi.DeviceException;
 import org.weft.adi.NativeCollectives;
 import org.weft.adi.NativeCollectives.Element;
 import org.weft.adi.NativeCollectives.Group;
@@ -49,6 +51,8 @@ public final class SiteCollectives {
     private final Schedule done;
     /** The native communicator, made at the communicator's first blocking collective ({@link #setUp}). */
     private final DecidedOnce<Group> groups;
+    /** The error of a reader's bad buffer, raised after the native call ({@link #readingInto}). */
+    private DeviceException readFailure;
 
     public SiteCollectives(Communicator comm) {
         this.comm = comm;
@@ -77,10 +81,10 @@ public final class SiteCollectives {
             return false;
         }
         boolean isRoot = comm.rank() == root;
-        MemorySegment data = isRoot ? sending(buf, count, type) : receiving(buf, count, type);
+        MemorySegment data = isRoot ? sending(buf, count, type) : readingInto(buf, count, type);
         group().bcast(data, root);
         if (!isRoot) {
-            received(buf, count, type, data);
+            read(buf, count, type, data);
         }
         return true;
     }
@@ -92,11 +96,11 @@ public final class SiteCollectives {
             return false;
         }
         boolean isRoot = comm.rank() == root;
-        MemorySegment recv = isRoot ? receiving(recvbuf, count, type) : null;
+        MemorySegment recv = isRoot ? readingInto(recvbuf, count, type) : null;
         MemorySegment send = sendbuf == null && isRoot ? null : sending(sendbuf, count, type);
         group().reduce(send, recv, count, element, OPERATIONS[op.predefined().ordinal()], root);
         if (isRoot) {
-            received(recvbuf, count, type, recv);
+            read(recvbuf, count, type, recv);
         }
         return true;
     }
@@ -172,11 +176,11 @@ public final class SiteCollectives {
             return false;
         }
         int all = isRoot ? Math.multiplyExact(comm.size(), recvcount) : 0;
-        MemorySegment recv = isRoot ? receiving(recvbuf, all, recvtype) : null;
+        MemorySegment recv = isRoot ? readingInto(recvbuf, all, recvtype) : null;
         MemorySegment send = inPlace ? null : sending(sendbuf, sendcount, sendtype);
         group().gather(send, recv, root);
         if (isRoot) {
-            received(recvbuf, all, recvtype, recv);
+            read(recvbuf, all, recvtype, recv);
         }
         return true;
     }
@@ -191,10 +195,10 @@ public final class SiteCollectives {
             return false;
         }
         MemorySegment send = isRoot ? sending(sendbuf, Math.multiplyExact(comm.size(), sendcount), sendtype) : null;
-        MemorySegment recv = inPlace ? null : receiving(recvbuf, recvcount, recvtype);
+        MemorySegment recv = inPlace ? null : readingInto(recvbuf, recvcount, recvtype);
         group().scatter(send, recv, root);
         if (!inPlace) {
-            received(recvbuf, recvcount, recvtype, recv);
+            read(recvbuf, recvcount, recvtype, recv);
         }
         return true;
     }
@@ -275,6 +279,32 @@ public final class SiteCollectives {
     private MemorySegment receiving(Object buffer, int count, TypeDescriptor type) {
         return BufferMapping.needsFinish(buffer, type) ? BufferMapping.forSend(buffer, count, type)
                 : views.view(buffer, count, type, true);
+    }
+
+    /**
+     * Where a rank whose part is only to read (a bcast's or scatter's non-root, a gather's or reduce's root) receives
+     * {@code count} items: as {@link #receiving}, or, if its buffer is bad (read-only, too short), scratch memory, so
+     * that it still makes the native call the others make — libmpi pairs a communicator's collectives in call order,
+     * and one left out paired this rank's next call with the others' failed one — and raises the error after it
+     * ({@link #read}).
+     */
+    private MemorySegment readingInto(Object buffer, int count, TypeDescriptor type) {
+        try {
+            return receiving(buffer, count, type);
+        } catch (DeviceException e) {
+            readFailure = e;
+            return Arena.ofAuto().allocate(Math.max(1, bytes(count, type))).asSlice(0, bytes(count, type));
+        }
+    }
+
+    /** Finishes a receive from {@link #readingInto}: unpacks a packed copy, or raises the buffer's error. */
+    private void read(Object buffer, int count, TypeDescriptor type, MemorySegment data) {
+        DeviceException failure = readFailure;
+        if (failure != null) {
+            readFailure = null;
+            throw failure;
+        }
+        received(buffer, count, type, data);
     }
 
     /** Unpacks a packed copy from {@link #receiving} into the buffer. */
