@@ -61,12 +61,16 @@ class SiteAwareCollectivesTest {
      * Sites of consecutive ranks (two levels keep a non-commutative operation's rank order) and interleaved ones
      * (which keep the schedules for it): every reduction in rank order, at a root that leads its site and one that
      * does not, in place and not, and a bcast from a rank that does not lead its site; a communicator freed and
-     * made again (its internal communicators go with it).
+     * made again (its internal communicators go with it). Also sites of two hosts each, whose site communicators
+     * split again by host (the levels' recursion).
      */
     @Test
     void reductionsInRankOrderAndRootsThatDoNotLeadTheirSite() throws Exception {
-        for (boolean consecutive : new boolean[] {true, false}) {
+        for (int layout = 0; layout < 3; layout++) {
+            boolean consecutive = layout != 1;
+            boolean hosts = layout == 2;
             InProcessWorld.of(RANKS).perRank("site", r -> consecutive ? "s" + r / 4 : "s" + r % 2)
+                    .perRank("host", r -> hosts ? "h" + r / 2 : "h")
                     .timeout(Duration.ofSeconds(100)).run(rank -> {
                         Op affine = new Op(new AffineComposition(), false);
                         for (int round = 0; round < 2; round++) {
