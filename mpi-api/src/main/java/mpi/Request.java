@@ -199,9 +199,10 @@ public class Request implements Freeable {
     }
 
     static DeviceException statusError(Status status) {
-        String detail = status.getError() == ErrorClass.ERR_TRUNCATE
+        String detail = status.failure() != null ? "the operation failed: " + status.failure()
+                : status.getError() == ErrorClass.ERR_TRUNCATE
                 ? "message truncated: it was longer than the receive buffer (" + status.byteCount() + " bytes)"
-                : status.failure() != null ? "the operation failed: " + status.failure() : "the operation failed";
+                : "the operation failed";
         return new DeviceException(status.getError(), detail);
     }
 

@@ -158,6 +158,17 @@ class ShortBlocksTest {
             int[] mine = data(rank, rank == 0 ? items + 1 : items);
             int[] all = filled(size * items);
             Call gather = () -> comm.gather(mine, mine.length, MPI.INT, all, items, MPI.INT, 0);
+            // the nonblocking form's wait names the sizes too (it said "longer than the receive buffer (0 bytes)")
+            IntBuffer sendBuffer = MPI.newIntBuffer(4 * size);
+            Call iScatter = () -> comm.iScatter(sendBuffer, 4, MPI.INT, MPI.newIntBuffer(4), rank == 0 ? 3 : 4,
+                    MPI.INT, 0).waitFor();
+            if (rank == 0) {
+                MPIException waited = assertThrows(MPIException.class, iScatter::run);
+                assertTrue(waited.getMessage().contains("16 bytes sent into a receive block of 12 bytes"),
+                        waited.getMessage());
+            } else {
+                iScatter.run();
+            }
             if (rank == 0) {
                 MPIException scattered = assertThrows(MPIException.class, scatterv::run);
                 assertEquals(MPI.ERR_TRUNCATE, scattered.getErrorClass());

@@ -349,7 +349,8 @@ public final class Schedule implements BooleanSupplier {
 
     private boolean fail(DeviceException e) {
         failure = e;
-        completion.complete(Ranks.ANY_SOURCE, Ranks.ANY_TAG, 0, e.errorClass());
+        // the reason goes with the request, so a nonblocking call's wait names it (sizes, ranks), not only its class
+        completion.completeFailed(Ranks.ANY_SOURCE, Ranks.ANY_TAG, e.errorClass(), e.getMessage());
         return true;
     }
 
