@@ -457,6 +457,18 @@ public final class SharedCollectivesCheck {
             checkBcast(comm, 3, 6, 0, false);
             checkGather(comm, 2, 7, root, false);
         }
+        for (int i = 0; i < 20; i++) { // more failed calls in a row than the segment has slot sets
+            try {
+                comm.allReduce(ints, readOnly, 1, MPI.INT, MPI.SUM);
+                throw new AssertionError("allreduce into a read-only buffer did not fail");
+            } catch (MPIException e) {
+                if (e.getErrorClass() != MPI.ERR_BUFFER) {
+                    throw e;
+                }
+            }
+        }
+        checkAllReduce(comm, MPI.INT, MPI.SUM, 2, 5, false);
+        checkBcast(comm, 3, 6, 0, false);
         comm.free();
     }
 

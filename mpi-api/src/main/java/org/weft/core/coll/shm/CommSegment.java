@@ -156,12 +156,16 @@ final class CommSegment implements BooleanSupplier {
      * a reduction in chunks) while this rank's call raised an argument error before it took one (a read-only
      * receive buffer at a gather's root): the call chose the segment when {@code taken} numbers had been taken, and
      * none has been since. Every member must number operations alike, or the next ones read slots of other
-     * operations. Nothing is published for them: this rank's next phase passes them, and this rank's part in them,
-     * where such an error can leave the others running, was only to read.
+     * operations. This rank's part in them, where such an error can leave the others running, was only to read; it
+     * says at once that it is done with them (its outstanding nonblocking operations done first, as {@link #next}
+     * waits): sixteen failed calls in a row at every member, each skipping a number, made the next call wait for the
+     * slot set of a skipped operation, which nobody would ever say it was done with.
      */
     void skipIfNoneSince(long taken, long operations) {
         if (sequence == taken) {
+            awaitRank(me, 2 * lastNonblocking);
             sequence += operations;
+            publish(2 * sequence);
         }
     }
 
