@@ -116,7 +116,10 @@ public final class MultimethodDevice implements Device {
         String placedOn = parameters.get(DeviceParameters.HOST);
         String hostName = placedOn.isEmpty() ? HostIdentity.localName() : placedOn;
         int cores = Runtime.getRuntime().availableProcessors(); // the host's share, before a binding narrows it
-        CpuBinding.apply(parameters, config.rank(), hostName, System.err::println); // before the modules' threads
+        int localRanks = parameters.get(DeviceParameters.LOCAL_SIZE);
+        localRanks = localRanks > 0 ? localRanks : config.size();
+        // before the modules' threads:
+        CpuBinding.apply(parameters, config.rank(), localRanks, cores, hostName, System.err::println);
         Waiters waiters = new Waiters();
         Context context = new Context(config.rank(), config.size());
         PointToPoint pointToPoint = new PointToPoint(context, waiters, parameters.get(PointToPoint.FRAGMENT_SIZE));
@@ -161,8 +164,6 @@ public final class MultimethodDevice implements Device {
         }
         met.set(localities);
         context.meet(tables, firstRank, mpi.id());
-        int localRanks = parameters.get(DeviceParameters.LOCAL_SIZE);
-        localRanks = localRanks > 0 ? localRanks : config.size();
         String idleName = parameters.get(IdleStrategies.IDLE_STRATEGY);
         DoorbellParker parker = new DoorbellParker(running);
         waiters.alsoWake(parker::ringAll);

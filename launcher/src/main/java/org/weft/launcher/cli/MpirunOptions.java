@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 /**
  * Open MPI {@code mpirun} options that people type without thinking, taken so that their command lines run: those
  * that mean something here are honoured ({@code --map-by slot|node}, {@code --display-map}, {@code --bind-to
- * core|hwthread|none}, {@code --report-bindings}, {@code --output-filename}, {@code -q}),
+ * core|hwthread|none} — unset, the ranks' own choice —, {@code --report-bindings}, {@code --output-filename}, {@code -q}),
  * the others are accepted with one warning each, saying what Weft does instead.
  */
 final class MpirunOptions {
@@ -25,8 +25,9 @@ final class MpirunOptions {
     String mapBy = "slot";
 
     @Option(names = {"--bind-to", "-bind-to"}, paramLabel = "core|hwthread|none",
-            description = "Bind each rank of a host to the next core (or hardware thread) it may use; none (default).")
-    String bindTo = "none";
+            description = "Bind each rank of a host to the next core (or hardware thread) it may use, or none. Default:"
+                    + " on a host with as many ranks as CPUs, each rank's MPI thread to its core.")
+    String bindTo = "auto";
 
     @Option(names = {"--display-map", "-display-map"}, description = "Print each rank's host before the job starts.")
     boolean displayMap;
@@ -61,8 +62,8 @@ final class MpirunOptions {
     /** The Weft parameters these options set: the ranks bind themselves ({@code org.weft.mm.affinity}). */
     Map<String, String> parameters() {
         Map<String, String> parameters = new LinkedHashMap<>();
-        if (BINDINGS.contains(bindingUnit()) && !bindingUnit().equals("none")) {
-            parameters.put(CpuBinding.BIND_TO.name(), bindingUnit());
+        if (!bindTo.equals("auto")) { // unset: each rank decides (CpuBinding); a unit not honoured: unbound
+            parameters.put(CpuBinding.BIND_TO.name(), BINDINGS.contains(bindingUnit()) ? bindingUnit() : "none");
         }
         if (reportBindings) {
             parameters.put(CpuBinding.REPORT_BINDINGS.name(), "1");
@@ -79,7 +80,7 @@ final class MpirunOptions {
     /** The warnings this command line earns, each once. */
     List<String> warnings() {
         Map<String, String> warnings = new LinkedHashMap<>();
-        if (!BINDINGS.contains(bindingUnit())) {
+        if (!BINDINGS.contains(bindingUnit()) && !bindTo.equals("auto")) {
             warnings.put("bind-to", "--bind-to " + bindTo + ": Weft binds to core, hwthread or none (the ranks run"
                     + " unbound)");
         }

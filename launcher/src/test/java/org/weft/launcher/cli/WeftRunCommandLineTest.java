@@ -277,7 +277,10 @@ class WeftRunCommandLineTest {
         assertTrue(warned.contains("--bind-to socket: Weft binds to core, hwthread or none"), warned);
         assertEquals(Map.of("WEFT_BIND_TO", "core", "WEFT_REPORT_BINDINGS", "1"), plan("--bind-to", "core",
                 "--report-bindings", "-np", "1", "Main").environment(), "the ranks bind themselves");
-        assertEquals(Map.of(), plan("--bind-to", "none", "-np", "1", "Main").environment());
+        assertEquals(Map.of("WEFT_BIND_TO", "none"), plan("--bind-to", "none", "-np", "1", "Main").environment());
+        assertEquals(Map.of("WEFT_BIND_TO", "none"), plan("--bind-to", "socket", "-np", "1", "Main").environment(),
+                "a unit Weft does not honour leaves the ranks unbound, as the warning says");
+        assertEquals(Map.of(), plan("-np", "1", "Main").environment(), "no --bind-to: the ranks choose");
         assertEquals(1, warned.split("--mca", -1).length - 1, "one warning for all --mca: " + warned);
         assertTrue(status != 2, "accepted: " + warned);
     }

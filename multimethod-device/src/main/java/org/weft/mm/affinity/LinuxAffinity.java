@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Linux's CPU affinity through FFM: {@code sched_getaffinity} and {@code sched_setaffinity} on every thread of this
- * process ({@code /proc/self/task}), so a JVM's threads already running are bound with the ones it starts later
+ * Linux's CPU affinity through FFM: {@code sched_getaffinity} and {@code sched_setaffinity} on the calling thread or on
+ * every thread of this process ({@code /proc/self/task}), so a JVM's threads already running are bound with the ones it starts later
  * (a new thread inherits its creator's mask). Unavailable without native access or off Linux; then {@link #cause()}
  * says why.
  */
@@ -84,9 +84,7 @@ final class LinuxAffinity {
      */
     int bindAllThreads(BitSet cpus) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment mask = arena.allocate(MASK_BYTES);
-            byte[] bytes = cpus.toByteArray();
-            MemorySegment.copy(bytes, 0, mask, JAVA_BYTE, 0, Math.min(bytes.length, (int) MASK_BYTES));
+            MemorySegment mask = mask(arena, cpus);
             int failed = 0;
             for (int pass = 0; pass < 2; pass++) {
                 failed = 0;
@@ -101,6 +99,24 @@ final class LinuxAffinity {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    /** Binds the calling thread alone to {@code cpus}; whether it could. */
+    boolean bindThisThread(BitSet cpus) {
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) set.invokeExact(0, MASK_BYTES, mask(arena, cpus)) == 0; // 0: the calling thread
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private static MemorySegment mask(Arena arena, BitSet cpus) {
+        MemorySegment mask = arena.allocate(MASK_BYTES);
+        byte[] bytes = cpus.toByteArray();
+        MemorySegment.copy(bytes, 0, mask, JAVA_BYTE, 0, Math.min(bytes.length, (int) MASK_BYTES));
+        return mask;
     }
 
     private static List<Integer> threads() throws IOException {

@@ -40,11 +40,15 @@ class CpuBindingTest {
     @Test
     void unboundRanksSayNothingUnlessAskedAndAnUnknownUnitIsRefused() {
         List<String> said = new ArrayList<>();
-        CpuBinding.apply(new Parameters(Map.of(), Map.of()), 0, "h", said::add);
+        CpuBinding.apply(new Parameters(Map.of(), Map.of()), 0, 1, 2, "h", said::add);
         assertEquals(List.of(), said);
-        CpuBinding.apply(new Parameters(Map.of("report_bindings", "1"), Map.of()), 3, "h", said::add);
+        CpuBinding.apply(new Parameters(Map.of("report_bindings", "1"), Map.of()), 3, 4, 2, "h", said::add);
         assertTrue(said.getFirst().matches("\\[h:\\d+] MCW rank 3 is not bound.*"), said.toString());
+        said.clear(); // by default (auto) a rank started by weftrun with more ranks than CPUs on its host is not bound
+        CpuBinding.apply(new Parameters(Map.of("report_bindings", "1", "local_rank", "2"), Map.of()), 2, 3, 2, "h",
+                said::add);
+        assertTrue(said.getFirst().matches("\\[h:\\d+] MCW rank 2 is not bound.*"), said.toString());
         assertThrows(IllegalArgumentException.class, () ->
-                CpuBinding.apply(new Parameters(Map.of("bind_to", "socket"), Map.of()), 0, "h", said::add));
+                CpuBinding.apply(new Parameters(Map.of("bind_to", "socket"), Map.of()), 0, 1, 2, "h", said::add));
     }
 }

@@ -10,7 +10,8 @@ import mpi.MPIException;
 
 /**
  * Each rank prints {@code RANK R CPUS LISTS}: the distinct CPU lists ({@code Cpus_allowed_list}) of every thread of
- * its JVM after {@code MPI.Init}, so a test sees whether the whole process is bound, and where.
+ * its JVM after {@code MPI.Init}, so a test sees whether the whole process is bound, and where; and {@code RANK R
+ * MAIN LIST}, its MPI thread's own.
  */
 public final class ShowBinding {
     public static void main(String[] args) throws MPIException, IOException {
@@ -27,7 +28,11 @@ public final class ShowBinding {
                 }
             }
         }
-        System.out.println("RANK " + MPI.COMM_WORLD.getRank() + " CPUS " + String.join(" ", lists));
+        String main = Files.readAllLines(Path.of("/proc/thread-self/status")).stream()
+                .filter(line -> line.startsWith("Cpus_allowed_list:"))
+                .map(line -> line.substring(line.indexOf(':') + 1).strip()).findFirst().orElseThrow();
+        int rank = MPI.COMM_WORLD.getRank();
+        System.out.println("RANK " + rank + " CPUS " + String.join(" ", lists) + "\nRANK " + rank + " MAIN " + main);
         MPI.COMM_WORLD.barrier();
         MPI.Finalize();
     }
