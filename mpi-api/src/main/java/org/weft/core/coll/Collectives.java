@@ -58,14 +58,14 @@ public final class Collectives {
             return call.schedule();
         }
         if (keep && site(comm).barrier()) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.barrier()) {
-            return shared.done();
+            return done(comm);
         }
         if (keep && twoLevel(comm).barrier()) {
-            return twoLevel(comm).done();
+            return done(comm);
         }
         if (!keep && shared.takesNonblocking(0)) {
             CollectiveCall call = new CollectiveCall(comm);
@@ -94,14 +94,14 @@ public final class Collectives {
         }
         checkRoot(comm, root);
         if (keep && site(comm).bcast(buf, count, type, root)) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.bcast(buf, count, type, root)) {
-            return shared.done();
+            return done(comm);
         }
         if (keep && twoLevel(comm).bcast(buf, count, type, root)) {
-            return twoLevel(comm).done();
+            return done(comm);
         }
         if (!keep && shared.takesNonblockingBlocks()) {
             CollectiveCall call = new CollectiveCall(comm);
@@ -134,11 +134,11 @@ public final class Collectives {
         }
         checkRoot(comm, root);
         if (keep && site(comm).gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
-            return shared.done();
+            return done(comm);
         }
         if (!keep && shared.takesNonblockingBlocks()) {
             CollectiveCall call = new CollectiveCall(comm);
@@ -205,11 +205,11 @@ public final class Collectives {
         }
         checkRoot(comm, root);
         if (keep && site(comm).scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root)) {
-            return shared.done();
+            return done(comm);
         }
         if (!keep && shared.takesNonblockingBlocks()) {
             CollectiveCall call = new CollectiveCall(comm);
@@ -275,11 +275,11 @@ public final class Collectives {
                     recvcount, recvtype);
         }
         if (keep && site(comm).allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.allGather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
-            return shared.done();
+            return done(comm);
         }
         if (!keep && shared.takesNonblockingBlocks()) {
             CollectiveCall call = new CollectiveCall(comm);
@@ -343,11 +343,11 @@ public final class Collectives {
                     recvcount, recvtype);
         }
         if (keep && site(comm).allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.allToAll(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
-            return shared.done();
+            return done(comm);
         }
         if (!keep && sendbuf != null && shared.takesNonblockingBlocks()) {
             CollectiveCall call = new CollectiveCall(comm);
@@ -424,14 +424,14 @@ public final class Collectives {
         }
         checkRoot(comm, root);
         if (keep && site(comm).reduce(sendbuf, recvbuf, count, type, op, root)) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.reduce(sendbuf, recvbuf, count, type, op, root)) {
-            return shared.done();
+            return done(comm);
         }
         if (keep && twoLevel(comm).reduce(sendbuf, recvbuf, count, type, op, root)) {
-            return twoLevel(comm).done();
+            return done(comm);
         }
         if (!keep && shared.takesNonblocking(bytes(count, type))) {
             return sharedReduction(comm, shared, sendbuf, recvbuf, count, type, op, root);
@@ -461,14 +461,14 @@ public final class Collectives {
             return InterCollectives.allReduce(new CollectiveCall(comm), sendbuf, recvbuf, count, type, op);
         }
         if (keep && site(comm).allReduce(sendbuf, recvbuf, count, type, op)) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.allReduce(sendbuf, recvbuf, count, type, op)) {
-            return shared.done();
+            return done(comm);
         }
         if (keep && twoLevel(comm).allReduce(sendbuf, recvbuf, count, type, op)) {
-            return twoLevel(comm).done();
+            return done(comm);
         }
         if (!keep && shared.takesNonblocking(bytes(count, type))) {
             return sharedReduction(comm, shared, sendbuf, recvbuf, count, type, op, -1);
@@ -547,11 +547,11 @@ public final class Collectives {
             return reduceScatter(comm, sendbuf, recvbuf, CollectiveCall.repeated(count, comm.size()), type, op);
         }
         if (keep && site(comm).reduceScatterBlock(sendbuf, recvbuf, count, type, op)) {
-            return site(comm).done();
+            return done(comm);
         }
         SharedCollectives shared = comm.collectives().shared(comm);
         if (keep && shared.reduceScatterBlock(sendbuf, recvbuf, count, type, op)) {
-            return shared.done();
+            return done(comm);
         }
         if (!keep && shared.takesNonblocking(bytes(count, type) * comm.size())) {
             CollectiveCall call = new CollectiveCall(comm);
@@ -625,6 +625,11 @@ public final class Collectives {
      */
     private static TwoLevelCollectives twoLevel(Communicator comm) {
         return comm.collectives().twoLevel(comm);
+    }
+
+    /** What a blocking collective that ran on the site's, the segment's or the two-level path returns to be run. */
+    private static Schedule done(Communicator comm) {
+        return comm.collectives().done(comm);
     }
 
     /** {@code ERR_ROOT} unless {@code root} is a rank of {@code comm}. */

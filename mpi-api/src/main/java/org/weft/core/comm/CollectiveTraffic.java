@@ -4,6 +4,8 @@ import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.weft.core.coll.level.TwoLevelCollectives;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.ReusableSchedules;
@@ -31,55 +33,43 @@ public final class CollectiveTraffic {
     /** Schedules of blocking collectives, kept to run again for the same arguments. */
     private final ReusableSchedules schedules = new ReusableSchedules();
     /** The blocking collectives through shared memory, made on the first blocking collective call. */
-    private volatile SharedCollectives shared;
+    private final OnFirstCall<SharedCollectives> shared = new OnFirstCall<>(SharedCollectives::new,
+            SharedCollectives::close);
     /** The blocking collectives by the site's native MPI, made on the first blocking collective call. */
-    private volatile SiteCollectives site;
+    private final OnFirstCall<SiteCollectives> site = new OnFirstCall<>(SiteCollectives::new, SiteCollectives::close);
     /** The blocking collectives in two levels (sites or hosts, then across), made on the first blocking call. */
-    private volatile TwoLevelCollectives twoLevel;
+    private final OnFirstCall<TwoLevelCollectives> twoLevel = new OnFirstCall<>(TwoLevelCollectives::new,
+            TwoLevelCollectives::close);
+    /** What a blocking call that ran on one of those paths hands its caller to "run": complete, no steps. */
+    private final OnFirstCall<Schedule> done = new OnFirstCall<>(CollectiveTraffic::completed, null);
 
     /** {@code comm}'s (this traffic's communicator's) collectives through shared memory. */
     public SharedCollectives shared(Communicator comm) {
-        SharedCollectives s = shared;
-        if (s == null) {
-            synchronized (this) {
-                s = shared;
-                if (s == null) {
-                    s = new SharedCollectives(comm);
-                    shared = s;
-                }
-            }
-        }
-        return s;
+        return shared.get(comm);
     }
 
     /** {@code comm}'s (this traffic's communicator's) collectives by its site's native MPI. */
     public SiteCollectives site(Communicator comm) {
-        SiteCollectives s = site;
-        if (s == null) {
-            synchronized (this) {
-                s = site;
-                if (s == null) {
-                    s = new SiteCollectives(comm);
-                    site = s;
-                }
-            }
-        }
-        return s;
+        return site.get(comm);
     }
 
     /** {@code comm}'s (this traffic's communicator's) collectives in two levels. */
     public TwoLevelCollectives twoLevel(Communicator comm) {
-        TwoLevelCollectives t = twoLevel;
-        if (t == null) {
-            synchronized (this) {
-                t = twoLevel;
-                if (t == null) {
-                    t = new TwoLevelCollectives(comm);
-                    twoLevel = t;
-                }
-            }
-        }
-        return t;
+        return twoLevel.get(comm);
+    }
+
+    /**
+     * A completed schedule with no steps, which a blocking collective of {@code comm} (this traffic's communicator)
+     * that ran through its segment, its site's MPI or in two levels returns: the facade runs it and finds it done.
+     */
+    public Schedule done(Communicator comm) {
+        return done.get(comm);
+    }
+
+    private static Schedule completed(Communicator comm) {
+        Schedule done = new Schedule(comm.device(), comm.collectiveContext(), 0);
+        done.run();
+        return done;
     }
 
     /**
@@ -87,18 +77,9 @@ public final class CollectiveTraffic {
      * internal communicators of two-level collectives, if it has them, freed.
      */
     public void release() {
-        SharedCollectives s = shared;
-        if (s != null) {
-            s.close();
-        }
-        SiteCollectives native_ = site;
-        if (native_ != null) {
-            native_.close();
-        }
-        TwoLevelCollectives levels = twoLevel;
-        if (levels != null) {
-            levels.close();
-        }
+        shared.release();
+        site.release();
+        twoLevel.release();
     }
 
     /**
@@ -175,6 +156,44 @@ public final class CollectiveTraffic {
         for (Iterator<BooleanSupplier> it = outstanding.iterator(); it.hasNext(); ) {
             if (it.next().getAsBoolean()) {
                 it.remove();
+            }
+        }
+    }
+
+    /**
+     * One of a communicator's collective paths (or its {@link #done} schedule), made from the communicator by the first
+     * call that asks for it and released when the communicator is freed. {@code make} and {@code release} are
+     * non-capturing references, so asking allocates nothing; later calls read the field without locking.
+     */
+    private static final class OnFirstCall<T> {
+        private final Function<Communicator, T> make;
+        private final Consumer<T> release;
+        private volatile T made;
+
+        /** {@code release} may be {@code null}: nothing to free. */
+        OnFirstCall(Function<Communicator, T> make, Consumer<T> release) {
+            this.make = make;
+            this.release = release;
+        }
+
+        T get(Communicator comm) {
+            T t = made;
+            if (t == null) {
+                synchronized (this) {
+                    t = made;
+                    if (t == null) {
+                        t = make.apply(comm);
+                        made = t;
+                    }
+                }
+            }
+            return t;
+        }
+
+        void release() {
+            T t = made;
+            if (t != null && release != null) {
+                release.accept(t);
             }
         }
     }

@@ -40,8 +40,6 @@ import org.weft.core.datatype.TypeDescriptor;
  */
 public final class TwoLevelCollectives {
     private final Communicator comm;
-    /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
-    private final Schedule done;
     private final DecidedOnce<Levels> decided;
     /** A reduce's partial result at a leader that is not the root, grown as needed and kept. */
     private ByteBuffer scratch;
@@ -49,13 +47,6 @@ public final class TwoLevelCollectives {
     public TwoLevelCollectives(Communicator comm) {
         this.comm = comm;
         this.decided = new DecidedOnce<>(this::setUp, Levels::free);
-        this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
-        done.run();
-    }
-
-    /** A completed schedule with no steps, for a blocking call that ran in two levels. */
-    public Schedule done() {
-        return done;
     }
 
     /** {@code MPI_Barrier} in two levels; false if this communicator keeps the schedules. */

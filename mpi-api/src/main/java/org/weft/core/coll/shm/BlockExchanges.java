@@ -291,16 +291,19 @@ final class BlockExchanges {
         return length;
     }
 
-    private MemorySegment receiving(Object buffer, int count, TypeDescriptor type, boolean staged) {
+    /** Where a result goes: a view of the buffer, or (staged) a packed copy of its current values. */
+    MemorySegment receiving(Object buffer, int count, TypeDescriptor type, boolean staged) {
         return staged ? BufferMapping.forSend(buffer, count, type) : views.view(buffer, count, type, true);
     }
 
-    private MemorySegment sending(Object buffer, int count, TypeDescriptor type) {
+    /** What is sent: a view of the buffer, or a packed copy for a type that needs staging. */
+    MemorySegment sending(Object buffer, int count, TypeDescriptor type) {
         return BufferMapping.needsStaging(buffer, type) ? BufferMapping.forSend(buffer, count, type)
                 : views.view(buffer, count, type, false);
     }
 
-    private static void finish(Object buffer, int count, TypeDescriptor type, MemorySegment data, boolean staged) {
+    /** Unpacks a staged result ({@link #receiving}) into its buffer. */
+    static void finish(Object buffer, int count, TypeDescriptor type, MemorySegment data, boolean staged) {
         if (staged) {
             BufferMapping.finishReceive(buffer, count, type, data, data.byteSize());
         }

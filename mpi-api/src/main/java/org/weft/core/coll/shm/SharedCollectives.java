@@ -38,8 +38,6 @@ public final class SharedCollectives {
     private final ArrayViews views = new ArrayViews();
     private final BlockExchanges blocks;
     private final ChunkedReductions chunked;
-    /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
-    private final Schedule done;
     /** The segment, made at the communicator's first call that may use it ({@link SegmentSetup}). */
     private final DecidedOnce<CommSegment> segments;
     /** The numbers taken when this rank's last call chose the segment ({@link #chosen}); -1 before the first. */
@@ -52,13 +50,6 @@ public final class SharedCollectives {
         this.blocks = new BlockExchanges(comm.rank(), views);
         this.segments = new DecidedOnce<>(() -> SegmentSetup.setUp(comm), CommSegment::close);
         this.chunked = new ChunkedReductions(comm.rank());
-        this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
-        done.run();
-    }
-
-    /** A completed schedule with no steps, for a blocking call that ran through the segment. */
-    public Schedule done() {
-        return done;
     }
 
     /** {@code MPI_Barrier} through the segment; false if this communicator keeps the schedules. */
@@ -95,13 +86,11 @@ public final class SharedCollectives {
         CommSegment seg = chosen(large ? ChunkedReductions.reduceOperations(segment(), count, type.byteSize()) : 1);
         boolean isRoot = comm.rank() == root;
         boolean staged = isRoot && BufferMapping.needsFinish(recvbuf, type);
-        MemorySegment recv = isRoot ? receiving(recvbuf, count, type, staged) : null;
-        MemorySegment send = sendbuf == null && isRoot ? recv : sending(sendbuf, count, type);
+        MemorySegment recv = isRoot ? blocks.receiving(recvbuf, count, type, staged) : null;
+        MemorySegment send = sendbuf == null && isRoot ? recv : blocks.sending(sendbuf, count, type);
         if (large) {
             chunked.reduce(seg, send, recv, count, type.byteSize(), op.combiner(), root);
-            if (staged) {
-                BufferMapping.finishReceive(recvbuf, count, type, recv, bytes);
-            }
+            BlockExchanges.finish(recvbuf, count, type, recv, staged);
             return true;
         }
         long s = seg.writeAhead(send, 0, bytes); // the leaves go on: the root reads their slots later
@@ -122,13 +111,11 @@ public final class SharedCollectives {
         }
         CommSegment seg = chosen(large ? ChunkedReductions.allReduceOperations(segment(), count, type.byteSize()) : 1);
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
-        MemorySegment recv = receiving(recvbuf, count, type, staged);
-        MemorySegment send = sendbuf == null ? recv : sending(sendbuf, count, type);
+        MemorySegment recv = blocks.receiving(recvbuf, count, type, staged);
+        MemorySegment send = sendbuf == null ? recv : blocks.sending(sendbuf, count, type);
         if (large) {
             chunked.allReduce(seg, send, recv, count, type.byteSize(), op.combiner());
-            if (staged) {
-                BufferMapping.finishReceive(recvbuf, count, type, recv, bytes);
-            }
+            BlockExchanges.finish(recvbuf, count, type, recv, staged);
             return true;
         }
         combineAll(seg, seg.write(send, 0, bytes), recvbuf, recv, count, type, op, staged);
@@ -150,13 +137,11 @@ public final class SharedCollectives {
         }
         CommSegment seg = chosen(large ? ChunkedReductions.scatterOperations(segment(), count, type.byteSize()) : 1);
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
-        MemorySegment recv = receiving(recvbuf, count, type, staged);
-        MemorySegment send = sending(sendbuf == null ? recvbuf : sendbuf, n * count, type);
+        MemorySegment recv = blocks.receiving(recvbuf, count, type, staged);
+        MemorySegment send = blocks.sending(sendbuf == null ? recvbuf : sendbuf, n * count, type);
         if (large) {
             chunked.reduceScatterBlock(seg, send, recv, count, type.byteSize(), op.combiner());
-            if (staged) {
-                BufferMapping.finishReceive(recvbuf, count, type, recv, block);
-            }
+            BlockExchanges.finish(recvbuf, count, type, recv, staged);
             return true;
         }
         long s = seg.write(send, 0, block * n);
@@ -164,9 +149,7 @@ public final class SharedCollectives {
         seg.awaitAll(2 * s - 1);
         SharedSchedules.combineSlots(seg, s, comm.rank(), block, recv, count, op.combiner());
         seg.publish(2 * s);
-        if (staged) {
-            BufferMapping.finishReceive(recvbuf, count, type, recv, block);
-        }
+        BlockExchanges.finish(recvbuf, count, type, recv, staged);
         return true;
     }
 
@@ -342,19 +325,7 @@ public final class SharedCollectives {
         seg.awaitAll(2 * s - 1);
         SharedSchedules.combineSlots(seg, s, -1, 0, recv, count, op.combiner());
         seg.publish(2 * s);
-        if (staged) {
-            BufferMapping.finishReceive(recvbuf, count, type, recv, (long) count * type.byteSize());
-        }
-    }
-
-    /** Where a reduction's result goes: a view of the buffer, or (staged) a packed copy of its current values. */
-    private MemorySegment receiving(Object buffer, int count, TypeDescriptor type, boolean staged) {
-        return staged ? BufferMapping.forSend(buffer, count, type) : views.view(buffer, count, type, true);
-    }
-
-    private MemorySegment sending(Object buffer, int count, TypeDescriptor type) {
-        return BufferMapping.needsStaging(buffer, type) ? BufferMapping.forSend(buffer, count, type)
-                : views.view(buffer, count, type, false);
+        BlockExchanges.finish(recvbuf, count, type, recv, staged);
     }
 
     /** Whether the segment is there, made now if this is the communicator's first such call. */

@@ -13,7 +13,6 @@ import org.weft.core.coll.Collectives;
 import org.weft.core.coll.DecidedOnce;
 import org.weft.core.coll.Reduction;
 import org.weft.core.coll.op.PredefinedOp;
-import org.weft.core.coll.sched.Schedule;
 import org.weft.core.coll.shm.ArrayViews;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
@@ -47,8 +46,6 @@ public final class SiteCollectives {
 
     private final Communicator comm;
     private final ArrayViews views = new ArrayViews();
-    /** What a blocking call that ran here hands its caller to "run": complete, with nothing to do. */
-    private final Schedule done;
     /** The native communicator, made at the communicator's first blocking collective ({@link #setUp}). */
     private final DecidedOnce<Group> groups;
     /** The error of a reader's bad buffer, raised after the native call ({@link #readingInto}). */
@@ -57,13 +54,6 @@ public final class SiteCollectives {
     public SiteCollectives(Communicator comm) {
         this.comm = comm;
         this.groups = new DecidedOnce<>(this::setUp, Group::close);
-        this.done = new Schedule(comm.device(), comm.collectiveContext(), 0);
-        done.run();
-    }
-
-    /** A completed schedule with no steps, for a blocking call the native MPI ran. */
-    public Schedule done() {
-        return done;
     }
 
     /** {@code MPI_Barrier} by the native MPI; false if this communicator keeps the schedules. */
