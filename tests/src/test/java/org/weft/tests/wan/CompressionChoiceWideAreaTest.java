@@ -7,10 +7,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.CompressibleStream;
 
@@ -22,26 +21,13 @@ import org.weft.tests.programs.CompressibleStream;
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CompressionChoiceWideAreaTest {
-    private static final WideArea WAN = new WideArea("w2a-", "10.72");
+    @RegisterExtension
+    static final WideArea WAN = WideArea.upForClass("w2a-", "10.72", "--sites", "2", "--hosts", "1", "--rtt", "20ms",
+            "--rate", "50mbit");
     private static final int MESSAGES = 64;
     /** Rank 0's link to rank 1: compressed frames, raw and compressed bytes, frames whose sample did not compress. */
     private static final Pattern REPORT = Pattern.compile("rank 0: tcp to rank 1 \\(cross-site a-b\\): .*compression"
             + " lz4 auto \\(.*, (\\d+) by the back-off.*\\): (\\d+) frames (\\d+) -> (\\d+) bytes .*, (\\d+) sent raw");
-    private static boolean made;
-
-    @BeforeAll
-    static void twoSites() throws Exception {
-        WideArea.assumeItCanBeMade();
-        made = true;
-        WAN.up("--sites", "2", "--hosts", "1", "--rtt", "20ms", "--rate", "50mbit");
-    }
-
-    @AfterAll
-    static void removeThem() throws Exception {
-        if (made) {
-            WAN.down();
-        }
-    }
 
     @Test
     void aCompressibleStreamOverASlowLinkIsCompressed() throws Exception {
@@ -62,8 +48,7 @@ class CompressionChoiceWideAreaTest {
     }
 
     private static Matcher stream(String kind) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--rsh", WideArea.SCRIPT + " exec", "--site", "a:1:" + WAN.host("a1"),
-                "--site", "b:1:" + WAN.host("b1"), "--report", "-cp", WeftrunJob.classPath(),
+        WeftrunJob.Result result = WAN.twoSiteJob(1, "--report", "-cp", WeftrunJob.classPath(),
                 CompressibleStream.class.getName(), kind, Integer.toString(MESSAGES), Integer.toString(256 << 10))
                 .timeout(Duration.ofSeconds(180)).start();
         assertEquals(0, result.exitCode(), result.output());

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.weft.tests.harness.MethodMatrix;
 import org.weft.tests.harness.WeftrunJob;
 
@@ -22,29 +23,24 @@ import org.weft.tests.harness.WeftrunJob;
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class EmulatedLinkTest {
-    private static final WideArea WAN = new WideArea("wtw-", "10.82");
     private static final int PORT = 7071;
     private static final double RTT_MS = 40;
     private static final double RATE_MBIT = 20;
     private static final String[] LINK = {"--rtt", "40ms", "--rate", "20mbit"};
+    @RegisterExtension
+    static final WideArea WAN = WideArea.upForClass("wtw-", "10.82",
+            concat(new String[] {"--sites", "2", "--hosts", "1"}, LINK));
     private static Process server;
-    private static boolean made;
 
     @BeforeAll
-    static void twoSitesAndAProbeServerAtTheFarOne() throws Exception {
-        WideArea.assumeItCanBeMade();
-        made = true; // from here on @AfterAll takes it down, whatever fails
-        WAN.up(concat(new String[] {"--sites", "2", "--hosts", "1"}, LINK));
+    static void aProbeServerAtTheFarSite() throws Exception {
         server = WAN.serve(WAN.host("b1"), PORT);
     }
 
     @AfterAll
-    static void removeThem() throws Exception {
+    static void stopIt() throws Exception {
         if (server != null) {
             server.destroyForcibly();
-        }
-        if (made) {
-            WAN.down();
         }
     }
 
@@ -114,8 +110,7 @@ class EmulatedLinkTest {
     @Test
     void ringRunsOverTwoSitesWithTcpAcrossTheEmulatedLink() throws Exception {
         long before = WAN.packetsCarried("a", "b");
-        WeftrunJob.Result result = WeftrunJob.of("--rsh", WideArea.SCRIPT + " exec", "--site", "a:2:" + WAN.host("a1"),
-                "--site", "b:2:" + WAN.host("b1"), "--report", "Ring").timeout(Duration.ofSeconds(90)).start();
+        WeftrunJob.Result result = WAN.twoSiteJob(2, "--report", "Ring").timeout(Duration.ofSeconds(90)).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("Process 0 exiting") && result.stdout().contains("Process 3 exiting"),
                 result.output());

@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.StripedWildcards;
 
@@ -26,28 +24,13 @@ import org.weft.tests.programs.StripedWildcards;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LongPathStreamsTest {
-    private static final WideArea WAN = new WideArea("w1a-", "10.71");
-    private static boolean made;
-
-    @BeforeAll
-    static void twoSitesAHundredMillisecondsApart() throws Exception {
-        WideArea.assumeItCanBeMade();
-        made = true;
-        WAN.up("--sites", "2", "--hosts", "1", "--rtt", "100ms", "--rate", "100mbit");
-    }
-
-    @AfterAll
-    static void removeThem() throws Exception {
-        if (made) {
-            WAN.down();
-            assertEquals(List.of(), WAN.leftovers());
-        }
-    }
+    @RegisterExtension
+    static final WideArea WAN = WideArea.upForClass("w1a-", "10.71", "--sites", "2", "--hosts", "1", "--rtt", "100ms",
+            "--rate", "100mbit");
 
     @Test
     void thirtyTwoTlsStreamsOpenOverAHundredMillisecondPathWithinTheLimits() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--rsh", WideArea.SCRIPT + " exec",
-                "--site", "a:1:" + WAN.host("a1"), "--site", "b:1:" + WAN.host("b1"), "--path", "a:b", "max=32",
+        WeftrunJob.Result result = WAN.twoSiteJob(1, "--path", "a:b", "max=32",
                 "--param", "tcp_handshake_timeout=2000", "--report", "-cp", WeftrunJob.classPath(),
                 StripedWildcards.class.getName()).timeout(Duration.ofSeconds(150)).start();
         assertEquals(0, result.exitCode(), result.output());

@@ -12,10 +12,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.weft.tests.harness.MethodMatrix;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.LargeMessages;
@@ -30,22 +29,9 @@ import org.weft.tests.programs.WildcardOrdering;
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RelayJobTest {
-    private static final WideArea WAN = new WideArea("wrj-", "10.93");
-    private static final String RSH = WideArea.SCRIPT + " exec";
-
-    @BeforeAll
-    static void twoSitesWithoutRoutesBetweenTheirComputeHosts() throws Exception {
-        WideArea.assumeItCanBeMade();
-        WAN.up("--sites", "2", "--hosts", "1", "--no-route", "--rtt", "10ms", "--rate", "200mbit");
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if ("root".equals(System.getProperty("user.name"))) {
-            WAN.down();
-            assertEquals(List.of(), WAN.leftovers());
-        }
-    }
+    @RegisterExtension
+    static final WideArea WAN = WideArea.upForClass("wrj-", "10.93", "--sites", "2", "--hosts", "1", "--no-route",
+            "--rtt", "10ms", "--rate", "200mbit");
 
     /** Two ranks per site (shared memory inside), every one sending to rank 0 across and within the sites. */
     @Test
@@ -86,7 +72,7 @@ class RelayJobTest {
     }
 
     private static WeftrunJob job(String siteA, String siteB, String... program) {
-        List<String> arguments = new java.util.ArrayList<>(List.of("--rsh", RSH,
+        List<String> arguments = new java.util.ArrayList<>(List.of("--rsh", WideArea.RSH,
                 "--site", siteA + ":" + WAN.host("a1"), "--site-launcher", "a=weft",
                 "--site", siteB + ":" + WAN.host("b1"), "--site-launcher", "b=weft",
                 "--relay", "a=" + WAN.host("agw"), "--relay", "b=" + WAN.host("bgw")));

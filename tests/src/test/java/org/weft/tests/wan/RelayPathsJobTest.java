@@ -7,10 +7,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.weft.tests.harness.MethodMatrix;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.SpawnAcrossSites;
@@ -24,23 +23,9 @@ import org.weft.tests.programs.StripedWildcards;
  */
 @Timeout(value = 200, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class RelayPathsJobTest {
-    private static final WideArea WAN = new WideArea("w1b-", "10.71");
-    private static boolean made;
-
-    @BeforeAll
-    static void twoSitesWithoutRoutesBetweenTheirComputeHosts() throws Exception {
-        WideArea.assumeItCanBeMade();
-        made = true;
-        WAN.up("--sites", "2", "--hosts", "1", "--no-route", "--rtt", "20ms", "--rate", "100mbit");
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if (made) {
-            WAN.down();
-            assertEquals(List.of(), WAN.leftovers());
-        }
-    }
+    @RegisterExtension
+    static final WideArea WAN = WideArea.upForClass("w1b-", "10.71", "--sites", "2", "--hosts", "1", "--no-route",
+            "--rtt", "20ms", "--rate", "100mbit");
 
     /** Large and small messages mixed under wildcards, the large ones striped over 4 relayed streams. */
     @Test
@@ -66,7 +51,7 @@ class RelayPathsJobTest {
     }
 
     private static WeftrunJob job(String... program) {
-        List<String> arguments = new ArrayList<>(List.of("--rsh", WideArea.SCRIPT + " exec",
+        List<String> arguments = new ArrayList<>(List.of("--rsh", WideArea.RSH,
                 "--site", "a:1:" + WAN.host("a1"), "--site-launcher", "a=weft",
                 "--site", "b:1:" + WAN.host("b1"), "--site-launcher", "b=weft",
                 "--relay", "a=" + WAN.host("agw"), "--relay", "b=" + WAN.host("bgw"), "-cp", WeftrunJob.classPath()));

@@ -7,10 +7,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.StripedWildcards;
 
@@ -21,27 +20,13 @@ import org.weft.tests.programs.StripedWildcards;
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class StripedWideAreaTest {
-    private static final WideArea WAN = new WideArea("wss-", "10.92");
-    private static boolean made;
-
-    @BeforeAll
-    static void twoSites() throws Exception {
-        WideArea.assumeItCanBeMade();
-        made = true;
-        WAN.up("--sites", "2", "--hosts", "1", "--rtt", "20ms", "--rate", "100mbit");
-    }
-
-    @AfterAll
-    static void removeThem() throws Exception {
-        if (made) {
-            WAN.down();
-        }
-    }
+    @RegisterExtension
+    static final WideArea WAN = WideArea.upForClass("wss-", "10.92", "--sites", "2", "--hosts", "1", "--rtt", "20ms",
+            "--rate", "100mbit");
 
     @Test
     void stripedMessagesOverTheEmulatedPathKeepOrderAndTheMeasuredRoundTripIsTheLinks() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--rsh", WideArea.SCRIPT + " exec", "--site", "a:1:" + WAN.host("a1"),
-                "--site", "b:1:" + WAN.host("b1"), "--path", "a:b", "max=4", "--report", "-cp",
+        WeftrunJob.Result result = WAN.twoSiteJob(1, "--path", "a:b", "max=4", "--report", "-cp",
                 WeftrunJob.classPath(), StripedWildcards.class.getName()).timeout(Duration.ofSeconds(120)).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("STRIPED OK 18 messages"), result.output());

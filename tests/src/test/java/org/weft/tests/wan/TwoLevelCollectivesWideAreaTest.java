@@ -5,10 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.TwoLevelCollectivesCheck;
 
@@ -20,27 +19,13 @@ import org.weft.tests.programs.TwoLevelCollectivesCheck;
  */
 @Timeout(value = 150, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TwoLevelCollectivesWideAreaTest {
-    private static final WideArea WAN = new WideArea("ws7-", "10.77");
-    private static boolean made;
-
-    @BeforeAll
-    static void twoSites() throws Exception {
-        WideArea.assumeItCanBeMade();
-        made = true;
-        WAN.up("--sites", "2", "--hosts", "1", "--rtt", "20ms", "--rate", "100mbit");
-    }
-
-    @AfterAll
-    static void removeThem() throws Exception {
-        if (made) {
-            WAN.down();
-        }
-    }
+    @RegisterExtension
+    static final WideArea WAN = WideArea.upForClass("ws7-", "10.77", "--sites", "2", "--hosts", "1", "--rtt", "20ms",
+            "--rate", "100mbit");
 
     @Test
     void eachSitesPartGoesThroughItsSegmentAndTheSitesMeetOncePerSite() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--rsh", WideArea.SCRIPT + " exec", "--site", "a:2:" + WAN.host("a1"),
-                "--site", "b:2:" + WAN.host("b1"), "--site-launcher", "a=weft", "--site-launcher", "b=weft", "-cp",
+        WeftrunJob.Result result = WAN.twoSiteJob(2, "--site-launcher", "a=weft", "--site-launcher", "b=weft", "-cp",
                 WeftrunJob.classPath(), TwoLevelCollectivesCheck.class.getName()).timeout(Duration.ofSeconds(120))
                 .start();
         assertEquals(0, result.exitCode(), result.output());

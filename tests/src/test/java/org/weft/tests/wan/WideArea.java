@@ -14,23 +14,64 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.weft.tests.harness.Scripts;
+import org.weft.tests.harness.WeftrunJob;
 
 /**
  * One emulated wide area made by {@code bin/weft-wan} under names and addresses of its own (so that tests do not
- * meet a user's {@code wan-} one), and the commands the tests give it.
+ * meet a user's {@code wan-} one), and the commands the tests give it. Made by {@link #upForClass}, it is a test
+ * class's: registered as its extension, it is brought up before the class's tests (skipping them, saying why, where
+ * it cannot be made) and taken down after them, leaving nothing behind.
  */
-final class WideArea {
+final class WideArea implements BeforeAllCallback, AfterAllCallback {
     static final Path SCRIPT = Scripts.find("bin/weft-wan");
+    /** {@code --rsh} for weftrun: the ranks of a site start in its namespaces. */
+    static final String RSH = SCRIPT + " exec";
     private static final long COMMAND_SECONDS = 60;
 
     private final String prefix;
     private final String net;
+    /** {@code weft-wan up}'s options when this is a test class's, else {@code null}. */
+    private final String[] upOptions;
+    private boolean made;
 
-    /** Names {@code PREFIX...}, addresses {@code NET.K.x}. */
+    /** Names {@code PREFIX...}, addresses {@code NET.K.x}; brought up and down by the test that makes it. */
     WideArea(String prefix, String net) {
+        this(prefix, net, null);
+    }
+
+    private WideArea(String prefix, String net, String[] upOptions) {
         this.prefix = prefix;
         this.net = net;
+        this.upOptions = upOptions;
+    }
+
+    /**
+     * A test class's wide area ({@code @RegisterExtension static final}): {@code weft-wan up UP_OPTIONS} before its
+     * tests, {@code down} after them, asserting that nothing of it is left.
+     */
+    static WideArea upForClass(String prefix, String net, String... upOptions) {
+        return new WideArea(prefix, net, upOptions.clone());
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws Exception {
+        assumeItCanBeMade();
+        made = true; // from here on afterAll takes it down, whatever fails
+        up(upOptions);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        if (made) {
+            made = false;
+            down();
+            assertEquals(List.of(), leftovers());
+        }
     }
 
     /** Skips the tests (saying why) where the emulated wide area cannot be made; CI has all of it. */
@@ -39,6 +80,17 @@ final class WideArea {
         assumeTrue(Files.exists(Path.of("/dev/net/tun")), "an emulated wide area needs /dev/net/tun");
         assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")),
                 "an emulated wide area needs iproute2 (ip)");
+    }
+
+    /**
+     * A job of {@code ranksPerSite} ranks on each of two sites, started in the namespaces {@code a1} and {@code b1};
+     * {@code rest}: weftrun's other arguments and the program.
+     */
+    WeftrunJob twoSiteJob(int ranksPerSite, String... rest) {
+        List<String> arguments = new ArrayList<>(List.of("--rsh", RSH, "--site", "a:" + ranksPerSite + ":" + host("a1"),
+                "--site", "b:" + ranksPerSite + ":" + host("b1")));
+        arguments.addAll(List.of(rest));
+        return WeftrunJob.of(arguments.toArray(String[]::new));
     }
 
     /** A namespace's name: {@code host("a1")}, {@code host("bgw")}. */
