@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.weft.tests.harness.WeftrunJob;
+import org.weft.tests.programs.InOneJob;
 import org.weft.tests.programs.LargeBlockCollectives;
 import org.weft.tests.programs.SharedCollectivesCheck;
 import org.weft.tests.programs.SharedNonblockingCheck;
@@ -42,44 +45,37 @@ class SharedMemoryCollectivesJobTest {
     /**
      * Blocks around a slot and far beyond it, in direct buffers and arrays, and counts that differ between ranks
      * across the slot's size (short blocks; a block longer than its receiver's is {@code ERR_TRUNCATE} there): every
-     * byte right, and no rank left waiting on a path the others did not take.
+     * byte right, and no rank left waiting on a path the others did not take. In the same job (one start instead of
+     * two) at 2 to 4 ranks: the nonblocking barrier, reduce, allreduce, reduce_scatter_block, bcast, gather, scatter,
+     * allgather and alltoall (and the blocking reduce_scatter_block) go through the segment once a blocking call made
+     * it: sequential results, many outstanding, and (almost) no messages; before, they were point-to-point schedules
+     * (thousands of messages).
      */
     @ParameterizedTest
     @ValueSource(ints = {2, 3, 4, 8})
-    void largeAndMismatchedBlocksArriveWholeWithoutAHang(int ranks) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("-np", String.valueOf(ranks), LargeBlockCollectives.class.getName())
-                .timeout(TIMEOUT).start();
+    void largeAndMismatchedBlocksArriveWholeWithoutAHangAndNonblockingCollectivesGoThroughSharedMemory(int ranks)
+            throws Exception {
+        boolean nonblocking = ranks <= 4;
+        List<String> programs = new ArrayList<>(List.of("-np", String.valueOf(ranks), InOneJob.class.getName()));
+        if (nonblocking) {
+            programs.addAll(List.of(SharedNonblockingCheck.class.getSimpleName(), "shared", "+"));
+        }
+        programs.add(LargeBlockCollectives.class.getSimpleName());
+        WeftrunJob.Result result = WeftrunJob.of(programs.toArray(String[]::new)).timeout(TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         for (int r = 0; r < ranks; r++) {
             assertTrue(result.stdout().contains("LARGE-BLOCKS OK rank " + r), result.output());
-        }
-    }
-
-    /**
-     * The nonblocking barrier, reduce, allreduce, reduce_scatter_block, bcast, gather, scatter, allgather and alltoall
-     * (and the blocking reduce_scatter_block) go through the segment once a blocking call made it: sequential results,
-     * many outstanding, and (almost) no messages; before, they were point-to-point schedules (thousands of messages).
-     */
-    @ParameterizedTest
-    @ValueSource(ints = {2, 3, 4})
-    void nonblockingReductionsAndBarriersGoThroughSharedMemory(int ranks) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("-np", String.valueOf(ranks), SharedNonblockingCheck.class.getName(),
-                "shared").timeout(TIMEOUT).start();
-        assertEquals(0, result.exitCode(), result.output());
-        for (int r = 0; r < ranks; r++) {
-            assertTrue(result.stdout().contains("SHARED-NONBLOCKING OK rank " + r), result.output());
+            assertTrue(!nonblocking || result.stdout().contains("SHARED-NONBLOCKING OK rank " + r), result.output());
         }
     }
 
     @Test
     void overTcpTheSameCollectivesKeepTheirMessages() throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("-np", "3", "--param", "methods=self,tcp",
-                SharedCollectivesCheck.class.getName(), "messages").timeout(TIMEOUT).start();
+                InOneJob.class.getName(), SharedCollectivesCheck.class.getSimpleName(), "messages", "+",
+                SharedNonblockingCheck.class.getSimpleName()).timeout(TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("SHARED-COLLECTIVES OK rank 2"), result.output());
-        WeftrunJob.Result nonblocking = WeftrunJob.of("-np", "3", "--param", "methods=self,tcp",
-                SharedNonblockingCheck.class.getName()).timeout(TIMEOUT).start();
-        assertEquals(0, nonblocking.exitCode(), nonblocking.output());
-        assertTrue(nonblocking.stdout().contains("SHARED-NONBLOCKING OK rank 2"), nonblocking.output());
+        assertTrue(result.stdout().contains("SHARED-NONBLOCKING OK rank 2"), result.output());
     }
 }

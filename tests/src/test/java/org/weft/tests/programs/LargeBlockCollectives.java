@@ -27,6 +27,12 @@ public final class LargeBlockCollectives {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
+        run(args);
+        MPI.Finalize();
+    }
+
+    /** The program without {@code Init} and {@code Finalize} ({@link InOneJob}). */
+    public static void run(String[] args) throws MPIException {
         Intracomm world = MPI.COMM_WORLD;
         world.setErrhandler(MPI.ERRORS_RETURN);
         rank = world.getRank();
@@ -52,7 +58,6 @@ public final class LargeBlockCollectives {
         System.out.printf("LARGE-REDUCTIONS rank %d took %d ms%n", rank, (System.nanoTime() - start) / 1_000_000);
         world.barrier();
         System.out.println("LARGE-BLOCKS OK rank " + world.getRank());
-        MPI.Finalize();
     }
 
     /** Counts straddling the slot, in both directions, for each rooted collective and allgather. */

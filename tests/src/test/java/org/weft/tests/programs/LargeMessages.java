@@ -19,6 +19,12 @@ public final class LargeMessages {
 
     public static void main(String[] args) throws MPIException, InterruptedException {
         MPI.Init(args);
+        run(args);
+        MPI.Finalize();
+    }
+
+    /** The program without {@code Init} and {@code Finalize} ({@link InOneJob}). */
+    public static void run(String[] args) throws MPIException, InterruptedException {
         MPI.COMM_WORLD.setErrhandler(MPI.ERRORS_RETURN);
         int rank = MPI.COMM_WORLD.getRank();
         if (rank < 2) {
@@ -36,7 +42,6 @@ public final class LargeMessages {
         if (rank == 0) {
             System.out.println("LARGE OK " + messages + " messages");
         }
-        MPI.Finalize();
     }
 
     /** Rank 0 sends, rank 1 checks and sends it back, rank 0 checks. */

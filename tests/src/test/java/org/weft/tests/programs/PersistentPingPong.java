@@ -23,10 +23,15 @@ public final class PersistentPingPong {
 
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
+        run(args);
+        MPI.Finalize();
+    }
+
+    /** The program without {@code Init} and {@code Finalize} ({@link InOneJob}). */
+    public static void run(String[] args) throws Exception {
         int rank = MPI.COMM_WORLD.getRank();
         long bytes = leastBytes(rank);
         SteadyStateAllocation.print(rank, bytes, 2 * MEASURED);
-        MPI.Finalize();
     }
 
     /** Runs the ping-pong with the other of ranks 0 and 1; returns the least bytes a measured window allocated. */

@@ -42,6 +42,12 @@ public final class SharedCollectivesCheck {
 
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
+        run(args);
+        MPI.Finalize();
+    }
+
+    /** The program without {@code Init} and {@code Finalize} ({@link InOneJob}). */
+    public static void run(String[] args) throws Exception {
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         int size = world.getSize();
@@ -99,7 +105,6 @@ public final class SharedCollectivesCheck {
         half.free();
         backwards.free();
         System.out.println("SHARED-COLLECTIVES OK rank " + rank);
-        MPI.Finalize();
     }
 
     /**

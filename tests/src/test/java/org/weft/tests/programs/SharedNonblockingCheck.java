@@ -30,6 +30,12 @@ public final class SharedNonblockingCheck {
 
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
+        run(args);
+        MPI.Finalize();
+    }
+
+    /** The program without {@code Init} and {@code Finalize} ({@link InOneJob}). */
+    public static void run(String[] args) throws Exception {
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         Intracomm fresh = world.dup(); // its first calls are nonblocking: no segment yet
@@ -49,7 +55,6 @@ public final class SharedNonblockingCheck {
         half.free();
         fresh.free();
         System.out.println("SHARED-NONBLOCKING OK rank " + rank);
-        MPI.Finalize();
     }
 
     private static void checkAll(Intracomm comm, int seed) throws MPIException {

@@ -16,7 +16,8 @@ import mpi.Status;
  * {@code nonblocking} the two ranks' threads exchange by {@code iRecv} and {@code iSend} instead, small and
  * rendezvous-sized messages in turn, completed by each of {@code waitAll}, {@code testAll}, {@code waitSome} and
  * {@code waitFor}/{@code waitStatus} in turn: the device reuses the requests the API hands back, on whichever thread
- * took them. A second argument sets the number of threads per rank (default 4). Prints {@code THREADED OK rank R}
+ * took them. Modes joined by commas run one after the other ({@code small,large}; {@code small} or nothing: 8 B to
+ * 9 KB). A second argument sets the number of threads per rank (default 4). Prints {@code THREADED OK rank R}
  * per rank.
  */
 public final class ThreadedPingPong {
@@ -33,8 +34,17 @@ public final class ThreadedPingPong {
             throw new IllegalStateException("THREAD_MULTIPLE not provided: " + provided);
         }
         int rank = MPI.COMM_WORLD.getRank();
-        String mode = args.length > 0 ? args[0] : "";
         int count = args.length > 1 ? Integer.parseInt(args[1]) : THREADS;
+        for (String mode : (args.length > 0 ? args[0] : "").split(",")) {
+            MPI.COMM_WORLD.barrier(); // the two ranks' threads are done with the mode before
+            pingPongInThreads(rank, mode, count);
+        }
+        System.out.println("THREADED OK rank " + rank);
+        MPI.Finalize();
+    }
+
+    /** {@code count} threads of this rank ping-pong in {@code mode} at once; throws the first failure. */
+    private static void pingPongInThreads(int rank, String mode, int count) throws Exception {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread[] threads = new Thread[count];
         for (int t = 0; t < count; t++) {
@@ -58,10 +68,8 @@ public final class ThreadedPingPong {
             thread.join();
         }
         if (failure.get() != null) {
-            throw new IllegalStateException("rank " + rank, failure.get());
+            throw new IllegalStateException("rank " + rank + ", " + (mode.isEmpty() ? "small" : mode), failure.get());
         }
-        System.out.println("THREADED OK rank " + rank);
-        MPI.Finalize();
     }
 
     /**

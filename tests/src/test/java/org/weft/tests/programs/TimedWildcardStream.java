@@ -19,6 +19,12 @@ public final class TimedWildcardStream {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
+        run(args);
+        MPI.Finalize();
+    }
+
+    /** The program without {@code Init} and {@code Finalize} ({@link InOneJob}). */
+    public static void run(String[] args) throws MPIException {
         int perSender = args.length > 0 ? Integer.parseInt(args[0]) : 2000;
         long maxWaitMillis = args.length > 1 ? Long.parseLong(args[1]) : 1000;
         int rank = MPI.COMM_WORLD.getRank();
@@ -60,7 +66,6 @@ public final class TimedWildcardStream {
             }
             System.out.println("STREAM OK " + perSender * (size - 1) + " messages, longest wait " + longest + " ms");
         }
-        MPI.Finalize();
     }
 
     /** Mostly small messages of varied sizes; every 97th past the eager limit, to mix in rendezvous. */

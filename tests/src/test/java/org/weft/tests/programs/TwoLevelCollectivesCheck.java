@@ -40,6 +40,12 @@ public final class TwoLevelCollectivesCheck {
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
+        run(args);
+        MPI.Finalize();
+    }
+
+    /** The program without {@code Init} and {@code Finalize} ({@link InOneJob}). */
+    public static void run(String[] args) throws MPIException {
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         int n = world.getSize();
@@ -71,7 +77,6 @@ public final class TwoLevelCollectivesCheck {
         }
         counted(rank, "barrier", i -> world.barrier());
         System.out.print("TWO-LEVEL OK rank " + rank + System.lineSeparator());
-        MPI.Finalize();
     }
 
     /**

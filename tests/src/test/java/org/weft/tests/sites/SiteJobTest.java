@@ -25,6 +25,7 @@ import org.weft.tests.harness.MethodMatrix;
 import org.weft.tests.harness.SteadyStateAllocation;
 import org.weft.tests.harness.WeftrunJob;
 import org.weft.tests.programs.DieAfterInit;
+import org.weft.tests.programs.InOneJob;
 import org.weft.tests.programs.LargeMessages;
 import org.weft.tests.programs.PersistentPingPong;
 import org.weft.tests.programs.SelfAndRing;
@@ -71,42 +72,28 @@ class SiteJobTest {
 
     /**
      * The steady-state ping-pong through nativempi allocates nothing per message on either rank (as over shm and tcp,
-     * {@code SteadyStateAllocationTest}), under Open MPI and MPICH.
+     * {@code SteadyStateAllocationTest}), under Open MPI (MPICH's: below).
      */
-    @ParameterizedTest
-    @ValueSource(strings = {"mpirun", MPICH})
-    void aNativePingPongAllocatesNothingPerMessage(String launcher) throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site-launcher", "a=" + launcher,
-                PersistentPingPong.class.getName()).timeout(SteadyStateAllocation.TIMEOUT).start();
+    @Test
+    void aNativePingPongAllocatesNothingPerMessage() throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", PersistentPingPong.class.getName())
+                .timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
         SteadyStateAllocation.assertNothingPerMessage(result, 2, "nativempi");
     }
 
-    /** Four threads per rank ping-pong at once through nativempi (one libmpi gate for senders and pollers). */
-    @ParameterizedTest
-    @ValueSource(strings = {"mpirun", MPICH})
-    void threadsPingPongAtOnceThroughNativeMpi(String launcher) throws Exception {
-        threadedPingPong(launcher);
-    }
-
     /**
-     * The same with 64–256 KiB messages: bulk transfers started at once by pollers (on a CTS) and by the threads
-     * (when a receive matches a waiting RTS). They deadlocked when the transfers had a lock of their own besides
-     * libmpi's gate, taken in either order.
+     * Four threads per rank ping-pong at once through nativempi (one libmpi gate for senders and pollers), then the
+     * same with 64–256 KiB messages (in the same job: one start instead of two): bulk transfers started at once by
+     * pollers (on a CTS) and by the threads (when a receive matches a waiting RTS). They deadlocked when the
+     * transfers had a lock of their own besides libmpi's gate, taken in either order.
      */
     @ParameterizedTest
     @ValueSource(strings = {"mpirun", MPICH})
-    void threadsPingPongLargeMessagesAtOnceThroughNativeMpi(String launcher) throws Exception {
-        threadedPingPong(launcher, "large");
-    }
-
-    private static void threadedPingPong(String launcher, String... arguments) throws Exception {
-        List<String> command = new ArrayList<>(List.of("--report", "--site", "a:2", "--site-launcher",
-                "a=" + launcher, ThreadedPingPong.class.getName()));
-        command.addAll(List.of(arguments));
-        // 4-10 s quiet; 8 threads spinning on 2 cores took over 60 s at load 30 (CI, before 4b8c6d0)
-        WeftrunJob.Result result = WeftrunJob.of(command.toArray(String[]::new)).timeout(Duration.ofSeconds(180))
-                .start();
+    void threadsPingPongSmallThenLargeMessagesAtOnceThroughNativeMpi(String launcher) throws Exception {
+        // 4-10 s quiet a size; 8 threads spinning on 2 cores took over 60 s at load 30 (CI, before 4b8c6d0)
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site-launcher", "a=" + launcher,
+                ThreadedPingPong.class.getName(), "small,large").timeout(Duration.ofSeconds(240)).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("THREADED OK rank 0") && result.stdout().contains("THREADED OK rank 1"),
                 result.output());
@@ -114,29 +101,40 @@ class SiteJobTest {
     }
 
     /**
-     * Two sites of two ranks on this host (tcp between them): the blocking barrier, bcast, reduce and allreduce of the
-     * world run each site's part on its shared segment (sites of Weft's agents) or by its own MPI (sites under
-     * mpirun, native collectives on) — no message inside a site — and cross sites once per site.
+     * Two sites of two Weft's agents on this host (tcp between them): the blocking barrier, bcast, reduce and
+     * allreduce of the world run each site's part on its shared segment — no message inside a site — and cross sites
+     * once per site.
      */
-    @ParameterizedTest
-    @ValueSource(strings = {"weft", "mpirun"})
-    void collectivesOfTwoLocalSitesRunEachSitesPartOnItsFastPathAndCrossOncePerSite(String launcher)
+    @Test
+    void collectivesOfTwoLocalSitesOfWeftsAgentsRunEachSitesPartOnItsSegmentAndCrossOncePerSite()
             throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site", "b:2", "--site-launcher", "a=" + launcher,
-                "--site-launcher", "b=" + launcher, "--param", "nativempi_collectives=1",
-                TwoLevelCollectivesCheck.class.getName()).timeout(Duration.ofSeconds(180)).start();
+        WeftrunJob.Result result = WeftrunJob.of("--site", "a:2", "--site", "b:2", "--site-launcher", "a=weft",
+                "--site-launcher", "b=weft", TwoLevelCollectivesCheck.class.getName())
+                .timeout(Duration.ofSeconds(180)).start();
         assertEquals(0, result.exitCode(), result.output());
         TwoLevelCollectivesCheck.assertOncePerSite(result.stdout());
     }
 
-    /** Each site started by its own mpirun: Open MPI (through nativempi) inside, tcp across. */
+    /**
+     * Each site started by its own mpirun: Open MPI (through nativempi) inside, tcp across. In the same job (one start
+     * instead of three): a wildcard stream from a same-site and two cross-site senders keeps each sender's order and
+     * never stalls; and the blocking barrier, bcast, reduce and allreduce of the world run each site's part by its own
+     * MPI (native collectives, the default) — no message inside a site — and cross sites once per site.
+     */
     @Test
     void twoNativeSitesTalkNativeMpiInsideAndTcpAcross() throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2",
-                SelfAndRing.class.getName()).start();
+                InOneJob.class.getName(), SelfAndRing.class.getSimpleName(), "+",
+                TimedWildcardStream.class.getSimpleName(), "2000", "1000", "+",
+                TwoLevelCollectivesCheck.class.getSimpleName()).timeout(Duration.ofSeconds(180)).start();
         assertEquals(0, result.exitCode(), result.output());
         assertTrue(result.stdout().contains("sites: a = ranks 0-1, b = ranks 2-3"), result.stdout());
-        MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "nativempi", "tcp");
+        MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
+        matrix.assertRingOfTwoPairs("nativempi", "nativempi", "tcp");
+        assertTrue(result.stdout().contains("STREAM OK 6000 messages"), result.output());
+        assertEquals("nativempi", matrix.method(1, 0), "the same-site sender\n" + matrix);
+        assertEquals("tcp", matrix.method(2, 0), "a cross-site sender\n" + matrix);
+        TwoLevelCollectivesCheck.assertOncePerSite(result.stdout());
     }
 
     /**
@@ -151,12 +149,18 @@ class SiteJobTest {
         MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("nativempi", "nativempi", "tcp");
     }
 
-    /** MPICH's path for large messages: bulk transfers on tags of their own, truncation, every byte checked. */
+    /**
+     * Inside an MPICH site: the steady-state ping-pong allocates nothing per message (as under Open MPI, above), and,
+     * in the same job, MPICH's path for large messages (bulk transfers on tags of their own, truncation) delivers
+     * every byte.
+     */
     @Test
-    void largeMessagesInsideAnMpichSiteArriveWhole() throws Exception {
+    void anMpichSitesPingPongAllocatesNothingAndItsLargeMessagesArriveWhole() throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site-launcher", "a=" + MPICH,
-                LargeMessages.class.getName()).start();
+                InOneJob.class.getName(), PersistentPingPong.class.getSimpleName(), "+",
+                LargeMessages.class.getSimpleName()).timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
+        SteadyStateAllocation.assertNothingPerMessage(result, 2, "nativempi");
         assertTrue(result.stdout().contains("LARGE OK"), result.output());
         assertEquals("nativempi", MethodMatrix.parse(result.stdout(), 2).method(0, 1), result.stdout());
     }
@@ -168,17 +172,6 @@ class SiteJobTest {
                 "--site-launcher", "a=weft", SelfAndRing.class.getName()).start();
         assertEquals(0, result.exitCode(), result.output());
         MethodMatrix.parse(result.stdout(), 4).assertRingOfTwoPairs("shm", "nativempi", "tcp");
-    }
-
-    @Test
-    void aWildcardStreamFromSameSiteAndCrossSitePeersKeepsOrderAndNeverStalls() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2", "--site", "b:2",
-                TimedWildcardStream.class.getName(), "2000", "1000").timeout(Duration.ofSeconds(120)).start();
-        assertEquals(0, result.exitCode(), result.output());
-        assertTrue(result.stdout().contains("STREAM OK 6000 messages"), result.output());
-        MethodMatrix matrix = MethodMatrix.parse(result.stdout(), 4);
-        assertEquals("nativempi", matrix.method(1, 0), "the same-site sender\n" + matrix);
-        assertEquals("tcp", matrix.method(2, 0), "a cross-site sender\n" + matrix);
     }
 
     /**
