@@ -15,11 +15,14 @@ import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.Doorbell;
 
 /**
- * The park step of this process's idle strategies. A park of a millisecond or more sleeps in {@code select} on one
- * wake selector where the modules' doorbells registered their channels (tcp connections, shm's datagram bell), so
- * that an arrival ends it at once; shorter parks, parks with no armed doorbell and a second thread's parks are
- * {@link LockSupport#parkNanos}. ({@code select} counts milliseconds, and a back-off's short parks are over before it
- * would matter.) Completions on other threads end a sleep through {@link #ringAll()}.
+ * The park step of this process's idle strategies. When one doorbell alone is armed and can sleep for any time (shm's
+ * futex: a job on one host), every park, however short, sleeps in it ({@link Doorbell#sleepAlone}), so that what
+ * the waiter waits for ends it: with more ranks than cores the back-off parks from a microsecond up, and a collective's
+ * member that published found those short parks unwakeable. Otherwise a park of a millisecond or more sleeps in
+ * {@code select} on one wake selector where the modules' doorbells registered their channels (tcp connections, shm's
+ * datagram bell), so that an arrival ends it at once; shorter parks, parks with no armed doorbell and a second
+ * thread's parks are {@link LockSupport#parkNanos} ({@code select} counts milliseconds). Completions on other threads
+ * end a sleep through {@link #ringAll()}.
  */
 public final class DoorbellParker implements Parker, AutoCloseable {
     /** Parks shorter than this do not use the doorbells. */
@@ -77,6 +80,16 @@ public final class DoorbellParker implements Parker, AutoCloseable {
      */
     @Override
     public void park(long nanos, BooleanSupplier done) {
+        Doorbell alone = soleArmed();
+        if (alone != null && sleeper.tryLock()) {
+            try {
+                if (alone.sleepAlone(nanos, done)) {
+                    return;
+                }
+            } finally {
+                sleeper.unlock();
+            }
+        }
         if (nanos < MIN_DOORBELL_NANOS || !anyArmed() || !sleeper.tryLock()) {
             LockSupport.parkNanos(nanos);
             return;
@@ -104,6 +117,20 @@ public final class DoorbellParker implements Parker, AutoCloseable {
         }
     }
 
+    /** The one armed doorbell, if exactly one is armed; else null. */
+    private Doorbell soleArmed() {
+        Doorbell armed = null;
+        for (Doorbell doorbell : doorbells) {
+            if (doorbell.isArmed()) {
+                if (armed != null) {
+                    return null;
+                }
+                armed = doorbell;
+            }
+        }
+        return armed;
+    }
+
     private boolean anyArmed() {
         for (Doorbell doorbell : doorbells) {
             if (doorbell.isArmed()) {
@@ -117,6 +144,9 @@ public final class DoorbellParker implements Parker, AutoCloseable {
     public void ringAll() {
         if (sleeping) {
             selector.wakeup(); // a sleeper had one
+        }
+        for (Doorbell doorbell : doorbells) {
+            doorbell.interrupt();
         }
     }
 

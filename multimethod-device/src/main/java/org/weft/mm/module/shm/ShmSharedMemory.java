@@ -37,8 +37,10 @@ public final class ShmSharedMemory implements SharedMemory {
         return reaches.test(worldRank);
     }
 
+    /** Also binds the futex that lets members end each other's short parks ({@link Futex#bindInBackground}). */
     @Override
     public MemorySegment create(String name, long bytes, Arena arena) throws IOException {
+        Futex.bindInBackground();
         SegmentRoom.check(module.jobDirectory(), bytes);
         try (FileChannel channel = FileChannel.open(path(name), StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.READ, StandardOpenOption.WRITE)) {
@@ -46,8 +48,10 @@ public final class ShmSharedMemory implements SharedMemory {
         }
     }
 
+    /** As {@link #create}, it binds the futex. */
     @Override
     public MemorySegment open(String name, long bytes, Arena arena) throws IOException {
+        Futex.bindInBackground();
         try (FileChannel channel = FileChannel.open(path(name), StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             if (channel.size() < bytes) {
                 throw new IOException(path(name) + " holds " + channel.size() + " bytes, not " + bytes);
