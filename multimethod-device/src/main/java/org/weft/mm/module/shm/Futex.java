@@ -19,8 +19,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link #cause()} says why.
  *
  * <p>Binding costs a fresh JVM ~60 ms of CPU (FFM spins its stubs), so a process binds it once, on a thread of its
- * own, when it maps its first collective segment ({@link #bindInBackground}): only then do short parks need to be
- * woken by what another process writes, and a job that runs no collective through a segment (a hello) never pays.
+ * own, when it first maps memory it shares with other ranks ({@link #bindInBackground}: a collective segment,
+ * {@code MPI.newByteBuffer}'s heap, a shared window): only then do its short parks need to be woken by what another
+ * process writes there, and a job that shares none (a hello) never pays.
  */
 final class Futex {
     private static final int FUTEX_WAIT = 0;

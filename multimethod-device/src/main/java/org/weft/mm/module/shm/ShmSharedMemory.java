@@ -37,7 +37,10 @@ public final class ShmSharedMemory implements SharedMemory {
         return reaches.test(worldRank);
     }
 
-    /** Also binds the futex that lets members end each other's short parks ({@link Futex#bindInBackground}). */
+    /**
+     * Also binds the futex that lets ranks end each other's short parks when they wait on what they write here
+     * ({@link Futex#bindInBackground}).
+     */
     @Override
     public MemorySegment create(String name, long bytes, Arena arena) throws IOException {
         Futex.bindInBackground();
