@@ -136,7 +136,7 @@ final class CollectiveCall {
             return BufferMapping.forReceive(buffer, count, type);
         }
         staged = true;
-        MemorySegment staged = BufferMapping.forSend(buffer, count, type); // a copy holding the current values
+        MemorySegment staged = BufferMapping.forUpdate(buffer, count, type); // a copy holding the current values
         if (finishers == null) {
             finishers = new ArrayList<>();
         }

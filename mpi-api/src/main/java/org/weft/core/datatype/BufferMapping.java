@@ -70,13 +70,29 @@ public final class BufferMapping {
     /** Where {@code count} items of {@code type} are received into {@code buffer}. */
     public static MemorySegment forReceive(Object buffer, int count, TypeDescriptor type) {
         long bytes = checkedBytes(buffer, count, type);
-        if (buffer instanceof Buffer b && b.isReadOnly()) {
-            throw MpiErrors.error(ErrorClass.ERR_BUFFER, "cannot receive into a read-only buffer");
-        }
+        checkWritable(buffer);
         if (!needsStaging(buffer, type)) {
             return view(buffer, bytes);
         }
         return staging(RECENT.get().receiveStaging, buffer, count, type, bytes);
+    }
+
+    /**
+     * {@code count} items of {@code buffer} that a collective combines into or receives into part of, for a type that
+     * needs staging: a packed copy of their current values, as {@link #forSend} gives, which {@link #finishReceive}
+     * unpacks back; {@code ERR_BUFFER} for a read-only buffer, as {@link #forReceive} (unpacking into it would fail
+     * with a Java exception at the end of the call).
+     */
+    public static MemorySegment forUpdate(Object buffer, int count, TypeDescriptor type) {
+        checkedBytes(buffer, count, type);
+        checkWritable(buffer);
+        return forSend(buffer, count, type);
+    }
+
+    private static void checkWritable(Object buffer) {
+        if (buffer instanceof Buffer b && b.isReadOnly()) {
+            throw MpiErrors.error(ErrorClass.ERR_BUFFER, "cannot receive into a read-only buffer");
+        }
     }
 
     /**

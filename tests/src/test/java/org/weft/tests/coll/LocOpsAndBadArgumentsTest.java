@@ -112,6 +112,12 @@ class LocOpsAndBadArgumentsTest {
                     MPI.INT, MPI.SUM));
             assertError(MPI.ERR_BUFFER, () -> comm.allGather(buf, 4, MPI.INT, new int[1], 4, MPI.INT));
             assertError(MPI.ERR_OP, () -> comm.allReduce(buf, 1, MPI.INT, MPI.MAXLOC));
+            // a type that stages (every other int) into a read-only buffer: ERR_BUFFER, not a Java exception
+            mpi.Datatype everyOther = mpi.Datatype.createResized(MPI.INT, 0, 8);
+            everyOther.commit();
+            assertError(MPI.ERR_BUFFER, () -> comm.allReduce(MPI.newIntBuffer(4), MPI.newIntBuffer(4)
+                    .asReadOnlyBuffer(), 2, everyOther, MPI.SUM));
+            everyOther.free();
             int[] ones = new int[size];
             java.util.Arrays.fill(ones, 1);
             int[] displs = java.util.stream.IntStream.range(0, size).toArray();

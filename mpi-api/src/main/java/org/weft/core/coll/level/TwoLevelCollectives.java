@@ -1,11 +1,10 @@
 package org.weft.core.coll.level;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-
+import org.weft.adi.DeviceException;
 import org.weft.core.coll.Collectives;
 import org.weft.core.coll.DecidedOnce;
 import org.weft.core.coll.Reduction;
+import org.weft.core.coll.StandIn;
 import org.weft.core.coll.sched.Members;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
@@ -41,8 +40,10 @@ import org.weft.core.datatype.TypeDescriptor;
 public final class TwoLevelCollectives {
     private final Communicator comm;
     private final DecidedOnce<Levels> decided;
-    /** A reduce's partial result at a leader that is not the root, grown as needed and kept. */
-    private ByteBuffer scratch;
+    /** A reduce's partial result at a leader that is not the root. */
+    private final StandIn partials = new StandIn();
+    /** Where this rank receives when its own receive buffer cannot: it still passes the data on ({@link StandIn}). */
+    private final StandIn standIns = new StandIn();
 
     public TwoLevelCollectives(Communicator comm) {
         this.comm = comm;
@@ -69,17 +70,20 @@ public final class TwoLevelCollectives {
         if (l == null) {
             return false;
         }
+        DeviceException unwritable = comm.rank() == root ? null : StandIn.unwritable(buf, count, type);
+        Object data = unwritable == null ? buf : standIns.of(count, type);
         int rootGroup = l.groupOf()[root];
         boolean inRootGroup = l.groupOf()[comm.rank()] == rootGroup;
         if (inRootGroup) {
-            run(l.group(), Collectives.bcast(l.group(), buf, count, type, l.indexOf()[root], true));
+            run(l.group(), Collectives.bcast(l.group(), data, count, type, l.indexOf()[root], true));
         }
         if (l.leads()) {
-            run(l.leaders(), Collectives.bcast(l.leaders(), buf, count, type, rootGroup, true));
+            run(l.leaders(), Collectives.bcast(l.leaders(), data, count, type, rootGroup, true));
         }
         if (!inRootGroup) {
-            run(l.group(), Collectives.bcast(l.group(), buf, count, type, 0, true));
+            run(l.group(), Collectives.bcast(l.group(), data, count, type, 0, true));
         }
+        StandIn.raise(unwritable);
         return true;
     }
 
@@ -89,6 +93,11 @@ public final class TwoLevelCollectives {
         if (l == null || !op.commutative() && !l.contiguous()) {
             return false;
         }
+        DeviceException unwritable = StandIn.unwritable(recvbuf, count, type);
+        if (unwritable != null) {
+            sendbuf = StandIn.input(sendbuf, recvbuf, count, type, unwritable);
+            recvbuf = standIns.of(count, type);
+        }
         Object input = sendbuf == null ? recvbuf : sendbuf;
         // the leader reduces into its receive buffer (in place if the call is), the others send their input
         run(l.group(), Collectives.reduce(l.group(), l.leads() ? sendbuf : input, recvbuf, count, type, op, 0,
@@ -97,6 +106,7 @@ public final class TwoLevelCollectives {
             run(l.leaders(), Collectives.allReduce(l.leaders(), null, recvbuf, count, type, op, true));
         }
         run(l.group(), Collectives.bcast(l.group(), recvbuf, count, type, 0, true));
+        StandIn.raise(unwritable);
         return true;
     }
 
@@ -113,27 +123,41 @@ public final class TwoLevelCollectives {
         if (!op.commutative() && !(l.contiguous() && rootLeads)) {
             return false;
         }
+        boolean isRoot = comm.rank() == root;
+        DeviceException unwritable = isRoot ? StandIn.unwritable(recvbuf, count, type) : null;
+        if (unwritable != null) {
+            sendbuf = StandIn.input(sendbuf, recvbuf, count, type, unwritable);
+            recvbuf = standIns.of(count, type);
+        }
+        reduceInLevels(l, sendbuf, recvbuf, count, type, op, root);
+        StandIn.raise(unwritable);
+        return true;
+    }
+
+    /** The steps of {@link #reduce}. */
+    private void reduceInLevels(Levels l, Object sendbuf, Object recvbuf, int count, TypeDescriptor type,
+                                Reduction op, int root) {
+        boolean rootLeads = l.indexOf()[root] == 0;
         int rootGroup = l.groupOf()[root];
         boolean isRoot = comm.rank() == root;
         if (l.groupOf()[comm.rank()] == rootGroup && !rootLeads) {
             // the leader gathers the other groups' partials with its own data, then stands in for it in the group
             Object partial = null;
             if (l.leads()) {
-                partial = scratch(count, type);
+                partial = partials.of(count, type);
                 run(l.leaders(), Collectives.reduce(l.leaders(), sendbuf, partial, count, type, op, rootGroup,
                         true));
             }
             run(l.group(), Collectives.reduce(l.group(), l.leads() ? partial : sendbuf, recvbuf, count, type, op,
                     l.indexOf()[root], true));
-            return true;
+            return;
         }
-        Object partial = isRoot ? recvbuf : l.leads() ? scratch(count, type) : null;
+        Object partial = isRoot ? recvbuf : l.leads() ? partials.of(count, type) : null;
         run(l.group(), Collectives.reduce(l.group(), sendbuf, partial, count, type, op, 0, true));
         if (l.leads()) {
             run(l.leaders(), Collectives.reduce(l.leaders(), isRoot ? null : partial, recvbuf, count, type, op,
                     rootGroup, true));
         }
-        return true;
     }
 
     /** Frees the internal communicators, if they were made. */
@@ -164,17 +188,6 @@ public final class TwoLevelCollectives {
             }
         }
         return null;
-    }
-
-    /** Room for {@code count} items of {@code type} laid out as in a user's buffer, native order. */
-    private Object scratch(int count, TypeDescriptor type) {
-        long low = Math.min(0, type.lowestByte(Math.max(count, 1)));
-        long high = type.highestByte(Math.max(count, 1));
-        int bytes = Math.toIntExact(high - low);
-        if (scratch == null || scratch.capacity() < bytes) {
-            scratch = ByteBuffer.allocateDirect(Math.max(bytes, 64)).order(ByteOrder.nativeOrder());
-        }
-        return low == 0 ? scratch : scratch.slice((int) -low, bytes + (int) low).order(ByteOrder.nativeOrder());
     }
 
     /** Runs a blocking collective of an internal communicator to its end, as the facade runs a program's. */

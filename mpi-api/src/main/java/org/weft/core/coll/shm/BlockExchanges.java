@@ -148,7 +148,7 @@ final class BlockExchanges {
         }
         long room = (long) recvcount * recvtype.byteSize();
         boolean staged = BufferMapping.needsStaging(recvbuf, recvtype);
-        MemorySegment recv = staged ? BufferMapping.forSend(recvbuf, recvcount, recvtype)
+        MemorySegment recv = staged ? BufferMapping.forUpdate(recvbuf, recvcount, recvtype)
                 : views.view(recvbuf, recvcount, recvtype, true);
         long s = seg.next();
         seg.awaitRank(root, 2 * s);
@@ -293,7 +293,7 @@ final class BlockExchanges {
 
     /** Where a result goes: a view of the buffer, or (staged) a packed copy of its current values. */
     MemorySegment receiving(Object buffer, int count, TypeDescriptor type, boolean staged) {
-        return staged ? BufferMapping.forSend(buffer, count, type) : views.view(buffer, count, type, true);
+        return staged ? BufferMapping.forUpdate(buffer, count, type) : views.view(buffer, count, type, true);
     }
 
     /** What is sent: a view of the buffer, or a packed copy for a type that needs staging. */

@@ -2,8 +2,11 @@ package org.weft.core.coll.shm;
 
 import java.lang.foreign.MemorySegment;
 
+import org.weft.adi.DeviceException;
+import org.weft.adi.ErrorClass;
 import org.weft.core.coll.DecidedOnce;
 import org.weft.core.coll.Reduction;
+import org.weft.core.coll.StandIn;
 import org.weft.core.coll.sched.Schedule;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
@@ -38,6 +41,8 @@ public final class SharedCollectives {
     private final ArrayViews views = new ArrayViews();
     private final BlockExchanges blocks;
     private final ChunkedReductions chunked;
+    /** Where a reduction in chunks receives when this rank's receive buffer cannot ({@link StandIn}). */
+    private final StandIn standIns = new StandIn();
     /** The segment, made at the communicator's first call that may use it ({@link SegmentSetup}). */
     private final DecidedOnce<CommSegment> segments;
     /** The numbers taken when this rank's last call chose the segment ({@link #chosen}); -1 before the first. */
@@ -111,15 +116,30 @@ public final class SharedCollectives {
         }
         CommSegment seg = chosen(large ? ChunkedReductions.allReduceOperations(segment(), count, type.byteSize()) : 1);
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
-        MemorySegment recv = blocks.receiving(recvbuf, count, type, staged);
+        MemorySegment recv;
+        try {
+            recv = blocks.receiving(recvbuf, count, type, staged);
+        } catch (DeviceException e) {
+            Object standIn = standIn(e, count, type);
+            allReduced(seg, large, StandIn.input(sendbuf, recvbuf, count, type, e), standIn, received(standIn, count,
+                    type), count, type, op);
+            throw e;
+        }
+        allReduced(seg, large, sendbuf, recvbuf, recv, count, type, op);
+        return true;
+    }
+
+    /** The allreduce through {@code seg} once its receive buffer is mapped ({@code recv}). */
+    private void allReduced(CommSegment seg, boolean large, Object sendbuf, Object recvbuf, MemorySegment recv,
+                            int count, TypeDescriptor type, Reduction op) {
+        boolean staged = BufferMapping.needsFinish(recvbuf, type);
         MemorySegment send = sendbuf == null ? recv : blocks.sending(sendbuf, count, type);
         if (large) {
             chunked.allReduce(seg, send, recv, count, type.byteSize(), op.combiner());
             BlockExchanges.finish(recvbuf, count, type, recv, staged);
-            return true;
+            return;
         }
-        combineAll(seg, seg.write(send, 0, bytes), recvbuf, recv, count, type, op, staged);
-        return true;
+        combineAll(seg, seg.write(send, 0, (long) count * type.byteSize()), recvbuf, recv, count, type, op, staged);
     }
 
     /**
@@ -137,20 +157,53 @@ public final class SharedCollectives {
         }
         CommSegment seg = chosen(large ? ChunkedReductions.scatterOperations(segment(), count, type.byteSize()) : 1);
         boolean staged = BufferMapping.needsFinish(recvbuf, type);
-        MemorySegment recv = blocks.receiving(recvbuf, count, type, staged);
-        MemorySegment send = blocks.sending(sendbuf == null ? recvbuf : sendbuf, n * count, type);
+        MemorySegment recv;
+        try {
+            recv = blocks.receiving(recvbuf, count, type, staged);
+        } catch (DeviceException e) { // as allReduce's
+            Object standIn = standIn(e, count, type);
+            scatteredBlocks(seg, large, StandIn.input(sendbuf, recvbuf, n * count, type, e), standIn,
+                    received(standIn, count, type), count, type, op);
+            throw e;
+        }
+        scatteredBlocks(seg, large, sendbuf == null ? recvbuf : sendbuf, recvbuf, recv, count, type, op);
+        return true;
+    }
+
+    /** The reduce_scatter_block through {@code seg} of {@code n} blocks in {@code input} into {@code recv}. */
+    private void scatteredBlocks(CommSegment seg, boolean large, Object input, Object recvbuf, MemorySegment recv,
+                                 int count, TypeDescriptor type, Reduction op) {
+        int n = comm.size();
+        long block = (long) count * type.byteSize();
+        boolean staged = BufferMapping.needsFinish(recvbuf, type);
+        MemorySegment send = blocks.sending(input, n * count, type);
         if (large) {
             chunked.reduceScatterBlock(seg, send, recv, count, type.byteSize(), op.combiner());
-            BlockExchanges.finish(recvbuf, count, type, recv, staged);
-            return true;
+        } else {
+            long s = seg.write(send, 0, block * n);
+            seg.publish(2 * s - 1);
+            seg.awaitAll(2 * s - 1);
+            SharedSchedules.combineSlots(seg, s, comm.rank(), block, recv, count, op.combiner());
+            seg.publish(2 * s);
         }
-        long s = seg.write(send, 0, block * n);
-        seg.publish(2 * s - 1);
-        seg.awaitAll(2 * s - 1);
-        SharedSchedules.combineSlots(seg, s, comm.rank(), block, recv, count, op.combiner());
-        seg.publish(2 * s);
         BlockExchanges.finish(recvbuf, count, type, recv, staged);
-        return true;
+    }
+
+    /**
+     * Where a reduction that every member combines into receives at this rank when its own receive buffer cannot
+     * ({@code e}: read-only or too short; any other error is thrown): a stand-in. A rank that stopped there would
+     * leave the others combining a stale slot of its — a wrong result, not an error — or waiting for its share of a
+     * chunk; it runs the call through the stand-in instead, and raises {@code e} after.
+     */
+    private Object standIn(DeviceException e, int count, TypeDescriptor type) {
+        if (e.errorClass() != ErrorClass.ERR_BUFFER) {
+            throw e;
+        }
+        return standIns.of(count, type);
+    }
+
+    private MemorySegment received(Object standIn, int count, TypeDescriptor type) {
+        return blocks.receiving(standIn, count, type, BufferMapping.needsFinish(standIn, type));
     }
 
     /**

@@ -267,7 +267,7 @@ public final class SiteCollectives {
 
     /** Where {@code count} items are received: a view of the buffer, or a packed copy of its current values. */
     private MemorySegment receiving(Object buffer, int count, TypeDescriptor type) {
-        return BufferMapping.needsFinish(buffer, type) ? BufferMapping.forSend(buffer, count, type)
+        return BufferMapping.needsFinish(buffer, type) ? BufferMapping.forUpdate(buffer, count, type)
                 : views.view(buffer, count, type, true);
     }
 
