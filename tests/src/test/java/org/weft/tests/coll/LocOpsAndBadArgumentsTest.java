@@ -2,6 +2,7 @@ package org.weft.tests.coll;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -118,6 +119,14 @@ class LocOpsAndBadArgumentsTest {
             assertError(MPI.ERR_BUFFER, () -> comm.allReduce(MPI.newIntBuffer(4), MPI.newIntBuffer(4)
                     .asReadOnlyBuffer(), 2, everyOther, MPI.SUM));
             everyOther.free();
+            // an operation a derived type does not take: the message names the type (whose name is empty)
+            mpi.Datatype twoInts = mpi.Datatype.createContiguous(2, MPI.INT);
+            twoInts.commit();
+            MPIException notDefined = assertThrows(MPIException.class, () -> comm.allReduce(buf, 1, twoInts,
+                    MPI.SUM));
+            assertEquals(MPI.ERR_OP, notDefined.getErrorClass());
+            assertTrue(notDefined.getMessage().contains("derived INT"), notDefined.getMessage());
+            twoInts.free();
             int[] ones = new int[size];
             java.util.Arrays.fill(ones, 1);
             int[] displs = java.util.stream.IntStream.range(0, size).toArray();

@@ -23,7 +23,7 @@ public enum PredefinedOp {
             return complex(type);
         }
         if (type.baseCount() != 1 || !accepts(base)) {
-            throw MpiErrors.error(ErrorClass.ERR_OP, "MPI_" + name() + " is not defined on " + type.name());
+            throw MpiErrors.error(ErrorClass.ERR_OP, "MPI_" + name() + " is not defined on " + type);
         }
         return switch (base) {
             case BYTE, BOOLEAN -> new KernelCombiner(this, ByteKernel::apply);
@@ -57,7 +57,7 @@ public enum PredefinedOp {
                     ? (in, io, count) -> ComplexKernel.floatProduct(in, io, count)
                     : (in, io, count) -> ComplexKernel.doubleProduct(in, io, count);
             default -> throw MpiErrors.error(ErrorClass.ERR_OP,
-                    "MPI_" + name() + " is not defined on " + type.name());
+                    "MPI_" + name() + " is not defined on " + type);
         };
     }
 }
