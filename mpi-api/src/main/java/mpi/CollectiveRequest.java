@@ -18,10 +18,12 @@ final class CollectiveRequest extends Request {
         schedule.start();
     }
 
+    /** Advances this collective, then the communicator's others, which forget it once it is complete. */
     @Override
     boolean advance() {
+        boolean done = schedule.getAsBoolean();
         comm.collectives().advanceAll();
-        return schedule.getAsBoolean();
+        return done;
     }
 
     @Override

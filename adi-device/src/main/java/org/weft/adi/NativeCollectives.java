@@ -1,6 +1,7 @@
 package org.weft.adi;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
 
 /**
  * Collectives a device can hand to a native MPI library underneath it (PACX-MPI's and MPICH-G2's way: inside one
@@ -10,9 +11,12 @@ import java.lang.foreign.MemorySegment;
  *
  * <p><b>Contract.</b> {@link #create} and every call of a {@link Group} are collective over the group's members.
  * {@link #create} blocks in the native library (the layer above makes sure every member has arrived first). A
- * group's call starts the library's nonblocking form and waits for it in the device's wait ({@link Device#await}),
- * which runs the device's progress between tests of the native request, so this process's other traffic, through
- * that library too, goes on while the other members come. Every member must make the same calls in the same order,
+ * group's call is the library's blocking collective when the members share a host: it says it came (in memory they
+ * share) and goes in at once when nothing of this process can need its progress meanwhile (the device's own
+ * requests and queues, and the caller's {@code idle} given to {@link #create}), else only once every member came,
+ * waiting in the device's wait ({@link Device#await}) with its progress running — once all have come, nothing can
+ * keep the blocking call from ending. Members on several hosts start the library's nonblocking form and wait for it
+ * in the device's wait. Every member must make the same calls in the same order,
  * one at a time per group. Buffers may be heap or native segments (the device stages heap data in native memory: the
  * collector may move an array while the library holds its address). Reductions take a predefined {@link Element}
  * and {@link Operation}; the other collectives move bytes. {@code null} as a send segment means
@@ -36,9 +40,10 @@ public interface NativeCollectives {
     /**
      * Makes a native communicator of {@code worldRanks} (its native rank {@code i} is {@code worldRanks[i]}).
      * Collective over those ranks, which all pass the same array and {@code key} (distinct among groups being made at
-     * once, e.g. the Weft communicator's context id).
+     * once, e.g. the Weft communicator's context id). {@code idle} says whether nothing the caller's layer started
+     * (its nonblocking collectives) needs this process's progress now; it is asked at each call.
      */
-    Group create(int[] worldRanks, int key);
+    Group create(int[] worldRanks, int key, BooleanSupplier idle);
 
     /** A native communicator; its methods are the MPI collectives of the same names. */
     interface Group extends AutoCloseable {

@@ -45,6 +45,11 @@ final class Backlog {
         return sent;
     }
 
+    /** Whether no startpoint waits here (nor is being flushed by another thread that may add it back). */
+    boolean isEmpty() {
+        return !mayHaveEntries && size() == 0;
+    }
+
     private int size() {
         synchronized (queue) {
             return queue.size();

@@ -213,6 +213,24 @@ public final class Context {
         }
     }
 
+    /**
+     * Whether this process sends nothing that needs its progress to go: it writes what modules hold back first
+     * ({@link #flushHeld}); then no startpoint waits for a back-pressured method, and no module has bytes it took
+     * still to write ({@link CommModule#holdsOutbound}).
+     */
+    public boolean sendsNothingPending() {
+        flushHeld();
+        if (!backlog.isEmpty()) {
+            return false;
+        }
+        for (CommModule module : modules) {
+            if (module.holdsOutbound()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Retries the RSRs that wait on back-pressured startpoints; returns how many went. */
     public int flushBacklog() {
         return backlog.drain(Startpoint::flush);

@@ -15,6 +15,7 @@ import org.weft.adi.SharedMemory;
 import org.weft.mm.module.nativempi.NativeMpiModule;
 import org.weft.mm.module.shm.ShmModule;
 import org.weft.mm.module.shm.ShmSharedMemory;
+import org.weft.mm.module.shm.ShmSharedMemory;
 import org.weft.adi.ProbeResult;
 import org.weft.adi.ProcessStart;
 import org.weft.adi.Ranks;
@@ -332,14 +333,32 @@ public final class MultimethodDevice implements Device {
         return nativeCollectives;
     }
 
-    /** The nativempi module's collectives, unless it is not running or its collectives are off. */
+    /**
+     * The nativempi module's collectives, unless it is not running or its collectives are off; their blocking calls'
+     * arrival boards are files of the shm module's (none without it: the calls stay nonblocking).
+     */
     private NativeCollectives makeNativeCollectives() {
+        SharedMemory boards = null;
+        for (CommModule module : context.modules()) {
+            if (module instanceof ShmModule shm) {
+                boards = new ShmSharedMemory(shm, rank -> true, false);
+            }
+        }
         for (CommModule module : context.modules()) {
             if (module instanceof NativeMpiModule nativeMpi) {
-                return nativeMpi.collectives(this::nativeDescriptorOf, done -> await(done));
+                return nativeMpi.collectives(this::nativeDescriptorOf, done -> await(done), boards,
+                        rank -> locality(rank).sameHost(locality(rank())), this::needsNoProgress);
             }
         }
         return null;
+    }
+
+    /**
+     * Whether no peer can be waiting for this process's progress now: no receive posted or awaiting data, no send
+     * awaiting its receiver, nothing still to send (architecture.md, "Collectives by the site's own MPI").
+     */
+    private boolean needsNoProgress() {
+        return context.sendsNothingPending() && pointToPoint.idle();
     }
 
     /** The nativempi descriptor world rank {@code worldRank} offered, or {@code null} (none, or a rank not met). */

@@ -26,6 +26,9 @@ public final class CollectiveTraffic {
     private static final int SEQUENCE_MASK = 0x7F_FFFF;
     private static final int PHASE_BITS = 8;
 
+    /** Nonblocking collectives started and not yet seen complete, of every communicator of this process. */
+    private static final AtomicInteger OUTSTANDING_ANYWHERE = new AtomicInteger();
+
     private final AtomicInteger sequence = new AtomicInteger();
     /** The communicator's members as the algorithms see them, made on the first collective call. */
     private volatile Members members;
@@ -140,7 +143,17 @@ public final class CollectiveTraffic {
 
     /** Remembers a started nonblocking collective; {@code advance} returns true once it is complete. */
     public void started(BooleanSupplier advance) {
+        OUTSTANDING_ANYWHERE.incrementAndGet();
         outstanding.add(advance);
+    }
+
+    /**
+     * Whether no nonblocking collective of any communicator of this process is outstanding: a peer may wait for the
+     * next round of one, which only this process's waits advance (a native collective that holds up this process's
+     * progress asks it).
+     */
+    public static boolean noneOutstandingAnywhere() {
+        return OUTSTANDING_ANYWHERE.get() == 0;
     }
 
     /**
@@ -156,6 +169,7 @@ public final class CollectiveTraffic {
         for (Iterator<BooleanSupplier> it = outstanding.iterator(); it.hasNext(); ) {
             if (it.next().getAsBoolean()) {
                 it.remove();
+                OUTSTANDING_ANYWHERE.decrementAndGet();
             }
         }
     }

@@ -33,6 +33,14 @@ import org.weft.core.error.MpiErrors;
  * messages; the origin copies, locks and accumulates in the mapped memory itself.
  */
 public final class Window {
+    /**
+     * Whether no window of this process has a service thread (windows in shared memory have none): while one has, an
+     * origin's passive-target call may wait for this process's progress at any time.
+     */
+    public static boolean noServiceRunning() {
+        return WindowService.noneRunning();
+    }
+
     public static final int FLAVOR_CREATE = 1;
     public static final int FLAVOR_ALLOCATE = 2;
     public static final int FLAVOR_DYNAMIC = 3;

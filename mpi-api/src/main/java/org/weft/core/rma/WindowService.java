@@ -21,6 +21,10 @@ import org.weft.adi.SendMode;
  * which is how a flush, an unlock or a fence knows that everything before it is done: its reply comes after.
  */
 final class WindowService implements Runnable {
+    /** Window services of this process started and not yet closed. */
+    private static final java.util.concurrent.atomic.AtomicInteger RUNNING =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     private final Device device;
     private final int context;
     private final MemorySegment memory;
@@ -44,6 +48,7 @@ final class WindowService implements Runnable {
         this.attached = attached;
         this.access = new Replies(device.rank());
         this.thread = Thread.ofPlatform().daemon().name(name).unstarted(this);
+        RUNNING.incrementAndGet();
         thread.start();
     }
 
@@ -69,8 +74,20 @@ final class WindowService implements Runnable {
         }
     }
 
+    /**
+     * Whether no window of this process has a service thread: an origin's passive-target operation may wait for one
+     * at any time, and the thread needs this process's progress (and libmpi's lock, over nativempi) to answer — a
+     * native collective that holds up this process's progress asks it.
+     */
+    static boolean noneRunning() {
+        return RUNNING.get() == 0;
+    }
+
     /** Stops the thread: no request may be on its way (the window's free is collective and synchronises first). */
     void close() {
+        if (!closed) {
+            RUNNING.decrementAndGet();
+        }
         closed = true;
         try {
             while (thread.isAlive() && thread != Thread.currentThread()) {

@@ -133,6 +133,23 @@ public final class PointToPoint implements RsrHandler {
     }
 
     /**
+     * Whether no peer can be waiting for this process's progress on this layer's account: no receive is posted (a
+     * sender's rendezvous or synchronous send waits for its match; a one-sided window's service posts one) or
+     * awaiting its data, and no send awaits its receiver's answer.
+     */
+    public boolean idle() {
+        if (!sendsAwaitingReceiver.isEmpty() || !receivesAwaitingData.isEmpty()) {
+            return false;
+        }
+        engineLock.lock();
+        try {
+            return engine.postedCount() == 0;
+        } finally {
+            engineLock.unlock();
+        }
+    }
+
+    /**
      * This thread's request for blocking sends, which read their status before the thread's next one; {@code null}
      * while it is in flight (a blocking call that ended by an exception left it so): the send then makes a new one.
      */

@@ -96,6 +96,15 @@ public interface CommModule {
     }
 
     /**
+     * Whether bytes of RSRs this module took ({@link SendStatus#SENT}) are still to go out by this process's progress
+     * (tcp: a connection's queue, or its wire's); a native collective that holds up this process's progress asks it
+     * ({@code NativeCollectives}). Default: a module that hands every RSR on when it takes it.
+     */
+    default boolean holdsOutbound() {
+        return false;
+    }
+
+    /**
      * Lines for {@code weftrun --report} about this module in this process beyond the common counters (what a
      * path's policy is and what it did), each a sentence without a line break. Default: none.
      */

@@ -16,9 +16,9 @@ import org.weft.api.Weft;
  * Collectives of a job whose sites hold {@code args[0]} ranks each: a communicator of each site's ranks (a split)
  * and the world, which spans the sites when there are several. Checks reduce_scatter_block (in place and not, arrays
  * and direct buffers), allreduce and sums of 8- and 16-bit integers that overflow (they wrap) on both against
- * sequential results; that a gather whose blocks are longer than the root's is {@code ERR_TRUNCATE} at the root (a
- * two-rank site under Open MPI: the native MPI's error class, mapped; MPICH 4.0's nonblocking gather drops that error
- * and the block, so there it checks that the root's own block came); and, from
+ * sequential results; that a gather whose blocks are longer than the root's is {@code ERR_TRUNCATE} at the root (the
+ * native MPI's error class, mapped; MPICH 4.0's nonblocking gather, which sites over several hosts call, drops that
+ * error and the block, so there it checks that the root's own block came); and, from
  * the report ({@link Weft#report()}), that the site's communicator ran its collectives natively (native calls
  * counted, no RSR sent) while the world spanning sites ran in two levels: each allreduce a native reduce and a native
  * bcast inside the site, and the sites' leaders' allreduce across by Weft's messages. Prints
@@ -127,9 +127,10 @@ public final class SiteCollectivesCheck {
     }
 
     /**
-     * Rank 1 sends 8 ints into the root's blocks of 4: under Open MPI the root sees {@code ERR_TRUNCATE}; under MPICH
-     * 4.0, whose {@code MPI_Igather} drops the error and rank 1's block (undefined after it), no error and its own
-     * block; rank 1 sees nothing either way.
+     * Rank 1 sends 8 ints into the root's blocks of 4: the root sees {@code ERR_TRUNCATE} (both MPIs' blocking
+     * {@code MPI_Gather}, which a site on one host calls; Open MPI's {@code MPI_Igather} too), or — MPICH 4.0's
+     * {@code MPI_Igather}, the call of sites over several hosts, drops the error and rank 1's block (undefined after
+     * it) — no error and its own block; rank 1 sees nothing either way.
      */
     private static void checkTruncatedGather(Intracomm site) throws MPIException {
         boolean root = site.getRank() == 0;
@@ -138,15 +139,15 @@ public final class SiteCollectivesCheck {
         try {
             site.gather(send, root ? 4 : 8, MPI.INT, recv, 4, MPI.INT, 0);
         } catch (MPIException e) {
-            if (root && OPEN_MPI && e.getErrorClass() == MPI.ERR_TRUNCATE) {
+            if (root && e.getErrorClass() == MPI.ERR_TRUNCATE) {
                 site.barrier();
                 return;
             }
             throw e;
         }
         if (root && (OPEN_MPI || recv[0] != 1 || recv[3] != 4)) {
-            throw new AssertionError("a gather's block longer than the root's was not ERR_TRUNCATE (Open MPI), or"
-                    + " the root's own block did not come (MPICH): " + java.util.Arrays.toString(recv));
+            throw new AssertionError("a gather's block longer than the root's was not ERR_TRUNCATE, and (MPICH's"
+                    + " nonblocking gather) the root's own block did not come: " + java.util.Arrays.toString(recv));
         }
         site.barrier();
     }

@@ -32,6 +32,9 @@ class SiteCollectivesJobTest {
     private static final String MPICH = "/usr/bin/mpirun.mpich";
     private static final Pattern NATIVE_LINE = Pattern.compile(
             "(?m)^rank (\\d+): native collectives through (.+?)'s own: (\\d+) communicators?, (\\d+) calls");
+    private static final Pattern BLOCKING = Pattern.compile(
+            "(?m)^rank (\\d+): native collectives through (.+?)'s own: .*; blocking (\\d+) at once, (\\d+) after all"
+                    + " members came$");
 
     @ParameterizedTest
     @CsvSource({"mpirun, 4, Open MPI", MPICH + ", 2, MPICH"})
@@ -95,26 +98,63 @@ class SiteCollectivesJobTest {
     }
 
     /**
-     * A correct program that needs this rank's progress while a collective waits (rank 0's large send, received by
-     * rank 1 before it joins the allreduce) ends, as under Open MPI, with the allreduce run by the site's own MPI: its
-     * nonblocking form, waited for with Weft's progress running (a blocking native call, which holds libmpi's lock
-     * while it waits, hung it; architecture.md, "Collectives by the site's own MPI").
+     * Correct programs that need a rank's progress while a collective waits ({@link ProgressDuringCollective}: rank
+     * 0's large send received by rank 1 before it joins; rank 0's posted receive of what rank 1 sends before it
+     * joins; rank 1's passive-target put into rank 0's window) end, as under Open MPI and MPICH, with every allreduce
+     * run by the site's own MPI as its blocking call: rank 0, which has something pending each time in the last two
+     * cases, goes in only after all members came, waiting with Weft's progress running; a rank with nothing pending
+     * goes in at once (architecture.md, "Collectives by the site's own MPI"). A blocking call made at once by a rank
+     * with something pending hung each of them.
      */
-    @Test
-    void byDefaultACollectiveInsideASiteKeepsProgressGoing() throws Exception {
-        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:2",
-                ProgressDuringCollective.class.getName(), Integer.toString(1 << 20))
+    @ParameterizedTest
+    @CsvSource({"mpirun, Open MPI", MPICH + ", MPICH"})
+    void byDefaultACollectiveInsideASiteKeepsProgressGoing(String launcher, String library)
+            throws Exception {
+        WeftrunJob.Result result = progressJob(launcher, 2, "send,recv,window");
+        long[] waited = blockingCalls(result.stdout(), library, true);
+        long[] atOnce = blockingCalls(result.stdout(), library, false);
+        assertTrue(waited[0] >= 4, "rank 0 went in after all came only " + waited[0] + " times\n" + result.stdout());
+        assertTrue(atOnce[1] >= 2, "rank 1 went in at once only " + atOnce[1] + " times\n" + result.stdout());
+    }
+
+    /**
+     * A rank outside the communicator needs a member's progress ({@link ProgressDuringCollective}'s bystander: rank
+     * 2 receives rank 0's large send before it sends rank 1 what rank 1 waits for before it joins the allreduce of
+     * ranks 0 and 1): it ends under both MPIs, the pair's allreduces run natively.
+     */
+    @ParameterizedTest
+    @CsvSource({"mpirun, Open MPI", MPICH + ", MPICH"})
+    void aRankOutsideTheCommunicatorThatNeedsAMembersProgressGetsIt(String launcher, String library)
+            throws Exception {
+        WeftrunJob.Result result = progressJob(launcher, 3, "bystander");
+        long[] waited = blockingCalls(result.stdout(), library, true);
+        long[] atOnce = blockingCalls(result.stdout(), library, false);
+        assertTrue(waited[0] + atOnce[0] >= 2 && waited[1] + atOnce[1] >= 2, "the pair's allreduces ran natively\n"
+                + result.stdout());
+    }
+
+    /** {@link ProgressDuringCollective}'s {@code cases} in a site of {@code ranks} under {@code launcher}: all end. */
+    private static WeftrunJob.Result progressJob(String launcher, int ranks, String cases) throws Exception {
+        WeftrunJob.Result result = WeftrunJob.of("--report", "--site", "a:" + ranks, "--site-launcher",
+                "a=" + launcher, ProgressDuringCollective.class.getName(), Integer.toString(1 << 20), cases)
                 .timeout(SteadyStateAllocation.TIMEOUT).start();
         assertEquals(0, result.exitCode(), result.output());
-        for (int r = 0; r < 2; r++) {
+        for (int r = 0; r < ranks; r++) {
             assertTrue(result.stdout().contains("PROGRESS OK rank " + r + " sum 3"), result.output());
         }
-        List<long[]> lines = nativeLines(result.stdout(), "Open MPI");
-        assertEquals(2, lines.size(), "the allreduce ran natively on both ranks\n" + result.stdout());
-        for (long[] line : lines) {
-            assertTrue(line[0] == 1 && line[1] >= 1, "rank " + line[2] + ": " + line[0] + " communicators, "
-                    + line[1] + " native calls\n" + result.stdout());
+        return result;
+    }
+
+    /** Per rank (index), the blocking native calls made after all members came ({@code waited}) or at once. */
+    private static long[] blockingCalls(String stdout, String library, boolean waited) {
+        Matcher m = BLOCKING.matcher(stdout);
+        long[] calls = new long[8];
+        while (m.find()) {
+            if (m.group(2).equals(library)) {
+                calls[Integer.parseInt(m.group(1))] = Long.parseLong(m.group(waited ? 4 : 3));
+            }
         }
+        return calls;
     }
 
     /** Per rank whose report line names {@code library}: communicators made, native calls, the rank. */

@@ -14,9 +14,11 @@ import org.weft.core.coll.DecidedOnce;
 import org.weft.core.coll.Reduction;
 import org.weft.core.coll.op.PredefinedOp;
 import org.weft.core.coll.shm.ArrayViews;
+import org.weft.core.comm.CollectiveTraffic;
 import org.weft.core.comm.Communicator;
 import org.weft.core.datatype.BufferMapping;
 import org.weft.core.datatype.TypeDescriptor;
+import org.weft.core.rma.Window;
 
 /**
  * The blocking collectives of one intracommunicator whose members all run in this process's native job (one
@@ -33,9 +35,11 @@ import org.weft.core.datatype.TypeDescriptor;
  * its one lock, so two threads making those of two communicators in opposite orders in two processes would wait for
  * each other for ever.
  *
- * <p>The native calls are the native MPI's nonblocking forms, waited for with Weft's progress running (the device's
- * wait), so a peer that needs this rank's progress before it joins (its receive of a large message this rank sent
- * before the collective) gets it. Making the native communicator ({@code MPI_Comm_create_group}) has no nonblocking
+ * <p>The native calls are the native MPI's blocking forms when the members share a host — made at once when nothing
+ * of this process can need its progress meanwhile ({@link #nothingPendingHere} and the device's own test), else once
+ * every member has come, waited for with Weft's progress running — and its nonblocking forms, waited for so, when they
+ * do not: a peer that needs this rank's progress before it joins (its receive of a large message this rank sent before
+ * the collective) gets it (architecture.md, "Collectives by the site's own MPI"). Making the native communicator ({@code MPI_Comm_create_group}) has no nonblocking
  * form: a barrier of Weft's schedules comes first, so every member has reached the collective, and needs nothing
  * more from the others' Weft progress, before any blocks in it. Before a native call the communicator's outstanding
  * nonblocking collectives are completed (all members started them before this call, so all complete them alike).
@@ -232,7 +236,17 @@ public final class SiteCollectives {
             }
         }
         Collectives.barrier(comm).run(comm.collectives()); // every member has come (see above)
-        return natives.create(worldRanks, comm.context());
+        return natives.create(worldRanks, comm.context(), SiteCollectives::nothingPendingHere);
+    }
+
+    /**
+     * Whether nothing this layer started can need this process's progress now: no nonblocking collective of any
+     * communicator is outstanding (only this process's waits advance their later rounds), and no window has a service
+     * thread (an origin's lock, flush or put may wait for its answer at any time; architecture.md, "Collectives by the
+     * site's own MPI").
+     */
+    private static boolean nothingPendingHere() {
+        return CollectiveTraffic.noneOutstandingAnywhere() && Window.noServiceRunning();
     }
 
     /**

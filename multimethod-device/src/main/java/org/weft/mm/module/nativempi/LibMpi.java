@@ -14,6 +14,8 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import org.weft.adi.NativeCollectives.Element;
+import org.weft.adi.NativeCollectives.Operation;
 import org.weft.adi.concurrent.ReentrantSpinLock;
 
 /**
@@ -267,12 +269,30 @@ final class LibMpi {
 
     /** MPI_Bcast of {@code data} from native rank {@code root}; returns what the root sent (every rank passes as many bytes). */
     byte[] broadcast(byte[] data, int root, long comm) {
+        gate.lock(); // another thread of this process (a window's service) may poll libmpi meanwhile
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment buffer = arena.allocateFrom(JAVA_BYTE, data);
             check("MPI_Bcast", (int) bcast.invokeExact(buffer, data.length, flavour.byteType(), root, comm));
             return buffer.toArray(JAVA_BYTE);
         } catch (Throwable t) {
             throw rethrow(t);
+        } finally {
+            gate.unlock();
+        }
+    }
+
+    /** MPI_Allreduce of one {@code int} by MPI_MIN on {@code comm} (blocking, collective): the least value given. */
+    int leastOf(int value, long comm) {
+        gate.lock();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cell = arena.allocateFrom(JAVA_INT, value);
+            check("MPI_Allreduce", (int) BlockingCollectivePath.ALLREDUCE.invokeExact(flavour.inPlace(),
+                    cell.address(), 1, flavour.datatype(Element.INT), flavour.op(Operation.MIN), comm));
+            return cell.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        } finally {
+            gate.unlock();
         }
     }
 
@@ -460,6 +480,35 @@ final class LibMpi {
         static final MethodHandle TEST = LIBRARY.bind("MPI_Test", true, POINTER, POINTER, POINTER);
 
         private CollectivePath() {
+        }
+    }
+
+    /**
+     * The blocking collectives, bound as constants for the library initialised (as {@link MessagePath}) when first
+     * used. Not critical: each waits in libmpi for the other members (a critical call would hold up the JVM's
+     * safepoints, the collector's among them, for as long).
+     */
+    static final class BlockingCollectivePath {
+        private static final LibMpi LIBRARY = messagePathOwner();
+        static final MethodHandle BARRIER = LIBRARY.bind("MPI_Barrier", false, HANDLE);
+        static final MethodHandle BCAST = LIBRARY.bind("MPI_Bcast", false, POINTER, JAVA_INT, HANDLE, JAVA_INT,
+                HANDLE);
+        static final MethodHandle REDUCE = LIBRARY.bind("MPI_Reduce", false, POINTER, POINTER, JAVA_INT, HANDLE,
+                HANDLE, JAVA_INT, HANDLE);
+        static final MethodHandle ALLREDUCE = LIBRARY.bind("MPI_Allreduce", false, POINTER, POINTER, JAVA_INT,
+                HANDLE, HANDLE, HANDLE);
+        static final MethodHandle REDUCE_SCATTER_BLOCK = LIBRARY.bind("MPI_Reduce_scatter_block", false, POINTER,
+                POINTER, JAVA_INT, HANDLE, HANDLE, HANDLE);
+        static final MethodHandle ALLGATHER = LIBRARY.bind("MPI_Allgather", false, POINTER, JAVA_INT, HANDLE,
+                POINTER, JAVA_INT, HANDLE, HANDLE);
+        static final MethodHandle ALLTOALL = LIBRARY.bind("MPI_Alltoall", false, POINTER, JAVA_INT, HANDLE,
+                POINTER, JAVA_INT, HANDLE, HANDLE);
+        static final MethodHandle GATHER = LIBRARY.bind("MPI_Gather", false, POINTER, JAVA_INT, HANDLE, POINTER,
+                JAVA_INT, HANDLE, JAVA_INT, HANDLE);
+        static final MethodHandle SCATTER = LIBRARY.bind("MPI_Scatter", false, POINTER, JAVA_INT, HANDLE, POINTER,
+                JAVA_INT, HANDLE, JAVA_INT, HANDLE);
+
+        private BlockingCollectivePath() {
         }
     }
 

@@ -3,22 +3,28 @@ package org.weft.mm.module.nativempi;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
+import java.util.Locale;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.weft.adi.DeviceException;
 import org.weft.adi.NativeCollectives.Element;
 import org.weft.adi.NativeCollectives.Group;
 import org.weft.adi.NativeCollectives.Operation;
+import org.weft.mm.module.nativempi.LibMpi.BlockingCollectivePath;
 import org.weft.mm.module.nativempi.LibMpi.CollectivePath;
 import org.weft.mm.module.nativempi.NativeCollectiveCounts.Kind;
 
 /**
- * A native communicator that mirrors one Weft communicator, whose collectives it runs as libmpi's own nonblocking
- * ones ({@code MPI_Iallreduce} and the rest), each waited for by the device's wait ({@code Device.await}), which
- * runs Weft's progress between its tests of the native request: libmpi's gate is held only while a call starts and
- * while each {@code MPI_Test} runs, so this rank's Weft traffic through libmpi (and every other module's) goes on
- * while a collective waits for the other members — a peer that needs this rank's progress before it joins gets it.
+ * A native communicator that mirrors one Weft communicator, whose collectives it runs as libmpi's own.
+ *
+ * <p>With an {@link ArrivalBoard} (all members on one host) each call is libmpi's <em>blocking</em> collective
+ * ({@code MPI_Allreduce} and the rest), made once this member has said it came and — unless nobody can need this
+ * process's progress meanwhile — once every member has come, waited for with Weft's progress running: a blocking
+ * call holds libmpi's gate (so this rank's Weft progress through libmpi stops) until all members are in it, and only
+ * a member that has not come yet can need something first. Without a board (members on several hosts) each call is
+ * libmpi's nonblocking form ({@code MPI_Iallreduce}...), waited for by the device's wait ({@code Device.await}),
+ * which runs Weft's progress between its tests of the native request: libmpi's gate is held only while a call
+ * starts and while each {@code MPI_Test} runs. (architecture.md, "Collectives by the site's own MPI".)
  *
  * <p>libmpi takes addresses: a native segment is passed as it is; a heap segment (a Java array, which the collector
  * may move) is staged in one of two native buffers this group keeps (grown by doubling, never shrunk), copied in
@@ -50,13 +56,23 @@ final class NativeGroup implements Group, BooleanSupplier {
     private final long request;
     private final long flag;
     private final long status;
+    /** Who came to the current collective, or {@code null}: the members span hosts, the calls are nonblocking. */
+    private final ArrivalBoard board;
+    /** Whether nothing this process started needs its progress now (the device's and the layer above's say). */
+    private final BooleanSupplier nobodyNeedsMe;
     /** The code the last {@code MPI_Test} failed with, or {@link MpiFlavour#SUCCESS}. */
     private int testCode;
     private boolean closed;
 
+    /**
+     * A group over native communicator {@code comm} of {@code size} members; {@code board} when they share a host,
+     * else {@code null}; {@code nobodyNeedsMe} says whether a member that came may go into a blocking call at once.
+     */
     NativeGroup(LibMpi mpi, long comm, int size, NativeCollectiveCounts counts, BooleanSupplier libraryOpen,
-                Consumer<BooleanSupplier> await) {
+                Consumer<BooleanSupplier> await, ArrivalBoard board, BooleanSupplier nobodyNeedsMe) {
         this.mpi = mpi;
+        this.board = board;
+        this.nobodyNeedsMe = nobodyNeedsMe;
         this.libraryOpen = libraryOpen;
         this.await = await;
         this.flavour = mpi.flavour();
@@ -71,52 +87,57 @@ final class NativeGroup implements Group, BooleanSupplier {
 
     @Override
     public void barrier() {
+        boolean blocking = come();
         int rc;
         mpi.gate().lock();
         try {
-            rc = (int) CollectivePath.IBARRIER.invokeExact(comm, request);
+            rc = blocking ? (int) BlockingCollectivePath.BARRIER.invokeExact(comm)
+                    : (int) CollectivePath.IBARRIER.invokeExact(comm, request);
         } catch (Throwable t) {
             throw abandoned(t);
         }
-        complete("MPI_Ibarrier", rc, Kind.BARRIER, null, NONE);
+        complete(blocking, "MPI_Barrier", rc, Kind.BARRIER, null, NONE);
     }
 
     @Override
     public void bcast(MemorySegment data, int root) {
+        boolean blocking = come();
         int rc;
         mpi.gate().lock();
         try {
-            rc = (int) CollectivePath.IBCAST.invokeExact(in(data, FIRST), bytes(data), flavour.byteType(), root, comm,
-                    request);
+            long at = in(data, FIRST);
+            rc = blocking ? (int) BlockingCollectivePath.BCAST.invokeExact(at, bytes(data), flavour.byteType(), root,
+                    comm)
+                    : (int) CollectivePath.IBCAST.invokeExact(at, bytes(data), flavour.byteType(), root, comm, request);
         } catch (Throwable t) {
             throw abandoned(t);
         }
-        complete("MPI_Ibcast", rc, Kind.BCAST, data, FIRST);
+        complete(blocking, "MPI_Bcast", rc, Kind.BCAST, data, FIRST);
     }
 
     @Override
     public void reduce(MemorySegment send, MemorySegment recv, int count, Element element, Operation op, int root) {
-        reduction(CollectivePath.IREDUCE, "MPI_Ireduce", Kind.REDUCE, send, recv, count, element, op, root);
+        reduction(Kind.REDUCE, "MPI_Reduce", send, recv, count, element, op, root);
     }
 
     @Override
     public void allReduce(MemorySegment send, MemorySegment recv, int count, Element element, Operation op) {
-        reduction(CollectivePath.IALLREDUCE, "MPI_Iallreduce", Kind.ALLREDUCE, send, recv, count, element, op, -1);
+        reduction(Kind.ALLREDUCE, "MPI_Allreduce", send, recv, count, element, op, -1);
     }
 
     @Override
     public void reduceScatterBlock(MemorySegment send, MemorySegment recv, int count, Element element,
                                    Operation op) {
-        reduction(CollectivePath.IREDUCE_SCATTER_BLOCK, "MPI_Ireduce_scatter_block", Kind.REDUCE_SCATTER_BLOCK, send,
-                recv, count, element, op, -1);
+        reduction(Kind.REDUCE_SCATTER_BLOCK, "MPI_Reduce_scatter_block", send, recv, count, element, op, -1);
     }
 
     /**
-     * A reduction: {@code root < 0} all members get (part of) the result, else {@code root} (MPI_Reduce, whose
-     * {@code recv} matters there only). {@code send == null}: in place, the input in {@code recv}.
+     * A reduction of {@code kind}: {@code root < 0} all members get (part of) the result, else {@code root}
+     * (MPI_Reduce, whose {@code recv} matters there only). {@code send == null}: in place, the input in {@code recv}.
      */
-    private void reduction(MethodHandle call, String name, Kind kind, MemorySegment send, MemorySegment recv,
-                           int count, Element element, Operation op, int root) {
+    private void reduction(Kind kind, String name, MemorySegment send, MemorySegment recv, int count,
+                           Element element, Operation op, int root) {
+        boolean blocking = come();
         int rc;
         mpi.gate().lock();
         try {
@@ -129,90 +150,144 @@ final class NativeGroup implements Group, BooleanSupplier {
                 in = send == null ? flavour.inPlace() : in(send, FIRST);
                 out = recv == null ? 0 : send == null ? in(recv, SECOND) : out(recv, SECOND);
             }
-            long type = flavour.datatype(element);
-            long native_ = flavour.op(op);
-            rc = root >= 0 ? (int) call.invokeExact(in, out, count, type, native_, root, comm, request)
-                    : (int) call.invokeExact(in, out, count, type, native_, comm, request);
+            rc = reduce(kind, blocking, in, out, count, flavour.datatype(element), flavour.op(op), root);
         } catch (Throwable t) {
             throw abandoned(t);
         }
-        complete(name, rc, kind, recv, SECOND);
+        complete(blocking, name, rc, kind, recv, SECOND);
+    }
+
+    /** Starts (or, {@code blocking}, runs) the reduction of {@code kind}; its return code. */
+    private int reduce(Kind kind, boolean blocking, long in, long out, int count, long type, long op, int root)
+            throws Throwable {
+        return switch (kind) {
+            case REDUCE -> blocking
+                    ? (int) BlockingCollectivePath.REDUCE.invokeExact(in, out, count, type, op, root, comm)
+                    : (int) CollectivePath.IREDUCE.invokeExact(in, out, count, type, op, root, comm, request);
+            case ALLREDUCE -> blocking
+                    ? (int) BlockingCollectivePath.ALLREDUCE.invokeExact(in, out, count, type, op, comm)
+                    : (int) CollectivePath.IALLREDUCE.invokeExact(in, out, count, type, op, comm, request);
+            default -> blocking
+                    ? (int) BlockingCollectivePath.REDUCE_SCATTER_BLOCK.invokeExact(in, out, count, type, op, comm)
+                    : (int) CollectivePath.IREDUCE_SCATTER_BLOCK.invokeExact(in, out, count, type, op, comm,
+                    request);
+        };
     }
 
     @Override
     public void allGather(MemorySegment send, MemorySegment recv) {
+        boolean blocking = come();
         int rc;
         mpi.gate().lock();
         try {
             long in = send == null ? flavour.inPlace() : in(send, FIRST);
             long out = send == null ? in(recv, SECOND) : out(recv, SECOND);
-            rc = (int) CollectivePath.IALLGATHER.invokeExact(in, send == null ? 0 : bytes(send), flavour.byteType(),
-                    out, block(recv), flavour.byteType(), comm, request);
+            int sent = send == null ? 0 : bytes(send);
+            long bytes = flavour.byteType();
+            rc = blocking ? (int) BlockingCollectivePath.ALLGATHER.invokeExact(in, sent, bytes, out, block(recv), bytes,
+                    comm)
+                    : (int) CollectivePath.IALLGATHER.invokeExact(in, sent, bytes, out, block(recv), bytes, comm,
+                    request);
         } catch (Throwable t) {
             throw abandoned(t);
         }
-        complete("MPI_Iallgather", rc, Kind.ALLGATHER, recv, SECOND);
+        complete(blocking, "MPI_Allgather", rc, Kind.ALLGATHER, recv, SECOND);
     }
 
     @Override
     public void allToAll(MemorySegment send, MemorySegment recv) {
+        boolean blocking = come();
         int rc;
         mpi.gate().lock();
         try {
-            rc = (int) CollectivePath.IALLTOALL.invokeExact(in(send, FIRST), block(send), flavour.byteType(),
-                    out(recv, SECOND), block(recv), flavour.byteType(), comm, request);
+            long in = in(send, FIRST);
+            long out = out(recv, SECOND);
+            long bytes = flavour.byteType();
+            rc = blocking ? (int) BlockingCollectivePath.ALLTOALL.invokeExact(in, block(send), bytes, out, block(recv),
+                    bytes, comm)
+                    : (int) CollectivePath.IALLTOALL.invokeExact(in, block(send), bytes, out, block(recv), bytes, comm,
+                    request);
         } catch (Throwable t) {
             throw abandoned(t);
         }
-        complete("MPI_Ialltoall", rc, Kind.ALLTOALL, recv, SECOND);
+        complete(blocking, "MPI_Alltoall", rc, Kind.ALLTOALL, recv, SECOND);
     }
 
     @Override
     public void gather(MemorySegment send, MemorySegment recv, int root) {
+        boolean blocking = come();
         int rc;
         mpi.gate().lock();
         try {
             long in = send == null ? flavour.inPlace() : in(send, FIRST);
             long out = recv == null ? 0 : send == null ? in(recv, SECOND) : out(recv, SECOND);
-            rc = (int) CollectivePath.IGATHER.invokeExact(in, send == null ? 0 : bytes(send), flavour.byteType(), out,
-                    recv == null ? 0 : block(recv), flavour.byteType(), root, comm, request);
+            int sent = send == null ? 0 : bytes(send);
+            int block = recv == null ? 0 : block(recv);
+            long bytes = flavour.byteType();
+            rc = blocking ? (int) BlockingCollectivePath.GATHER.invokeExact(in, sent, bytes, out, block, bytes, root,
+                    comm)
+                    : (int) CollectivePath.IGATHER.invokeExact(in, sent, bytes, out, block, bytes, root, comm, request);
         } catch (Throwable t) {
             throw abandoned(t);
         }
-        complete("MPI_Igather", rc, Kind.GATHER, recv, SECOND);
+        complete(blocking, "MPI_Gather", rc, Kind.GATHER, recv, SECOND);
     }
 
     @Override
     public void scatter(MemorySegment send, MemorySegment recv, int root) {
+        boolean blocking = come();
         int rc;
         mpi.gate().lock();
         try {
             long in = send == null ? 0 : in(send, FIRST);
             long out = recv == null ? flavour.inPlace() : out(recv, SECOND);
-            rc = (int) CollectivePath.ISCATTER.invokeExact(in, send == null ? 0 : block(send), flavour.byteType(), out,
-                    recv == null ? 0 : bytes(recv), flavour.byteType(), root, comm, request);
+            int block = send == null ? 0 : block(send);
+            int received = recv == null ? 0 : bytes(recv);
+            long bytes = flavour.byteType();
+            rc = blocking ? (int) BlockingCollectivePath.SCATTER.invokeExact(in, block, bytes, out, received, bytes,
+                    root, comm)
+                    : (int) CollectivePath.ISCATTER.invokeExact(in, block, bytes, out, received, bytes, root, comm,
+                    request);
         } catch (Throwable t) {
             throw abandoned(t);
         }
-        complete("MPI_Iscatter", rc, Kind.SCATTER, recv, SECOND);
+        complete(blocking, "MPI_Scatter", rc, Kind.SCATTER, recv, SECOND);
     }
 
     /**
-     * After a nonblocking call started (the gate held): raises its failure, else gives the gate back, waits for the
-     * request through the device's wait (Weft's progress runs meanwhile), raises a failed completion, copies a
-     * staged result from staging buffer {@code buffer} into {@code result} and counts the call.
+     * Before a call: whether it is the blocking form — with a board, once this member said it came and, if anything
+     * of this process may need its progress, every member came (Weft's progress running meanwhile).
      */
-    private void complete(String function, int rc, Kind kind, MemorySegment result, int buffer) {
-        try {
-            check(function, rc);
-        } finally {
-            mpi.gate().unlock();
+    private boolean come() {
+        if (board == null) {
+            return false;
         }
-        testCode = MpiFlavour.SUCCESS;
-        await.accept(this);
-        mpi.gate().lock();
+        counts.cameTo(board.come(nobodyNeedsMe, await));
+        return true;
+    }
+
+    /**
+     * After a call started or ran ({@code blocking}) with the gate held: raises its failure, else — for a
+     * nonblocking one — gives the gate back, waits for the request through the device's wait (Weft's progress runs
+     * meanwhile) and raises a failed completion; then copies a staged result from staging buffer {@code buffer} into
+     * {@code result} and counts the call. The function's name is the blocking one's: the nonblocking one is
+     * {@code MPI_I} and the rest in lower case.
+     */
+    private void complete(boolean blocking, String function, int rc, Kind kind, MemorySegment result, int buffer) {
+        String called = blocking ? function : "MPI_I" + function.substring(4).toLowerCase(Locale.ROOT);
+        if (!blocking) {
+            try {
+                check(called, rc);
+            } finally {
+                mpi.gate().unlock();
+            }
+            testCode = MpiFlavour.SUCCESS;
+            await.accept(this);
+            mpi.gate().lock();
+            rc = testCode;
+        }
         try {
-            check(function, testCode);
+            check(called, rc);
             if (result != null && buffer != NONE) {
                 unstage(result, buffer);
             }
@@ -259,6 +334,9 @@ final class NativeGroup implements Group, BooleanSupplier {
                 mpi.commFree(comm);
             }
             arena.close();
+            if (board != null) {
+                board.close();
+            }
         } finally {
             mpi.gate().unlock();
         }

@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 import org.weft.adi.NativeCollectives;
+import org.weft.adi.SharedMemory;
 import org.weft.mm.spi.CommModule;
 import org.weft.mm.spi.CommObject;
 import org.weft.mm.spi.Descriptor;
@@ -235,12 +237,16 @@ public final class NativeMpiModule implements CommModule {
      * The collectives of communicators wholly inside this native job, or {@code null} when {@code
      * nativempi_collectives} is 0. {@code descriptors} gives the {@code nativempi} descriptor of a world rank this
      * process knows ({@code null}: none); {@code await} is the device's wait, which runs Weft's progress until a
-     * condition holds (a native collective's request test).
+     * condition holds (a native collective's request test, or that all members came); {@code memory} (or
+     * {@code null}), {@code onThisHost} and {@code deviceIdle} are for the blocking calls' arrival boards
+     * ({@code JobCollectives.Boards}).
      */
-    public NativeCollectives collectives(IntFunction<Descriptor> descriptors, Consumer<BooleanSupplier> await) {
+    public NativeCollectives collectives(IntFunction<Descriptor> descriptors, Consumer<BooleanSupplier> await,
+                                         SharedMemory memory, IntPredicate onThisHost, BooleanSupplier deviceIdle) {
         requireInitialised();
         return collectivesParent == 0 ? null : new JobCollectives(mpi, collectivesParent, sessionId, nativeRank, rank,
-                descriptors, collectiveCounts, () -> libraryOpen, await);
+                descriptors, collectiveCounts, () -> libraryOpen, await,
+                new JobCollectives.Boards(memory, onThisHost, deviceIdle));
     }
 
     @Override

@@ -179,6 +179,11 @@ public final class RelayModule implements CommModule {
         return connections.poll();
     }
 
+    @Override
+    public boolean holdsOutbound() {
+        return connections != null && connections.holdsOutbound();
+    }
+
     /** A thread is about to wait: what the links hold back (aggregation) goes now, as tcp's does. */
     @Override
     public void flush() {

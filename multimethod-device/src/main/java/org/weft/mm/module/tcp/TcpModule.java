@@ -514,6 +514,22 @@ public final class TcpModule implements CommModule {
      * delivered, plus one per link that got bytes out (so that an idle strategy does not back off while a large
      * message is still being written). Never blocks; connections another thread is reading are skipped.
      */
+    /** A connection still has bytes to write, or a striped message is still being sent. */
+    @Override
+    public boolean holdsOutbound() {
+        for (TcpLink link : linkArray) {
+            if (link.needsProgress()) {
+                return true;
+            }
+        }
+        for (StripedTransfer transfer : stripedArray) {
+            if (transfer.isActive()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public int poll() {
         if (!initialised || shutdown.get()) {
