@@ -40,4 +40,29 @@ public interface SharedMemory {
     default boolean runsAhead() {
         return false;
     }
+
+    /**
+     * Whether this process may copy straight out of and into world rank {@code worldRank}'s memory
+     * ({@link #copyFrom}, {@link #copyTo}: cross-memory attach), as far as it knows: a collective's large data then
+     * moves between the members' buffers once, without messages. Binds the system calls at the first ask.
+     */
+    default boolean copiesPeerMemory(int worldRank) {
+        return false;
+    }
+
+    /**
+     * Copies {@code bytes} at {@code address} in world rank {@code worldRank}'s process into {@code into} (native
+     * memory) at {@code at}; false when it cannot (nothing may then be assumed of those bytes of {@code into}).
+     */
+    default boolean copyFrom(int worldRank, long address, MemorySegment into, long at, long bytes) {
+        return false;
+    }
+
+    /**
+     * Copies {@code bytes} of {@code from} (native memory) at {@code at} to {@code address} in world rank
+     * {@code worldRank}'s process; false when it cannot.
+     */
+    default boolean copyTo(int worldRank, long address, MemorySegment from, long at, long bytes) {
+        return false;
+    }
 }

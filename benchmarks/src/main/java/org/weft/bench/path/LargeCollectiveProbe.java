@@ -13,7 +13,8 @@ import mpi.MPIException;
  * OSU-style benchmarks' (reductions float SUM; reduce_scatter_block and alltoall blocks of BYTES per rank). A call
  * whose CPU time is near its wall time moves bytes; one whose wall time is many times its CPU time waits. Usage:
  * {@code weftrun -np N ... LargeCollectiveProbe COLL BYTES [calls] [rounds]} with COLL one of allreduce, reduce,
- * reduce_scatter_block, bcast, gather, scatter, allgather, alltoall; prints one {@code PROBE} line per rank and
+ * reduce_scatter_block, bcast, gather, scatter, allgather, alltoall, or {@code send} (what a bcast over a slot did
+ * by point-to-point: rank 0 sends BYTES to every other rank in turn); prints one {@code PROBE} line per rank and
  * round.
  */
 public final class LargeCollectiveProbe {
@@ -60,7 +61,19 @@ public final class LargeCollectiveProbe {
             case "scatter" -> MPI.COMM_WORLD.scatter(a, bytes, MPI.BYTE, b, bytes, MPI.BYTE, 0);
             case "allgather" -> MPI.COMM_WORLD.allGather(a, bytes, MPI.BYTE, b, bytes, MPI.BYTE);
             case "alltoall" -> MPI.COMM_WORLD.allToAll(a, bytes, MPI.BYTE, b, bytes, MPI.BYTE);
+            case "send" -> sendFromRoot(a, bytes, n);
             default -> throw new IllegalArgumentException("unknown collective " + collective);
+        }
+    }
+
+    /** What a bcast over a slot does by point-to-point alone: rank 0 sends the bytes to each other rank in turn. */
+    private static void sendFromRoot(ByteBuffer a, int bytes, int n) throws MPIException {
+        if (MPI.COMM_WORLD.getRank() != 0) {
+            MPI.COMM_WORLD.recv(a, bytes, MPI.BYTE, 0, 1);
+            return;
+        }
+        for (int r = 1; r < n; r++) {
+            MPI.COMM_WORLD.send(a, bytes, MPI.BYTE, r, 1);
         }
     }
 }

@@ -25,4 +25,27 @@ public interface SingleCopy {
      * (nothing may then be assumed of {@code into}'s bytes, and the caller has the data sent another way).
      */
     boolean copyFrom(long address, MemorySegment into);
+
+    /**
+     * Copies {@code bytes} at {@code address} in the peer into {@code into} at {@code at} (a large collective's
+     * reader, which takes part of a block: no slice made per call); false when it cannot, as
+     * {@link #copyFrom(long, MemorySegment)}.
+     */
+    default boolean copyFrom(long address, MemorySegment into, long at, long bytes) {
+        return false;
+    }
+
+    /**
+     * Copies {@code bytes} of {@code from} (native memory) at {@code at} to {@code address} in the peer (a large
+     * collective's writer, which copies a share into its reader's buffer while the reader copies the rest); false
+     * when it cannot, as {@link #copyFrom(long, MemorySegment)}.
+     */
+    default boolean copyTo(long address, MemorySegment from, long at, long bytes) {
+        return false;
+    }
+
+    /** Whether the copies may work (bound, and the kernel has not refused one yet). */
+    default boolean works() {
+        return true;
+    }
 }

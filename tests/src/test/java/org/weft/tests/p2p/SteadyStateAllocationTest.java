@@ -88,11 +88,12 @@ class SteadyStateAllocationTest {
      * at 464; 1368 and 1824 before the communicator kept its layout). Messages that arrive before their receives
      * (often, in a collective) wait in pooled unexpected messages, received through a segment each keeps: one made
      * per receive was 72 bytes whenever the JIT did not scalar-replace it (up to 6.4 bytes a call in a CI run).
-     * Reductions over a shared slot, through the segment in chunks, slice nothing per call either.
+     * Reductions over a shared slot, through the segment in chunks, slice nothing per call either, nor do bcasts,
+     * gathers and scatters of direct buffers over a slot, copied between the ranks' buffers.
      */
     @ParameterizedTest
     @ValueSource(strings = {"barrier", "allreduce", "allgather", "alltoall", "gather", "scatter", "scan",
-            "reducescatterblock", "largereductions"})
+            "reducescatterblock", "largereductions", "largeblocks"})
     void aRepeatedCollectiveRunsItsKeptSchedule(String collective) throws Exception {
         WeftrunJob.Result result = WeftrunJob.of("-np", "2", RepeatedCollectives.class.getName(), collective)
                 .timeout(SteadyStateAllocation.TIMEOUT).start();

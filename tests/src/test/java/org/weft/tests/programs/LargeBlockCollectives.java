@@ -12,7 +12,9 @@ import mpi.MPIException;
  * checked, to every root; then counts that differ between ranks across the slot's size — short blocks, which a
  * block takes as a receive does, and a block longer than its receiver's ({@code ERR_TRUNCATE} at that receiver
  * only) — which must neither hang nor corrupt; the blocking forms, then the nonblocking ones (direct buffers).
- * Then reductions over a slot ({@link LargeReductions}).
+ * First, blocks over a slot from direct buffers: bcast, gather and scatter copy them straight between the members'
+ * buffers and send no message, also into {@code byte[]} receivers. Then reductions over a slot
+ * ({@link LargeReductions}).
  * Prints {@code LARGE-BLOCKS OK rank R}.
  */
 public final class LargeBlockCollectives {
@@ -21,6 +23,8 @@ public final class LargeBlockCollectives {
     private static int rank;
     /** Whether the calls are the nonblocking forms (started and waited for at once), on direct buffers only. */
     private static boolean nonblocking;
+    /** Whether this rank receives into {@code byte[]} where the others' buffers are direct. */
+    private static boolean receivesOnHeap;
 
     private LargeBlockCollectives() {
     }
@@ -37,6 +41,7 @@ public final class LargeBlockCollectives {
         world.setErrhandler(MPI.ERRORS_RETURN);
         rank = world.getRank();
         int n = world.getSize();
+        peerCopiesSendNothing(world);
         for (boolean nonblockingForms : new boolean[] {false, true}) { // the blocking ones made the segment
             nonblocking = nonblockingForms;
             for (int block : BLOCKS) {
@@ -58,6 +63,34 @@ public final class LargeBlockCollectives {
         System.out.printf("LARGE-REDUCTIONS rank %d took %d ms%n", rank, (System.nanoTime() - start) / 1_000_000);
         world.barrier();
         System.out.println("LARGE-BLOCKS OK rank " + world.getRank());
+    }
+
+    /**
+     * Blocks over a slot whose owners' buffers are direct (a bcast's and scatter's root, a gather's leaves) go by
+     * peer copies: every byte arrives and no message goes, into direct receive buffers and, at odd ranks, into
+     * {@code byte[]} (copied through native memory).
+     */
+    private static void peerCopiesSendNothing(Intracomm world) throws MPIException {
+        int n = world.getSize();
+        world.barrier(); // makes the segment, with messages
+        long before = SharedCollectivesCheck.sent();
+        for (int block : new int[] {SLOT + 1, 300_000}) {
+            int b = n > 4 ? block / 4 : block;
+            for (int root = 0; root < n; root += Math.max(1, n - 1)) {
+                for (boolean heap : new boolean[] {false, true}) {
+                    receivesOnHeap = heap && rank % 2 == 1;
+                    bcast(world, b, root, true);
+                    gather(world, b, b, root, true);
+                    scatter(world, b, b, root, true);
+                }
+            }
+        }
+        receivesOnHeap = false;
+        long messages = SharedCollectivesCheck.sent() - before;
+        if (messages != 0) {
+            throw new AssertionError("rank " + rank + " sent " + messages + " messages for bcasts, gathers and"
+                    + " scatters over a slot from direct buffers: they should copy between the buffers");
+        }
     }
 
     /** Counts straddling the slot, in both directions, for each rooted collective and allgather. */
@@ -94,7 +127,7 @@ public final class LargeBlockCollectives {
     }
 
     private static void bcast(Intracomm comm, int bytes, int root, boolean direct) throws MPIException {
-        Object buf = buffer(bytes, direct);
+        Object buf = buffer(bytes, direct && (comm.getRank() == root || !receivesOnHeap));
         if (comm.getRank() == root) {
             fill(buf, 0, bytes, root);
         }
@@ -128,7 +161,7 @@ public final class LargeBlockCollectives {
         int me = comm.getRank();
         Object send = buffer(sent, direct);
         fill(send, 0, sent, 10 + me);
-        Object recv = buffer(me == root ? n * room : 1, direct);
+        Object recv = buffer(me == root ? n * room : 1, direct && !receivesOnHeap);
         if (nonblocking) {
             comm.iGather((ByteBuffer) send, sent, MPI.BYTE, (ByteBuffer) recv, room, MPI.BYTE, root).waitFor();
         } else {
@@ -151,7 +184,7 @@ public final class LargeBlockCollectives {
                 fill(send, r * sent, sent, 20 + r);
             }
         }
-        Object recv = buffer(room, direct);
+        Object recv = buffer(room, direct && !receivesOnHeap);
         if (nonblocking) {
             comm.iScatter((ByteBuffer) send, sent, MPI.BYTE, (ByteBuffer) recv, room, MPI.BYTE, root).waitFor();
         } else {

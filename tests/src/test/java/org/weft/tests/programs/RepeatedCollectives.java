@@ -1,5 +1,6 @@
 package org.weft.tests.programs;
 
+import java.nio.DoubleBuffer;
 import java.util.Arrays;
 import mpi.MPI;
 import mpi.MPIException;
@@ -9,8 +10,9 @@ import org.weft.tests.harness.SteadyStateAllocation;
  * Every rank calls one blocking collective over and over — {@code barrier}, an {@code allReduce} or a {@code scan}
  * of one double with {@code MPI.SUM}, an {@code allGather}, {@code allToAll}, {@code gather}, {@code scatter} or
  * {@code reduceScatterBlock} of one int (or, {@code largereductions}, an allreduce, a reduce and a
- * reduce_scatter_block of doubles over a shared slot), on the same arrays with new data each call (gather and scatter
- * from each rank in turn), checked (the first argument says which), as an iterative solver does — and prints what
+ * reduce_scatter_block of doubles over a shared slot; {@code largeblocks}, a bcast, a gather and a scatter of direct
+ * buffers of doubles over a slot, copied between the ranks' buffers), on the same arrays with new data each call
+ * (gather and scatter from each rank in turn), checked (the first argument says which), as an iterative solver does — and prints what
  * its thread allocates in steady state
  * ({@link SteadyStateAllocation#print}, its best window), a "message" being one call.
  */
@@ -48,6 +50,34 @@ public final class RepeatedCollectives {
         }
     }
 
+    /**
+     * A bcast, a gather and a scatter of {@link #LARGE} doubles (over a slot: copied straight between the ranks'
+     * direct buffers), roots in turn.
+     */
+    private static void largeBlocks(int rank, int size, int i, DoubleBuffer block, DoubleBuffer all)
+            throws MPIException {
+        int root = i % size;
+        int last = LARGE - 1;
+        if (rank == root) {
+            block.put(0, i).put(last, -i);
+        }
+        MPI.COMM_WORLD.bcast(block, LARGE, MPI.DOUBLE, root);
+        if (block.get(0) != i || block.get(last) != -i) {
+            throw new AssertionError("a large bcast gave " + block.get(0) + ", " + block.get(last) + " in call " + i);
+        }
+        block.put(last, rank + i);
+        MPI.COMM_WORLD.gather(block, LARGE, MPI.DOUBLE, all, LARGE, MPI.DOUBLE, root);
+        if (rank == root && all.get(size * LARGE - 1) != size - 1 + i) {
+            throw new AssertionError("a large gather gave " + all.get(size * LARGE - 1) + " in call " + i);
+        }
+        all.put(rank * LARGE, i + 1); // the root's values count; the others' buffers are not read
+        all.put((size - 1) * LARGE, -i);
+        MPI.COMM_WORLD.scatter(all, LARGE, MPI.DOUBLE, block, LARGE, MPI.DOUBLE, root);
+        if (rank == size - 1 ? block.get(0) != -i : rank == root && block.get(0) != i + 1) {
+            throw new AssertionError("a large scatter gave " + block.get(0) + " in call " + i);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
@@ -60,7 +90,10 @@ public final class RepeatedCollectives {
         int[] mineToAll = new int[size];
         double[] large = new double[collective.equals("largereductions") ? LARGE : 0];
         double[] largeOut = new double[large.length];
-        int measured = large.length > 0 ? MEASURED / 10 : MEASURED; // a large call takes 100 times a small one
+        boolean blocks = collective.equals("largeblocks");
+        DoubleBuffer block = blocks ? MPI.newDoubleBuffer(LARGE) : null;
+        DoubleBuffer allBlocks = blocks ? MPI.newDoubleBuffer(size * LARGE) : null;
+        int measured = large.length > 0 || blocks ? MEASURED / 10 : MEASURED; // a large call: 100 times a small one
         long bytes = SteadyStateAllocation.leastBytes(rounds -> {
             for (int i = 0; i < rounds; i++) {
                 switch (collective) {
@@ -116,11 +149,12 @@ public final class RepeatedCollectives {
                         }
                     }
                     case "largereductions" -> largeReductions(rank, size, i, large, largeOut);
+                    case "largeblocks" -> largeBlocks(rank, size, i, block, allBlocks);
                     default -> throw new IllegalArgumentException("barrier, allreduce, allgather, alltoall, gather,"
-                            + " scatter, scan, reducescatterblock or largereductions, not " + collective);
+                            + " scatter, scan, reducescatterblock, largereductions or largeblocks, not " + collective);
                 }
             }
-        }, large.length > 0 ? WARM_UP / 4 : WARM_UP, measured, WINDOWS, measured);
+        }, large.length > 0 || blocks ? WARM_UP / 4 : WARM_UP, measured, WINDOWS, measured);
         SteadyStateAllocation.print(rank, bytes, measured);
         MPI.Finalize();
     }

@@ -12,11 +12,14 @@ import org.weft.core.error.MpiErrors;
  * for {@link SharedCollectives}, which has checked that the segment is there. Each rank records how long its data is
  * ({@link CommSegment#setLength}): a block takes what its sender sent, up to the block's size, as the schedules'
  * receives do; longer data is {@code ERR_TRUNCATE}, raised after the operation has run to its end so that the other
- * members are not left waiting. Data that does not fit a slot goes by point-to-point messages under the call's tag
- * and its sender records {@link CommSegment#BY_MESSAGE} instead of a length, so its readers receive it (over shm,
- * large data between native buffers is read once out of the sender's memory). Which way a rank's data goes is its
- * sender's choice alone and every reader follows it, so counts that differ between ranks (erroneous, or short
- * blocks) never leave ranks on different paths waiting for each other.
+ * members are not left waiting. Data that does not fit a slot, in native memory, goes by peer copies between the
+ * sender's and the receivers' buffers ({@link PeerCopies}: a bcast's and scatter's root, a gather's leaves record
+ * {@link CommSegment#BY_PEER_COPY}); other data that does not fit a slot goes by point-to-point messages under the
+ * call's tag and its sender records {@link CommSegment#BY_MESSAGE} instead of a length, so its readers receive it
+ * (over shm, large data between native buffers is read once out of the sender's memory). Which way a rank's data
+ * goes is its sender's choice alone and every reader follows it, so counts that differ between ranks (erroneous, or
+ * short blocks) never leave ranks on different paths waiting for each other. A bcast's or scatter's reader whose
+ * buffer is larger than a slot offers it for peer copies before it knows the root's choice ({@link #offerEarly}).
  * <ul>
  *   <li>bcast: the root copies its data into its slot and publishes {@code 2s}; the others wait for it, copy out
  *       and publish {@code 2s};</li>
@@ -46,6 +49,10 @@ final class BlockExchanges {
         boolean staged = BufferMapping.needsStaging(buf, type);
         if (me == root) {
             MemorySegment data = staged ? BufferMapping.forSend(buf, count, type) : views.view(buf, count, type, false);
+            if (PeerCopies.offers(seg, data, room)) {
+                giveToAll(seg, data, room, false);
+                return;
+            }
             long s = begin(seg, data, 0, room, true);
             seg.publish(2 * Math.abs(s));
             if (s < 0) {
@@ -60,9 +67,12 @@ final class BlockExchanges {
         }
         MemorySegment data = staged ? BufferMapping.forReceive(buf, count, type) : views.view(buf, count, type, true);
         long s = seg.next();
-        seg.awaitRank(root, 2 * s);
+        boolean offered = offerEarly(seg, s, data);
+        seg.awaitRank(root, 2 * s - 1);
         long sent = seg.length(root, s);
-        if (sent == CommSegment.BY_MESSAGE) {
+        if (sent == CommSegment.BY_PEER_COPY) {
+            sent = takeFrom(seg, s, root, 0, data, offered);
+        } else if (sent == CommSegment.BY_MESSAGE) {
             seg.publish(2 * s);
             sent = seg.receive(data, root, tag);
         } else {
@@ -111,6 +121,10 @@ final class BlockExchanges {
         int tag = seg.tag();
         if (me != root) {
             MemorySegment mine = sending(sendbuf, sendcount, sendtype);
+            if (PeerCopies.offers(seg, mine, mine.byteSize())) {
+                giveTo(seg, root, mine);
+                return;
+            }
             long s = begin(seg, mine, 0, mine.byteSize(), true);
             seg.publish(2 * Math.abs(s));
             if (s < 0) {
@@ -125,14 +139,25 @@ final class BlockExchanges {
         MemorySegment mine = sendbuf == null ? null : sending(sendbuf, sendcount, sendtype);
         long longest = mine == null ? 0 : copyOwn(mine, 0, mine.byteSize(), recv, root * block, block);
         long s = seg.next();
+        seg.offer(recv, block); // for leaves whose blocks go by peer copies
         seg.publish(2 * s - 1);
         seg.awaitAll(2 * s - 1);
         for (int r = 0; r < n; r++) {
-            if (r != root) {
-                longest = Math.max(longest, blockFrom(seg, s, r, 0, recv, r * block, block, tag));
+            if (r == root) {
+                continue;
             }
+            long taken = seg.length(r, s) == CommSegment.BY_PEER_COPY
+                    ? PeerCopies.read(seg, s, r, 0, recv, r * block, block)
+                    : blockFrom(seg, s, r, 0, recv, r * block, block, tag);
+            longest = Math.max(longest, taken);
         }
         seg.publish(2 * s);
+        for (int r = 0; r < n; r++) {
+            if (r != root && seg.length(r, s) == CommSegment.BY_PEER_COPY) {
+                seg.awaitRank(r, 2 * s); // it has written its part into the receive buffer
+                PeerCopies.check(seg, s, r);
+            }
+        }
         finish(recvbuf, n * recvcount, recvtype, recv, staged);
         checkFits(longest, block);
     }
@@ -151,9 +176,12 @@ final class BlockExchanges {
         MemorySegment recv = staged ? BufferMapping.forUpdate(recvbuf, recvcount, recvtype)
                 : views.view(recvbuf, recvcount, recvtype, true);
         long s = seg.next();
-        seg.awaitRank(root, 2 * s);
+        boolean offered = offerEarly(seg, s, recv);
+        seg.awaitRank(root, 2 * s - 1);
         long sent = seg.length(root, s); // the root put this rank's block in this rank's slot
-        if (sent == CommSegment.BY_MESSAGE) {
+        if (sent == CommSegment.BY_PEER_COPY) {
+            sent = takeFrom(seg, s, root, me, recv, offered);
+        } else if (sent == CommSegment.BY_MESSAGE) {
             seg.publish(2 * s);
             sent = seg.receive(recv, root, tag);
         } else {
@@ -178,6 +206,11 @@ final class BlockExchanges {
             if (staged) {
                 BufferMapping.finishReceive(recvbuf, recvcount, recvtype, mine, Math.min(block, room));
             }
+        }
+        if (PeerCopies.offers(seg, send, block)) {
+            giveToAll(seg, send, block, true);
+            checkFits(block, room);
+            return;
         }
         boolean fits = block <= seg.slotBytes();
         long s = seg.beginForAll(block);
@@ -231,6 +264,78 @@ final class BlockExchanges {
         seg.publish(2 * s);
         finish(recvbuf, n * recvcount, recvtype, recv, staged);
         checkFits(longest, recvBlock);
+    }
+
+    /**
+     * A root's large data to every other member by peer copies ({@link PeerCopies}): {@code blocks}, one block of
+     * {@code bytes} per member (a scatter), else the same {@code bytes} to all (a bcast). Returns once every member
+     * has its data.
+     */
+    private void giveToAll(CommSegment seg, MemorySegment data, long bytes, boolean blocks) {
+        long s = seg.next();
+        seg.beforeWriting(s);
+        seg.offer(data, bytes);
+        seg.setLength(s, CommSegment.BY_PEER_COPY);
+        seg.publish(2 * s - 1);
+        for (int r = 0; r < seg.ranks(); r++) {
+            if (r != me) {
+                seg.awaitRank(r, 2 * s - 1); // it has offered its buffer (usually before this rank came)
+                PeerCopies.write(seg, s, r, 0, data, blocks ? r * bytes : 0, bytes);
+            }
+        }
+        seg.publish(2 * s);
+        seg.awaitAll(2 * s);
+        for (int r = 0; r < seg.ranks(); r++) {
+            if (r != me) {
+                PeerCopies.check(seg, s, r);
+            }
+        }
+    }
+
+    /** A gather's leaf's large block to {@code root} by peer copies ({@link PeerCopies}), into its block there. */
+    private void giveTo(CommSegment seg, int root, MemorySegment mine) {
+        long s = seg.next();
+        seg.beforeWriting(s);
+        seg.offer(mine, mine.byteSize());
+        seg.setLength(s, CommSegment.BY_PEER_COPY);
+        seg.publish(2 * s - 1);
+        seg.awaitRank(root, 2 * s - 1);
+        PeerCopies.write(seg, s, root, me, mine, 0, mine.byteSize());
+        seg.publish(2 * s);
+        seg.awaitRank(root, 2 * s);
+        PeerCopies.check(seg, s, root);
+    }
+
+    /**
+     * A reader of a bcast or scatter whose receive buffer is larger than a slot offers it for operation {@code s}
+     * before it knows whether its root's data goes by peer copies ({@link PeerCopies}): the root then finds it
+     * offered and starts its part at once, instead of a hand-off later. Harmless when the data goes another way:
+     * the reader is not done with {@code s} either way. Returns whether it offered.
+     */
+    private static boolean offerEarly(CommSegment seg, long s, MemorySegment into) {
+        if (into.byteSize() <= seg.slotBytes()) {
+            return false;
+        }
+        seg.offer(into, into.byteSize());
+        seg.publish(2 * s - 1);
+        return true;
+    }
+
+    /**
+     * A reader's side of a root's peer copies ({@link #giveToAll}), after the root's {@code 2s - 1}: offers
+     * {@code into} unless it {@code offered} it already, takes block {@code index} of the root's data and waits until
+     * the root has written its part; returns the block's length.
+     */
+    private static long takeFrom(CommSegment seg, long s, int root, int index, MemorySegment into, boolean offered) {
+        if (!offered) { // a buffer no larger than a slot: the root's data is larger (truncated)
+            seg.offer(into, into.byteSize());
+            seg.publish(2 * s - 1);
+        }
+        long sent = PeerCopies.read(seg, s, root, index, into, 0, into.byteSize());
+        seg.publish(2 * s); // done reading: each waits for the other's part, not for its own turn
+        seg.awaitRank(root, 2 * s);
+        PeerCopies.check(seg, s, root);
+        return sent;
     }
 
     /**

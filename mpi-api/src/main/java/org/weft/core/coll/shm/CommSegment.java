@@ -41,6 +41,15 @@ final class CommSegment implements BooleanSupplier {
      * read out of the sender's memory once: the shm method's single copy).
      */
     static final long BY_MESSAGE = -1;
+    /**
+     * The length a rank records for large data that its peers copy straight out of its buffer, and into theirs, by
+     * cross-memory attach ({@link PeerCopies}); the buffer is in its slot's header ({@link #offer}).
+     */
+    static final long BY_PEER_COPY = -2;
+    /** A rank's offer for {@link #BY_PEER_COPY} in its flag line: the buffer's address, its bytes, a failure. */
+    private static final long OFFER_ADDRESS = SegmentLayout.OFFER;
+    private static final long OFFER_BYTES = SegmentLayout.OFFER + 8;
+    private static final long LAST_FAILED = SegmentLayout.OFFER + 16;
     private static final VarHandle PHASE = ValueLayout.JAVA_LONG.varHandle();
     /** Yields of a wait for flags before the device's wait, when members outnumber cores ({@link #awaitFlags}). */
     private static final int YIELDS_FIRST = 20;
@@ -79,6 +88,8 @@ final class CommSegment implements BooleanSupplier {
     private final DeviceRequest[] requests;
     /** The one receive a call waits for at a time. */
     private final DeviceRequest[] receiving = new DeviceRequest[1];
+    /** Native memory a peer copy lands in when the buffer is not native, grown as needed ({@link #scratch}). */
+    private MemorySegment scratch;
 
     CommSegment(Arena arena, MemorySegment memory, SegmentLayout layout, int me, int[] worldRanks,
                 SharedMemory shared, Device device, CollectiveTraffic traffic, int context) {
@@ -313,6 +324,68 @@ final class CommSegment implements BooleanSupplier {
     private long lengthAt(int rank, long s) {
         return ahead(s, rank) ? layout.aheadSlot(aheadSet(s), rank) + Long.BYTES
                 : layout.flag(rank) + Long.BYTES * (1 + s % SegmentLayout.SETS);
+    }
+
+    /**
+     * Offers this rank's buffer to its peers for the operation it runs ({@link #BY_PEER_COPY}): its address (0 when
+     * it is not native: the peers must not write into it) and {@code bytes} (a reader's room, a writer's data), in its
+     * flag line ({@link SegmentLayout#OFFER}); before it publishes {@code 2s - 1}.
+     */
+    void offer(MemorySegment buffer, long bytes) {
+        long line = layout.flag(me);
+        memory.set(ValueLayout.JAVA_LONG, line + OFFER_ADDRESS, buffer.isNative() ? buffer.address() : 0);
+        memory.set(ValueLayout.JAVA_LONG, line + OFFER_BYTES, bytes);
+    }
+
+    /** The address {@code rank} offered for the operation it runs (0: none), read after its {@code 2s - 1}. */
+    long offeredAddress(int rank) {
+        return memory.get(ValueLayout.JAVA_LONG, layout.flag(rank) + OFFER_ADDRESS);
+    }
+
+    /** The bytes {@code rank} offered for the operation it runs. */
+    long offeredBytes(int rank) {
+        return memory.get(ValueLayout.JAVA_LONG, layout.flag(rank) + OFFER_BYTES);
+    }
+
+    /** Records that a copy of this rank's for operation {@code s} failed (before it publishes that it is done). */
+    void markFailed(long s) {
+        memory.set(ValueLayout.JAVA_LONG, layout.flag(me) + LAST_FAILED, s);
+    }
+
+    /**
+     * Whether {@code rank} recorded a failed copy for operation {@code s} or a later one (read after it published
+     * {@code 2s}; a later failure makes an earlier operation's look failed too, which only a failing job sees).
+     */
+    boolean failed(int rank, long s) {
+        return memory.get(ValueLayout.JAVA_LONG, layout.flag(rank) + LAST_FAILED) >= s;
+    }
+
+    /** Whether this rank may copy out of and into every other member's memory ({@link SharedMemory#copyFrom}). */
+    boolean copiesPeerMemory() {
+        for (int r = 0; r < layout.ranks; r++) {
+            if (r != me && !shared.copiesPeerMemory(worldRanks[r])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Copies {@code bytes} at {@code address} in member {@code rank}'s memory into {@code into} at {@code at}. */
+    boolean copyFrom(int rank, long address, MemorySegment into, long at, long bytes) {
+        return shared.copyFrom(worldRanks[rank], address, into, at, bytes);
+    }
+
+    /** Copies {@code bytes} of {@code from} at {@code at} to {@code address} in member {@code rank}'s memory. */
+    boolean copyTo(int rank, long address, MemorySegment from, long at, long bytes) {
+        return shared.copyTo(worldRanks[rank], address, from, at, bytes);
+    }
+
+    /** Native memory of at least {@code bytes}, kept for the next call (freed with the segment). */
+    MemorySegment scratch(long bytes) {
+        if (scratch == null || scratch.byteSize() < bytes) {
+            scratch = arena.allocate(Math.max(bytes, scratch == null ? 0 : 2 * scratch.byteSize()), 64);
+        }
+        return scratch;
     }
 
     /**

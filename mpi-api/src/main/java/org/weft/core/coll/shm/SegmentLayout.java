@@ -15,9 +15,17 @@ package org.weft.core.coll.shm;
 final class SegmentLayout {
     /**
      * A rank's flag line: its phase, then the length of its data in each slot set ({@code 8 * (1 + SETS)} bytes),
-     * at least 128 bytes so that an adjacent-line prefetch never couples two ranks' flags.
+     * then its offer for peer copies ({@link #OFFER}), at least 128 bytes so that an adjacent-line prefetch never
+     * couples two ranks' flags.
      */
     static final int LINE = 256;
+    /**
+     * Where in a flag line a rank offers its buffer for peer copies ({@code CommSegment.offer}): the buffer's
+     * address, its bytes, and the number of the last operation in which a copy of the rank's failed. One offer per
+     * rank, not per set: a rank offers for one operation at a time and leaves it only once the members that read its
+     * offer are done with it; the failure's number is never reset, so a member that looks late still sees it.
+     */
+    static final int OFFER = 8 * (1 + 16); // after the lengths of the SETS slot sets
     static final long MOST_SLOT_BYTES = 64 << 10;
     static final long LEAST_SLOT_BYTES = 4 << 10;
     static final long MOST_DATA_BYTES = 16L << 20;
@@ -28,6 +36,10 @@ final class SegmentLayout {
      * rank that got ahead waited again for every operation of the slow ones (see {@code CommSegment.beforeWriting}).
      */
     static final int SETS = 16;
+
+    static {
+        assert OFFER == 8 * (1 + SETS) && OFFER + 24 <= LINE : "a flag line holds the phase, the lengths, the offer";
+    }
     /** Ahead slot sets of a communicator of up to {@link #MOST_AHEAD_SLICES} / {@code AHEAD_SETS} ranks. */
     static final int AHEAD_SETS = 256;
     /** At most this many ahead slots (each a {@code MemorySegment} sliced once), whatever the communicator's size. */

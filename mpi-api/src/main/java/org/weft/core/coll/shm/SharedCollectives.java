@@ -18,7 +18,8 @@ import org.weft.core.datatype.TypeDescriptor;
  * whose data fits a slot, blocking or not (nonblocking: {@link SharedSchedules}, once a blocking call made the
  * segment); blocking reductions of any larger size, in chunks ({@link ChunkedReductions}); bcast, allgather,
  * gather, scatter and alltoall of any size, blocking or not (data over a slot goes by messages, as its sender
- * records: {@link BlockExchanges}, {@link SharedBlockSchedules}). Each method returns false,
+ * records: {@link BlockExchanges}, {@link SharedBlockSchedules}; a blocking bcast's, gather's or scatter's by
+ * copies between the members' native buffers instead, {@link PeerCopies}). Each method returns false,
  * having done nothing, when the call keeps the schedules; the choice depends only on what every member knows alike (the
  * communicator; for a reduction the byte count, which signature matching makes equal), so all members choose the same.
  * The segment is made at the first such call ({@link SegmentSetup}), whatever its size.

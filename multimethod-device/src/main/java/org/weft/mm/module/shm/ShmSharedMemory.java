@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.IntPredicate;
 import org.weft.adi.SharedMemory;
+import org.weft.mm.spi.SingleCopy;
 
 /**
  * The shm module's memory for collectives ({@link SharedMemory}): files in the job directory beside the inboxes
@@ -16,6 +17,7 @@ import org.weft.adi.SharedMemory;
  * The launcher removes the job directory after the job, so even a segment whose name a crash left is not kept.
  */
 public final class ShmSharedMemory implements SharedMemory {
+    private static final boolean YAMA_RESTRICTS = yamaRestricts();
     private final ShmModule module;
     private final IntPredicate reaches;
     private final boolean runsAhead;
@@ -74,14 +76,16 @@ public final class ShmSharedMemory implements SharedMemory {
 
     @Override
     public void wake(int worldRank) {
-        ShmLink[] known = links;
-        ShmLink link = worldRank < known.length ? known[worldRank] : null;
-        if (link == null) {
-            link = remember(worldRank);
-        }
+        ShmLink link = link(worldRank);
         if (link != null) {
             link.wakePeer();
         }
+    }
+
+    private ShmLink link(int worldRank) {
+        ShmLink[] known = links;
+        ShmLink link = worldRank < known.length ? known[worldRank] : null;
+        return link != null ? link : remember(worldRank);
     }
 
     private synchronized ShmLink remember(int worldRank) {
@@ -107,5 +111,42 @@ public final class ShmSharedMemory implements SharedMemory {
     @Override
     public boolean runsAhead() {
         return runsAhead;
+    }
+
+    /**
+     * Through the link's single copy ({@link PeerMemoryReads}), when {@code shm_single_copy} is on and it has not
+     * failed. Not where Yama restricts ptrace (a scope above 0): the kernel then refuses reads between the ranks,
+     * which are siblings, and a collective should not learn that by failing.
+     */
+    @Override
+    public boolean copiesPeerMemory(int worldRank) {
+        SingleCopy single = singleCopy(worldRank);
+        return single != null && !YAMA_RESTRICTS && single.works();
+    }
+
+    @Override
+    public boolean copyFrom(int worldRank, long address, MemorySegment into, long at, long bytes) {
+        SingleCopy single = singleCopy(worldRank);
+        return single != null && single.copyFrom(address, into, at, bytes);
+    }
+
+    @Override
+    public boolean copyTo(int worldRank, long address, MemorySegment from, long at, long bytes) {
+        SingleCopy single = singleCopy(worldRank);
+        return single != null && single.copyTo(address, from, at, bytes);
+    }
+
+    private SingleCopy singleCopy(int worldRank) {
+        ShmLink link = link(worldRank);
+        return link == null ? null : link.singleCopy();
+    }
+
+    /** Whether Yama's {@code ptrace_scope} is above 0 (no such file: no Yama). */
+    private static boolean yamaRestricts() {
+        try {
+            return !Files.readString(Path.of("/proc/sys/kernel/yama/ptrace_scope")).trim().equals("0");
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 }

@@ -32,6 +32,23 @@ class CrossMemoryAttachTest {
         }
     }
 
+    /** The other way, for a large collective's writer: all of the local bytes land at the address. */
+    @Test
+    void writesBytesToAProcessAtAnAddress() {
+        CrossMemoryAttach cma = CrossMemoryAttach.bind();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment from = arena.allocate(3 << 20);
+            for (long i = 0; i < from.byteSize(); i++) {
+                from.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (i * 5 + (i >>> 12)));
+            }
+            MemorySegment into = arena.allocate(from.byteSize() + 5);
+            assertEquals(0, cma.write(PID, into.address() + 5, from, 3, from.byteSize() - 3));
+            assertEquals(-1, into.asSlice(5, from.byteSize() - 3).mismatch(from.asSlice(3)));
+            assertEquals(0, into.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 4));
+            assertNotEquals(0, cma.write(PID, 8, from, 0, 16)); // nothing is mapped at address 8: EFAULT
+        }
+    }
+
     @Test
     void aReadThatFailsSaysWhyAndTheLinkStopsReading() {
         CrossMemoryAttach cma = CrossMemoryAttach.bind();
