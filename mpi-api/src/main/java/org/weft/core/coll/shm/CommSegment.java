@@ -408,14 +408,25 @@ final class CommSegment implements BooleanSupplier {
         }
     }
 
-    /** Sets this rank's phase (after its writes to the segment) and wakes members that sleep. */
+    /**
+     * Sets this rank's phase (after its writes to the segment) and wakes members that sleep — not those that wait in
+     * the segment for a higher phase ({@link #awaitFlags}): every wake-up of a waiter whose condition is still false
+     * took a core from the ranks it waits for (2 ranks: a reduce's leaf 16 operations ahead, woken by each of the
+     * root's publishes, spun on its core between them). Phases only grow, so a stale look at what a member awaits
+     * sees a lower phase and wakes it: no wake-up it needs is skipped.
+     */
     void publish(long phase) {
         PHASE.setRelease(memory, layout.flag(me), phase);
         for (int r = 0; r < worldRanks.length; r++) {
-            if (r != me) {
+            if (r != me && (long) PHASE.getAcquire(memory, awaitingAt(r)) <= phase) {
                 shared.wake(worldRanks[r]);
             }
         }
+    }
+
+    /** Where {@code rank} says what phase it awaits ({@link SegmentLayout#AWAITING}). */
+    private long awaitingAt(int rank) {
+        return layout.flag(rank) + SegmentLayout.AWAITING;
     }
 
     /** Waits until every member's phase is at least {@code phase}. */
@@ -449,7 +460,14 @@ final class CommSegment implements BooleanSupplier {
                 return;
             }
         }
-        device.await(this);
+        // what it awaits from the others; not when it waits for its own phase (its nonblocking operations, which
+        // may need any phase of theirs). A release store: a sleep raises the doorbell's flag with a full fence after.
+        PHASE.setRelease(memory, awaitingAt(me), waitRank == me ? 0L : waitPhase);
+        try {
+            device.await(this);
+        } finally {
+            PHASE.setRelease(memory, awaitingAt(me), 0L); // any other wait may need any publish
+        }
     }
 
     /**

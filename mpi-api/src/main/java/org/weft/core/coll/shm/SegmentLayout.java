@@ -15,8 +15,8 @@ package org.weft.core.coll.shm;
 final class SegmentLayout {
     /**
      * A rank's flag line: its phase, then the length of its data in each slot set ({@code 8 * (1 + SETS)} bytes),
-     * then its offer for peer copies ({@link #OFFER}), at least 128 bytes so that an adjacent-line prefetch never
-     * couples two ranks' flags.
+     * then its offer for peer copies ({@link #OFFER}) and the phase it awaits ({@link #AWAITING}), at least 128 bytes
+     * so that an adjacent-line prefetch never couples two ranks' flags.
      */
     static final int LINE = 256;
     /**
@@ -26,6 +26,12 @@ final class SegmentLayout {
      * offer are done with it; the failure's number is never reset, so a member that looks late still sees it.
      */
     static final int OFFER = 8 * (1 + 16); // after the lengths of the SETS slot sets
+    /**
+     * Offset in a rank's flag line of the phase it waits for from the others while it waits in the device
+     * ({@code CommSegment.awaitFlags}; 0 otherwise): a member that publishes a lower phase need not wake it. Past the
+     * lengths and the offer, in a cache line of its own.
+     */
+    static final int AWAITING = 192;
     static final long MOST_SLOT_BYTES = 64 << 10;
     static final long LEAST_SLOT_BYTES = 4 << 10;
     static final long MOST_DATA_BYTES = 16L << 20;
@@ -38,7 +44,8 @@ final class SegmentLayout {
     static final int SETS = 16;
 
     static {
-        assert OFFER == 8 * (1 + SETS) && OFFER + 24 <= LINE : "a flag line holds the phase, the lengths, the offer";
+        assert OFFER == 8 * (1 + SETS) && OFFER + 24 <= AWAITING && AWAITING + 8 <= LINE
+                : "a flag line holds the phase, the lengths, the offer, the phase awaited";
     }
     /** Ahead slot sets of a communicator of up to {@link #MOST_AHEAD_SLICES} / {@code AHEAD_SETS} ranks. */
     static final int AHEAD_SETS = 256;
