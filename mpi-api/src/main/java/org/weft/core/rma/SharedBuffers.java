@@ -45,14 +45,21 @@ public final class SharedBuffers {
         }
     }
 
-    private record Chunk(int serial, String name, MemorySegment memory, Arena arena) {
+    /** {@code kept}: one of the heap's chunks of {@link #CHUNK_BYTES}, not a large buffer's file of its own. */
+    private record Chunk(int serial, String name, MemorySegment memory, Arena arena, boolean kept) {
         boolean holds(MemorySegment m) {
             return m.address() >= memory.address()
                     && m.address() + m.byteSize() <= memory.address() + memory.byteSize();
         }
     }
 
+    /** A peer's chunk mapped here ({@link #peerChunk}). */
+    private record PeerChunk(int pid, int heap, int serial, MemorySegment memory) {
+    }
+
     private final SharedMemory shared;
+    /** Peers' chunks mapped into this process, looked up without a lock. */
+    private volatile PeerChunk[] peerChunks = new PeerChunk[0];
     private final int heap = HEAPS.incrementAndGet();
     private final List<Chunk> chunks = new ArrayList<>();
     @SuppressWarnings("unchecked")
@@ -92,6 +99,79 @@ public final class SharedBuffers {
             }
         }
         return null;
+    }
+
+    /**
+     * The serial of this heap's chunk of {@link #CHUNK_BYTES} that holds all of {@code memory}, or 0 if none does (a
+     * buffer of a file of its own, removed when the buffer is collected, or not of this heap): a peer may then map
+     * the chunk ({@link #peerChunk}) and copy into and out of the buffer with its own loads and stores. Allocates
+     * nothing.
+     */
+    public int chunkOf(MemorySegment memory) {
+        if (!memory.isNative() || memory.byteSize() == 0) {
+            return 0;
+        }
+        for (Chunk chunk : known) {
+            if (chunk.kept && chunk.holds(memory)) {
+                return chunk.serial;
+            }
+        }
+        return 0;
+    }
+
+    /** The offset of {@code memory} in this heap's chunk {@code serial} ({@link #chunkOf}). */
+    public long offsetIn(int serial, MemorySegment memory) {
+        for (Chunk chunk : known) {
+            if (chunk.serial == serial) {
+                return memory.address() - chunk.memory.address();
+            }
+        }
+        throw new IllegalArgumentException("no chunk " + serial + " in this heap");
+    }
+
+    /** This heap's id: with {@link #processId}, the name of its chunks on the host. */
+    public int heapId() {
+        return heap;
+    }
+
+    /** This process's id, as a heap's chunks name it. */
+    public static int processId() {
+        return PID;
+    }
+
+    /**
+     * Chunk {@code serial} of {@code pid}'s heap {@code heapId} ({@link #chunkOf}), mapped into this process once and
+     * kept while it lives (chunks of {@link #CHUNK_BYTES} keep their names while their runtime lives); {@code null}
+     * when it cannot be mapped (its name gone: the peer finalized). Allocates nothing once mapped.
+     */
+    public MemorySegment peerChunk(int pid, int heapId, int serial) {
+        PeerChunk[] mapped = peerChunks;
+        for (PeerChunk chunk : mapped) {
+            if (chunk.serial == serial && chunk.heap == heapId && chunk.pid == pid) {
+                return chunk.memory;
+            }
+        }
+        return mapPeerChunk(pid, heapId, serial);
+    }
+
+    private synchronized MemorySegment mapPeerChunk(int pid, int heapId, int serial) {
+        for (PeerChunk chunk : peerChunks) {
+            if (chunk.serial == serial && chunk.heap == heapId && chunk.pid == pid) {
+                return chunk.memory;
+            }
+        }
+        if (shared == null) {
+            return null;
+        }
+        try {
+            MemorySegment memory = shared.open(chunkName(pid, heapId, serial), CHUNK_BYTES, Arena.global());
+            PeerChunk[] grown = java.util.Arrays.copyOf(peerChunks, peerChunks.length + 1);
+            grown[grown.length - 1] = new PeerChunk(pid, heapId, serial, memory);
+            peerChunks = grown;
+            return memory;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** A block of at least {@code bytes} bytes for the runtime's own use, given back with {@link #release}. */
@@ -170,7 +250,7 @@ public final class SharedBuffers {
             }
             throw e;
         }
-        Chunk chunk = new Chunk(serial, name, memory, arena);
+        Chunk chunk = new Chunk(serial, name, memory, arena, arena == Arena.global());
         chunks.add(chunk);
         known = chunks.toArray(Chunk[]::new);
         return chunk;

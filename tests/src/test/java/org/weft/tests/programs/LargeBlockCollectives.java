@@ -12,8 +12,9 @@ import mpi.MPIException;
  * checked, to every root; then counts that differ between ranks across the slot's size — short blocks, which a
  * block takes as a receive does, and a block longer than its receiver's ({@code ERR_TRUNCATE} at that receiver
  * only) — which must neither hang nor corrupt; the blocking forms, then the nonblocking ones (direct buffers).
- * First, blocks over a slot from direct buffers: bcast, gather and scatter copy them straight between the members'
- * buffers and send no message, also into {@code byte[]} receivers. Then reductions over a slot
+ * First, blocks over a slot from direct buffers: bcast, gather, scatter, allgather and alltoall copy them straight
+ * between the members' buffers and send no message — {@code MPI.newByteBuffer}'s in the ranks' shared heaps, {@code allocateDirect}'s
+ * through the kernel — also into {@code byte[]} receivers. Then reductions over a slot
  * ({@link LargeReductions}).
  * Prints {@code LARGE-BLOCKS OK rank R}.
  */
@@ -25,6 +26,11 @@ public final class LargeBlockCollectives {
     private static boolean nonblocking;
     /** Whether this rank receives into {@code byte[]} where the others' buffers are direct. */
     private static boolean receivesOnHeap;
+    /**
+     * Whether this rank's direct buffers are {@code ByteBuffer.allocateDirect}'s (private memory, copied through the
+     * kernel) rather than {@code MPI.newByteBuffer}'s (in the rank's shared heap, copied with loads and stores).
+     */
+    private static boolean privateDirect;
 
     private LargeBlockCollectives() {
     }
@@ -66,9 +72,10 @@ public final class LargeBlockCollectives {
     }
 
     /**
-     * Blocks over a slot whose owners' buffers are direct (a bcast's and scatter's root, a gather's leaves) go by
-     * peer copies: every byte arrives and no message goes, into direct receive buffers and, at odd ranks, into
-     * {@code byte[]} (copied through native memory).
+     * Blocks over a slot whose owners' buffers are direct (a bcast's and scatter's root, a gather's leaves, every
+     * rank of an allgather or alltoall) go by peer copies: every byte arrives and no message goes, into direct receive buffers and, at odd ranks, into
+     * {@code byte[]} (copied through native memory), or with all buffers of odd ranks {@code allocateDirect}'s (not
+     * in a shared heap: copied through the kernel both ways).
      */
     private static void peerCopiesSendNothing(Intracomm world) throws MPIException {
         int n = world.getSize();
@@ -77,19 +84,24 @@ public final class LargeBlockCollectives {
         for (int block : new int[] {SLOT + 1, 300_000}) {
             int b = n > 4 ? block / 4 : block;
             for (int root = 0; root < n; root += Math.max(1, n - 1)) {
-                for (boolean heap : new boolean[] {false, true}) {
-                    receivesOnHeap = heap && rank % 2 == 1;
+                for (int oddRanks = 0; oddRanks < 3; oddRanks++) { // direct as the others, byte[], private
+                    receivesOnHeap = oddRanks == 1 && rank % 2 == 1;
+                    privateDirect = oddRanks == 2 && rank % 2 == 1;
                     bcast(world, b, root, true);
                     gather(world, b, b, root, true);
                     scatter(world, b, b, root, true);
+                    allGather(world, b, true);
+                    allToAll(world, b, true);
                 }
             }
         }
         receivesOnHeap = false;
+        privateDirect = false;
         long messages = SharedCollectivesCheck.sent() - before;
         if (messages != 0) {
-            throw new AssertionError("rank " + rank + " sent " + messages + " messages for bcasts, gathers and"
-                    + " scatters over a slot from direct buffers: they should copy between the buffers");
+            throw new AssertionError("rank " + rank + " sent " + messages + " messages for bcasts, gathers,"
+                    + " scatters, allgathers and alltoalls over a slot from direct buffers: they should copy between"
+                    + " the buffers");
         }
     }
 
@@ -197,7 +209,7 @@ public final class LargeBlockCollectives {
         int n = comm.getSize();
         Object send = buffer(bytes, direct);
         fill(send, 0, bytes, 30 + comm.getRank());
-        Object recv = buffer(n * bytes, direct);
+        Object recv = buffer(n * bytes, direct && !receivesOnHeap);
         if (nonblocking) {
             comm.iAllGather((ByteBuffer) send, bytes, MPI.BYTE, (ByteBuffer) recv, bytes, MPI.BYTE).waitFor();
         } else {
@@ -215,7 +227,7 @@ public final class LargeBlockCollectives {
         for (int r = 0; r < n; r++) {
             fill(send, r * bytes, bytes, 40 + me * n + r);
         }
-        Object recv = buffer(n * bytes, direct);
+        Object recv = buffer(n * bytes, direct && !receivesOnHeap);
         if (nonblocking) {
             comm.iAllToAll((ByteBuffer) send, bytes, MPI.BYTE, (ByteBuffer) recv, bytes, MPI.BYTE).waitFor();
         } else {
@@ -227,6 +239,9 @@ public final class LargeBlockCollectives {
     }
 
     private static Object buffer(int bytes, boolean direct) {
+        if (direct && privateDirect) {
+            return ByteBuffer.allocateDirect(bytes);
+        }
         return direct ? MPI.newByteBuffer(bytes) : new byte[bytes];
     }
 

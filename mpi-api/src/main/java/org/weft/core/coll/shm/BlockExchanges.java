@@ -95,7 +95,8 @@ final class BlockExchanges {
         MemorySegment from = sendbuf == null ? recv : sending(sendbuf, sendcount, sendtype);
         long offset = sendbuf == null ? me * block : 0;
         long bytes = sendbuf == null ? block : from.byteSize();
-        long s = begin(seg, from, offset, bytes, false);
+        boolean offered = PeerCopies.offers(seg, from, bytes);
+        long s = offered ? offer(seg, from, offset, bytes) : begin(seg, from, offset, bytes, false);
         seg.publish(2 * Math.abs(s) - 1);
         if (s < 0) {
             startSendsToAll(seg, from.asSlice(offset, bytes), tag);
@@ -109,7 +110,7 @@ final class BlockExchanges {
             }
         }
         seg.awaitSends();
-        seg.publish(2 * s);
+        done(seg, s, offered);
         finish(recvbuf, n * recvcount, recvtype, recv, staged);
         checkFits(longest, block);
     }
@@ -242,8 +243,9 @@ final class BlockExchanges {
         MemorySegment send = sending(sendbuf, n * sendcount, sendtype);
         boolean staged = BufferMapping.needsFinish(recvbuf, recvtype);
         MemorySegment recv = receiving(recvbuf, n * recvcount, recvtype, staged);
-        long s = begin(seg, send, 0, n * sendBlock, false);
-        if (s > 0) {
+        boolean offered = PeerCopies.offers(seg, send, n * sendBlock);
+        long s = offered ? offer(seg, send, 0, sendBlock) : begin(seg, send, 0, n * sendBlock, false);
+        if (s > 0 && !offered) {
             seg.setLength(s, sendBlock); // the length of each block in the slot, not of them all
         }
         seg.publish(2 * Math.abs(s) - 1);
@@ -261,9 +263,34 @@ final class BlockExchanges {
             }
         }
         seg.awaitSends();
-        seg.publish(2 * s);
+        done(seg, s, offered);
         finish(recvbuf, n * recvcount, recvtype, recv, staged);
         checkFits(longest, recvBlock);
+    }
+
+    /**
+     * Begins the next operation with this rank's blocks offered for peer copies, {@code bytes} each from {@code at}
+     * of {@code data} (an allgather's or alltoall's: the others read them, {@link PeerCopies#readWhole}); returns the
+     * operation's number.
+     */
+    private static long offer(CommSegment seg, MemorySegment data, long at, long bytes) {
+        long s = seg.next();
+        seg.beforeWriting(s);
+        seg.offer(data, at, bytes);
+        seg.setLength(s, CommSegment.BY_PEER_COPY);
+        return s;
+    }
+
+    /**
+     * This rank is done with operation {@code s} of an allgather or alltoall; if it {@code offered} its blocks, it
+     * waits until all have read them. Raises a read of its that failed.
+     */
+    private static void done(CommSegment seg, long s, boolean offered) {
+        seg.publish(2 * s);
+        if (offered) {
+            seg.awaitAll(2 * s);
+        }
+        PeerCopies.check(seg, s, seg.rank());
     }
 
     /**
@@ -366,12 +393,17 @@ final class BlockExchanges {
 
     /**
      * Block {@code index} of what {@code rank} contributed to operation {@code s}, into {@code to} at {@code at}, at
-     * most {@code room} bytes: out of its slot, or by a message when it recorded {@link CommSegment#BY_MESSAGE};
+     * most {@code room} bytes: out of its slot, out of its buffer when it recorded {@link CommSegment#BY_PEER_COPY},
+     * or by a message when it recorded {@link CommSegment#BY_MESSAGE};
      * returns the block's length (more than {@code room}: truncated).
      */
     private static long blockFrom(CommSegment seg, long s, int rank, int index, MemorySegment to, long at, long room,
                                   int tag) {
-        if (seg.length(rank, s) == CommSegment.BY_MESSAGE) {
+        long length = seg.length(rank, s);
+        if (length == CommSegment.BY_PEER_COPY) {
+            return PeerCopies.readWhole(seg, s, rank, index, to, at, room);
+        }
+        if (length == CommSegment.BY_MESSAGE) {
             return seg.receive(to.asSlice(at, room), rank, tag);
         }
         return copyOut(seg, s, rank, index, to, at, room);

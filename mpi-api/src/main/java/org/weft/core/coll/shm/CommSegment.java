@@ -13,6 +13,7 @@ import org.weft.adi.SendMode;
 import org.weft.adi.SharedMemory;
 import org.weft.core.comm.CollectiveTraffic;
 import org.weft.core.error.MpiErrors;
+import org.weft.core.rma.SharedBuffers;
 
 /**
  * One communicator's shared segment, mapped by this rank, and the flags that order its operations. Every member
@@ -50,6 +51,10 @@ final class CommSegment implements BooleanSupplier {
     private static final long OFFER_ADDRESS = SegmentLayout.OFFER;
     private static final long OFFER_BYTES = SegmentLayout.OFFER + 8;
     private static final long LAST_FAILED = SegmentLayout.OFFER + 16;
+    /** Where the offered buffer lies in its rank's shared heap: process id and heap id, chunk serial, offset. */
+    private static final long OFFER_HEAP = SegmentLayout.OFFER + 24;
+    private static final long OFFER_CHUNK = SegmentLayout.OFFER + 32;
+    private static final long OFFER_OFFSET = SegmentLayout.OFFER + 40;
     private static final VarHandle PHASE = ValueLayout.JAVA_LONG.varHandle();
     /** Yields of a wait for flags before the device's wait, when members outnumber cores ({@link #awaitFlags}). */
     private static final int YIELDS_FIRST = 20;
@@ -88,11 +93,14 @@ final class CommSegment implements BooleanSupplier {
     private final DeviceRequest[] requests;
     /** The one receive a call waits for at a time. */
     private final DeviceRequest[] receiving = new DeviceRequest[1];
+    /** Where {@code MPI.newByteBuffer}'s buffers lie: peers copy into and out of those with loads and stores. */
+    private final SharedBuffers heap;
     /** Native memory a peer copy lands in when the buffer is not native, grown as needed ({@link #scratch}). */
     private MemorySegment scratch;
 
     CommSegment(Arena arena, MemorySegment memory, SegmentLayout layout, int me, int[] worldRanks,
-                SharedMemory shared, Device device, CollectiveTraffic traffic, int context) {
+                SharedMemory shared, Device device, CollectiveTraffic traffic, int context, SharedBuffers heap) {
+        this.heap = heap;
         this.arena = arena;
         this.memory = memory;
         this.layout = layout;
@@ -332,9 +340,41 @@ final class CommSegment implements BooleanSupplier {
      * flag line ({@link SegmentLayout#OFFER}); before it publishes {@code 2s - 1}.
      */
     void offer(MemorySegment buffer, long bytes) {
+        offer(buffer, 0, bytes);
+    }
+
+    /** As {@link #offer(MemorySegment, long)}, the buffer from {@code at} on (an in-place allgather's own block). */
+    void offer(MemorySegment buffer, long at, long bytes) {
         long line = layout.flag(me);
-        memory.set(ValueLayout.JAVA_LONG, line + OFFER_ADDRESS, buffer.isNative() ? buffer.address() : 0);
+        memory.set(ValueLayout.JAVA_LONG, line + OFFER_ADDRESS, buffer.isNative() ? buffer.address() + at : 0);
         memory.set(ValueLayout.JAVA_LONG, line + OFFER_BYTES, bytes);
+        int chunk = heap == null ? 0 : heap.chunkOf(buffer);
+        memory.set(ValueLayout.JAVA_INT, line + OFFER_CHUNK, chunk);
+        if (chunk != 0) {
+            memory.set(ValueLayout.JAVA_INT, line + OFFER_HEAP, SharedBuffers.processId());
+            memory.set(ValueLayout.JAVA_INT, line + OFFER_HEAP + Integer.BYTES, heap.heapId());
+            memory.set(ValueLayout.JAVA_LONG, line + OFFER_OFFSET, heap.offsetIn(chunk, buffer) + at);
+        }
+    }
+
+    /**
+     * The chunk of its shared heap that holds the buffer {@code rank} offered, mapped here ({@link
+     * SharedBuffers#peerChunk}), or {@code null} if the buffer is not in one or the chunk cannot be mapped: then the
+     * copies go through the kernel.
+     */
+    MemorySegment offeredChunk(int rank) {
+        long line = layout.flag(rank);
+        int chunk = memory.get(ValueLayout.JAVA_INT, line + OFFER_CHUNK);
+        if (chunk == 0 || heap == null) {
+            return null;
+        }
+        return heap.peerChunk(memory.get(ValueLayout.JAVA_INT, line + OFFER_HEAP),
+                memory.get(ValueLayout.JAVA_INT, line + OFFER_HEAP + Integer.BYTES), chunk);
+    }
+
+    /** Where in its chunk ({@link #offeredChunk}) the buffer {@code rank} offered lies. */
+    long offeredOffset(int rank) {
+        return memory.get(ValueLayout.JAVA_LONG, layout.flag(rank) + OFFER_OFFSET);
     }
 
     /** The address {@code rank} offered for the operation it runs (0: none), read after its {@code 2s - 1}. */

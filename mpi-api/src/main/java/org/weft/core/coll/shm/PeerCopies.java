@@ -6,17 +6,20 @@ import org.weft.adi.ErrorClass;
 import org.weft.core.error.MpiErrors;
 
 /**
- * Large blocks of bcast, gather and scatter moved straight between two members' buffers by cross-memory attach
- * ({@link CommSegment#copyFrom}, {@link CommSegment#copyTo}), ordered by the segment's flags instead of messages:
- * the block's owner records {@link CommSegment#BY_PEER_COPY} and offers its buffer ({@link CommSegment#offer}),
- * and so does the rank it goes to; then the receiving rank copies the first part of the block out of the owner's
- * buffer while the owner copies the rest into the receiver's ({@link #split}), both at once.
+ * Large blocks of bcast, gather and scatter moved straight between two members' buffers, ordered by the segment's
+ * flags instead of messages: the block's owner records {@link CommSegment#BY_PEER_COPY} and offers its buffer
+ * ({@link CommSegment#offer}), and so does the rank it goes to; then the receiving rank copies the first part of the
+ * block out of the owner's buffer while the owner copies the rest into the receiver's ({@link #split}), both at
+ * once. A buffer of {@code MPI.newByteBuffer} lies in its rank's shared heap, which the peer maps once
+ * ({@link CommSegment#offeredChunk}): the copy is then the peer's own {@code memcpy}; any other native buffer is
+ * copied by cross-memory attach ({@link CommSegment#copyFrom}, {@link CommSegment#copyTo}).
  *
  * <p>Why not a message: over shm a large message is read out of the sender's memory in one system call too, but by
  * the receiver alone, while the sender waits; such a call spends two thirds of its time pinning pages (128 KiB:
  * 10.3 µs, where a {@code memcpy} in cache takes 2.3), so two ranks each pinning half the pages take 7.1 µs. And
  * the request to send, its matching and the answer that the data was taken cost ~5 µs more per block
- * (docs/performance.md, "Issue 25, eighth session").
+ * (docs/performance.md, "Issue 25, eighth session"). A {@code memcpy} out of or into a mapped peer's buffer pins
+ * nothing and takes no system call.
  *
  * <p>Phases of operation {@code s} for one block: the owner and the receiver each offer their buffer and publish
  * {@code 2s - 1}; each waits for the other's {@code 2s - 1}, copies its part and publishes {@code 2s}; each waits
@@ -57,12 +60,30 @@ final class PeerCopies {
      * block's length.
      */
     static long read(CommSegment seg, long s, int owner, int index, MemorySegment into, long at, long room) {
+        return take(seg, s, owner, index, into, at, room, true);
+    }
+
+    /**
+     * As {@link #read}, all of the block, the owner writing nothing (an allgather's or alltoall's: every member
+     * reads the blocks it receives, each owner only offers its own).
+     */
+    static long readWhole(CommSegment seg, long s, int owner, int index, MemorySegment into, long at, long room) {
+        return take(seg, s, owner, index, into, at, room, false);
+    }
+
+    private static long take(CommSegment seg, long s, int owner, int index, MemorySegment into, long at, long room,
+                             boolean shared) {
         long length = seg.offeredBytes(owner);
         long n = Math.min(length, room);
+        long part = shared && into.isNative() ? split(n, seg.ranks()) : n;
         long from = seg.offeredAddress(owner) + index * length;
+        MemorySegment chunk = seg.offeredChunk(owner);
         boolean copied;
-        if (into.isNative()) {
-            copied = seg.copyFrom(owner, from, into, at, split(n, seg.ranks()));
+        if (chunk != null) { // in the owner's shared heap: a copy of this rank's own
+            MemorySegment.copy(chunk, seg.offeredOffset(owner) + index * length, into, at, part);
+            copied = true;
+        } else if (into.isNative()) {
+            copied = seg.copyFrom(owner, from, into, at, part);
         } else {
             MemorySegment scratch = seg.scratch(n);
             copied = seg.copyFrom(owner, from, scratch, 0, n);
@@ -87,8 +108,14 @@ final class PeerCopies {
         long room = seg.offeredBytes(receiver);
         long n = Math.min(length, room);
         long split = split(n, seg.ranks());
-        if (address != 0 && n > split
-                && !seg.copyTo(receiver, address + index * room + split, data, offset + split, n - split)) {
+        if (address == 0 || n <= split) {
+            return;
+        }
+        MemorySegment chunk = seg.offeredChunk(receiver);
+        if (chunk != null) { // in the receiver's shared heap: a copy of this rank's own
+            MemorySegment.copy(data, offset + split, chunk, seg.offeredOffset(receiver) + index * room + split,
+                    n - split);
+        } else if (!seg.copyTo(receiver, address + index * room + split, data, offset + split, n - split)) {
             seg.markFailed(s);
         }
     }

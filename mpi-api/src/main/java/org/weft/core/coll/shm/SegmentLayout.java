@@ -21,9 +21,11 @@ final class SegmentLayout {
     static final int LINE = 256;
     /**
      * Where in a flag line a rank offers its buffer for peer copies ({@code CommSegment.offer}): the buffer's
-     * address, its bytes, and the number of the last operation in which a copy of the rank's failed. One offer per
-     * rank, not per set: a rank offers for one operation at a time and leaves it only once the members that read its
-     * offer are done with it; the failure's number is never reset, so a member that looks late still sees it.
+     * address, its bytes, the number of the last operation in which a copy of the rank's failed, and where the buffer
+     * lies in the rank's shared heap if it does (process and heap ids, chunk serial, offset: {@code SharedBuffers}).
+     * One offer per rank, not per set: a rank offers for one operation at a time and leaves it only once the members
+     * that read its offer are done with it; the failure's number is never reset, so a member that looks late still
+     * sees it.
      */
     static final int OFFER = 8 * (1 + 16); // after the lengths of the SETS slot sets
     /**
@@ -44,7 +46,7 @@ final class SegmentLayout {
     static final int SETS = 16;
 
     static {
-        assert OFFER == 8 * (1 + SETS) && OFFER + 24 <= AWAITING && AWAITING + 8 <= LINE
+        assert OFFER == 8 * (1 + SETS) && OFFER + 48 <= AWAITING && AWAITING + 8 <= LINE
                 : "a flag line holds the phase, the lengths, the offer, the phase awaited";
     }
     /** Ahead slot sets of a communicator of up to {@link #MOST_AHEAD_SLICES} / {@code AHEAD_SETS} ranks. */

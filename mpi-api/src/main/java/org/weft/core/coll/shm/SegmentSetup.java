@@ -64,7 +64,7 @@ final class SegmentSetup {
             worldRanks[r] = comm.toWorld(r);
         }
         return new CommSegment(arena, memory, layout, comm.rank(), worldRanks, shared, comm.device(),
-                comm.collectives(), comm.collectiveContext());
+                comm.collectives(), comm.collectiveContext(), comm.runtime().sharedBuffers());
     }
 
     private static boolean reachesAll(SharedMemory shared, Communicator comm) {

@@ -73,9 +73,9 @@ class CommSegmentWakeTest {
                 wokenWhileWaiting.addAll(rootsWakes.woken);
             });
             root[0] = new CommSegment(arena, memory, layout, 0, world, rootsWakes, waitingDevice(() -> { }),
-                    null, 0);
+                    null, 0, null);
             CommSegment leaf = new CommSegment(arena, memory, layout, 1, world, new RecordingWakes(), leafDevice,
-                    null, 0);
+                    null, 0, null);
 
             leaf.awaitRank(0, 8); // waits in the device: the root publishes 7, then 8
             assertEquals(List.of(11), wokenWhileWaiting, "woken by phase 8 only, not by 7");
