@@ -14,12 +14,13 @@
 # ireduce_scatter_block, ibcast, iallgather, ialltoall, igather, iscatter.
 # Each run warms up for at least WARM seconds (default 1; both sides: passes of every size, as the timed one) so that
 # the JIT has compiled before anything is timed.
-# BIND=core binds Weft's ranks as mpirun binds the C twin's by default (Open MPI 4.1 binds 2 ranks to cores and
-# leaves 4 on 2 cores unbound): `--param bind_to=core` when the ranks fit the cores. Default: unbound (BIND=none),
-# as weftrun runs programs; see performance.md, "Idle figures at the seventh session's end", for what each does.
+# BIND chooses Weft's binding (the C twin's is mpirun's default: Open MPI 4.1 binds 2 ranks to cores and leaves 4 on
+# 2 cores unbound). Unset: as weftrun runs programs (bind_to=auto: with as many ranks as CPUs, each rank's MPI thread
+# to its core); BIND=none: nothing bound; BIND=core: every thread of each rank bound when the ranks fit the cores.
+# See performance.md, "Idle figures at the eighth session's end", for what each does.
 # QUICK=1 is a smoke test (sizes up to 1 KiB, 50 iterations, 1 round, no warm-up time); figures from it mean nothing.
 # Needs the build (./mvnw -q package -DskipTests) and Open MPI (apt-get install openmpi-bin libopenmpi-dev).
-# Usage: [COLLS="allreduce bcast"] [NPS="2 4"] [MAX=4194304] [ITER=1000] [WARM=1] [BIND=none|core] [QUICK=1]
+# Usage: [COLLS="allreduce bcast"] [NPS="2 4"] [MAX=4194304] [ITER=1000] [WARM=1] [BIND=auto|none|core] [QUICK=1]
 #        [OUT=dir] benchmarks/scripts/compare-collectives.sh [ROUNDS]
 quick=${QUICK:-0}
 rounds=${1:-$([ "$quick" = 1 ] && echo 1 || echo 3)}
@@ -39,7 +40,10 @@ for r in $(seq "$rounds"); do
   for coll in $colls; do
     for np in $nps; do
       bind=()
-      [ "${BIND:-none}" != none ] && [ "$np" -le "$(nproc)" ] && bind=(--param "bind_to=$BIND")
+      case "${BIND:-auto}" in
+        none) bind=(--param bind_to=none) ;;
+        core) [ "$np" -le "$(nproc)" ] && bind=(--param bind_to=core) ;;
+      esac
       bin/weft bench "${bind[@]}" -np "$np" "$coll" -m "$max" -i "$iterations" -w "$warm" --reference \
         --csv "$work/$coll-np$np-$r.csv" \
         > "$work/$coll-np$np-$r.out" 2>&1 || { cat "$work/$coll-np$np-$r.out" >&2; exit 1; }

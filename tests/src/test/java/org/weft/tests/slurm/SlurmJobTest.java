@@ -88,8 +88,16 @@ class SlurmJobTest {
         WeftrunJob.Result result = WeftrunJob.of(ShowBinding.class.getName()).wrappedIn("salloc", "-N1", "-n2")
                 .environment(cluster.environment()).timeout(Duration.ofSeconds(90)).start();
         assertEquals(0, result.exitCode(), result.output());
-        assertTrue(result.stdout().contains("RANK 0 CPUS 0-1\n") && result.stdout().contains("RANK 1 CPUS 0-1\n"),
-                "each rank may run on both CPUs of its node: " + result.stdout());
+        // the job fills its node, so each rank binds its MPI thread alone (weftrun's default, bind_to=auto): the MPI
+        // threads on different CPUs, every rank's other threads free to run on both
+        for (int rank = 0; rank < 2; rank++) {
+            String prefix = "RANK " + rank + " CPUS ";
+            assertTrue(result.stdout().lines().anyMatch(line -> line.startsWith(prefix)
+                    && List.of(line.substring(prefix.length()).split(" ")).contains("0-1")),
+                    "rank " + rank + "'s other threads may run on both CPUs of its node: " + result.stdout());
+        }
+        assertTrue(result.stdout().contains("RANK 0 MAIN 0\n") && result.stdout().contains("RANK 1 MAIN 1\n"),
+                "the MPI threads on a CPU each, not all on the first: " + result.stdout());
         assertTrue(!result.stderr().contains("cpu binding"), result.stderr());
     }
 
