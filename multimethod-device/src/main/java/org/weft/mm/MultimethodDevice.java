@@ -15,7 +15,6 @@ import org.weft.adi.SharedMemory;
 import org.weft.mm.module.nativempi.NativeMpiModule;
 import org.weft.mm.module.shm.ShmModule;
 import org.weft.mm.module.shm.ShmSharedMemory;
-import org.weft.mm.module.shm.ShmSharedMemory;
 import org.weft.adi.ProbeResult;
 import org.weft.adi.ProcessStart;
 import org.weft.adi.Ranks;

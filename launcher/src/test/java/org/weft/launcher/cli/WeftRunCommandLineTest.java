@@ -33,7 +33,6 @@ import org.weft.launcher.plan.RankCommands;
 import org.weft.launcher.plan.RankLaunch;
 import org.weft.launcher.plan.RelayPlacement;
 import org.weft.launcher.plan.Site;
-import picocli.CommandLine;
 
 /** Parsing of weftrun's command line into a job plan, and of a plan into rank commands; no process runs. */
 class WeftRunCommandLineTest {
